@@ -1,0 +1,10 @@
+# Warning flags for the project's own C targets: dg_set_warnings(<target>)
+function(dg_set_warnings target)
+  if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Wshadow
+                           -Wstrict-prototypes -Wno-unused-parameter>)
+    if(DG_WARNINGS_AS_ERRORS)
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Werror>)
+    endif()
+  endif()
+endfunction()

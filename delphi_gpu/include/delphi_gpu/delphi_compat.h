@@ -1,0 +1,122 @@
+/* delphi-gpu: DelPhi-convention entry points, drop-in replacements for DelPhi's SOR routines.
+ *
+ * dg_delphi_itit_* and dg_delphi_nitit_* take DelPhi's data exactly as its linear (`itit`) and
+ * nonlinear (`nitit`) SOR routines receive it (same arguments, same order, same half-grid
+ * conventions, 1-based half-indices in idpos/iqpos, db(6,nsp) in the face order x-, x+, y-, y+,
+ * z-, z+), plus the values DelPhi keeps in COMMON blocks, gathered in dg_delphi_control.  They
+ * behave as DelPhi's routines do:
+ *  - the same red-black SOR with omega = 2/(1+sqrt(1-spec)) computed in the caller's REAL kind;
+ *  - the same stopping rules (itit: a criterion counts only when max(rmsc, maxc, normc) >= 1e-7,
+ *    automatic mode runs until it is met; nitit: linear phase of nlit sweeps continued while the
+ *    max change is >= 0.22 kT/e, then blocks of 10 nonlinear sweeps with DelPhi's relaxation);
+ *  - the same final phimap: faces unchanged, interior = potential, and for itit DelPhi's
+ *    phi(1,1,1) signature (truncated to 4 decimals, then +-0.00008);
+ *  - the same side effects on the caller's data: db, sf1, sf2 and qval come back multiplied by
+ *    omega (the linear factor) as DelPhi leaves them; the COMMON values DelPhi itself changes
+ *    come back in dg_delphi_report (itit: icon1 clipped to nlit; nitit: nlit = icon1 = 10 and
+ *    the final relpar), for the caller to store.
+ * The work arrays (phimap1..3, ibndx/y/z, bndx1..4, qmap1/2, debmap1/2) are accepted for
+ * signature compatibility and not touched (NULL is allowed); gval, idirectalg and cgbp are not
+ * used.  DelPhi's "diff" option, Chebyshev iteration (chebit), periodic boundaries and the
+ * grid-energy stop (grdcon) are not supported: they return DG_ERR_UNSUPPORTED, naming the option.
+ * The library never prints: progress goes to control->progress, messages to the report.
+ */
+#ifndef DELPHI_GPU_DELPHI_COMPAT_H
+#define DELPHI_GPU_DELPHI_COMPAT_H
+
+#include "delphi_gpu_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of the dg_delphi_control layout (stored by dg_delphi_default_control). */
+#define DG_DELPHI_CONTROL_VERSION 1
+
+/** Length of the text buffers in dg_delphi_report (including the terminating NUL). */
+#define DG_DELPHI_NOTICE_LENGTH  256
+#define DG_DELPHI_MESSAGE_LENGTH 1024
+
+/** DelPhi's COMMON-block values the SOR routines read, and the delphi-gpu settings.
+ *  Always start from dg_delphi_default_control().  Names in brackets are DelPhi's. */
+typedef struct dg_delphi_control {
+    int struct_size; /**< sizeof(dg_delphi_control), set by dg_delphi_default_control */
+    int version;     /**< DG_DELPHI_CONTROL_VERSION */
+
+    /* ival1 */
+    int igrid; /**< grid points per side (odd) [igrid]; required */
+    int nlit;  /**< linear iteration limit; for nitit the linear phase [nlit]; >= 1 */
+    int nonit; /**< nonlinear iterations [nnit]; nitit raises values <= 20 to 30; default 0 */
+    int icon1; /**< convergence-check interval [icon1]; default 10 */
+    int icon2; /**< stride over the even half grid in checks [icon2]; default 1 */
+
+    /* log1 */
+    int automatic;     /**< 1 = automatic iteration mode [iautocon]; default 0 */
+    int manual_relpar; /**< 1 = relpar was given (no adaptive relaxation) [imanual]; default 0 */
+    int periodic[6];   /**< [iper(1..6)]; any nonzero is unsupported; default 0 */
+    int diff;          /**< [diff] option; nonzero is unsupported; default 0 */
+    int chebyshev;     /**< [icheb]; nonzero is unsupported; default 0 */
+
+    /* val1 */
+    double ionic_strength; /**< [rionst] (M); > 0 selects the salt form of itit; default 0 */
+    double rmsc;           /**< rms-change criterion [res1]; default 0 */
+    double maxc;           /**< max-change criterion [res2]; default 0 */
+    double normc;          /**< norm-change criterion [res5]; default 0 */
+    double gten;           /**< grid-energy criterion [gten]; > 0 is unsupported; default 0 */
+    double epsout;         /**< exterior dielectric as DelPhi stores it [epsout]; nitit only */
+    double deblen;         /**< Debye length (Angstrom) [deblen]; nitit only */
+    double scale;          /**< grid points per Angstrom [scale]; nitit only */
+    double chi[4];         /**< nonlinear Taylor coefficients [chi2, chi3, chi4, chi5] */
+    double relpar;         /**< nonlinear relaxation parameter [relpar]; used when manual */
+
+    /* delphi-gpu */
+    int backend;              /**< dg_backend; default DG_BACKEND_AUTO */
+    int device;               /**< CUDA device ordinal; default 0 */
+    int num_threads;          /**< CPU threads, 0 = OpenMP's default; default 0 */
+    dg_progress_fn progress;  /**< called after every convergence check; default NULL */
+    void *progress_user_data; /**< passed to progress; default NULL */
+} dg_delphi_control;
+
+/** What a DelPhi-convention call reports back. */
+typedef struct dg_delphi_report {
+    dg_result result; /**< outcome, iterations, last changes, backend used, timings */
+    int nlit;         /**< value for DelPhi's COMMON nlit after the call */
+    int icon1;        /**< value for DelPhi's COMMON icon1 after the call */
+    double relpar;    /**< value for DelPhi's COMMON relpar after the call */
+    double omega;     /**< linear SOR factor, as computed in the caller's REAL kind */
+    char notice[DG_DELPHI_NOTICE_LENGTH];   /**< e.g. the CPU fallback of DG_BACKEND_AUTO */
+    char message[DG_DELPHI_MESSAGE_LENGTH]; /**< why the call failed; "" on success */
+} dg_delphi_report;
+
+/** Fill control with the defaults documented in dg_delphi_control. */
+void dg_delphi_default_control(dg_delphi_control *control);
+
+/* The entry points.  REAL is float (DelPhi's single-precision build) or double (its
+ * double-precision build); the arithmetic is done in the same precision.  Array sizes, with
+ * n = igrid^3: db[6*nsp], idpos[nsp], sf1/sf2/phimap1/phimap2[(n+1)/2], phimap/phimap3[n],
+ * iqpos/qval/gval[icount1b], idebmap[n] (1 byte per point, nonzero = ions allowed).
+ * report may be NULL (the message is then lost).  Returns a dg_status; an iteration that stops
+ * at its limit or diverges is DG_OK with report->result.outcome saying so. */
+#define DG_DECLARE_DELPHI_ENTRY_POINTS(REAL, SUFFIX)                                               \
+    int dg_delphi_itit_##SUFFIX(                                                                   \
+        const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos, REAL *qval,            \
+        int icount2a, int icount2b, int icount1a, int icount1b, REAL spec, int nsp, REAL *phimap,  \
+        REAL *phimap1, REAL *phimap2, REAL *phimap3, int *ibndx, int *ibndy, int *ibndz,           \
+        REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4, const REAL *gval, int idirectalg,      \
+        const REAL *cgbp, const dg_delphi_control *control, dg_delphi_report *report);             \
+    int dg_delphi_nitit_##SUFFIX(                                                                  \
+        const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos, REAL *qval,            \
+        int icount2a, int icount2b, int icount1a, int icount1b, REAL spec, int nsp, REAL *phimap,  \
+        REAL *phimap1, REAL *phimap2, REAL *phimap3, const unsigned char *idebmap, int *ibndx,     \
+        int *ibndy, int *ibndz, REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4, REAL *qmap1,   \
+        REAL *qmap2, REAL *debmap1, REAL *debmap2, int idirectalg, REAL qfact,                     \
+        const dg_delphi_control *control, dg_delphi_report *report);
+
+DG_DECLARE_DELPHI_ENTRY_POINTS(float, f)
+DG_DECLARE_DELPHI_ENTRY_POINTS(double, d)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DELPHI_GPU_DELPHI_COMPAT_H */

@@ -1,0 +1,84 @@
+/* The seam between the solver core (validation, spectral radius, iteration control) and a
+ * backend (CPU/OpenMP or CUDA) that stores the half grids and runs the sweeps.
+ *
+ * The core owns the loop: it asks the backend for blocks of iterations and for the change
+ * measured over the last iteration of a block; only those few scalars cross the seam while
+ * iterating.  Every function returns a dg_status and, on failure, writes a message naming the
+ * failing call into err (never prints).
+ */
+#ifndef DG_BACKEND_H
+#define DG_BACKEND_H
+
+#include <stddef.h>
+
+#include "prepared.h"
+
+typedef struct dg_error {
+    int status;
+    char message[1024];
+} dg_error;
+
+/** Record a failure: sets err->status and formats err->message. Returns status. */
+int dg_error_set(dg_error *err, int status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/** Settings fixed when the backend is created (from dg_options). */
+typedef struct dg_backend_config {
+    int precision;   /* dg_precision */
+    int device;      /* CUDA device ordinal */
+    int num_threads; /* CPU threads, 0 = default */
+    int block_x, block_y, autotune;
+} dg_backend_config;
+
+/** Change over the last iteration of a block, on the even half grid (colour 1), at 0-based
+ *  half-indices 1, 1+stride, 1+2*stride, ... (DelPhi's convergence sample). */
+typedef struct dg_change {
+    double max_abs; /* max |delta| */
+    double sum_sq;  /* sum of delta^2, accumulated in double */
+    int finite;     /* 0 if any sampled value or delta was NaN/Inf */
+} dg_change;
+
+typedef struct dg_backend_ops {
+    const char *name; /* "cpu" or "cuda" */
+
+    int (*create)(void **state, const dg_backend_config *config, dg_error *err);
+    void (*destroy)(void *state);
+
+    /* Take a prepared medium (copy or upload what is needed; prep stays owned by the core and
+       alive until the next set_medium or destroy).  Allocates the half grids. */
+    int (*set_medium)(void *state, const dg_prepared *prep, dg_error *err);
+
+    /* Full grid (x fastest, element type double if is_double else float) <-> half grids.
+       load_phi also resets the nonlinear source to zero; store_phi writes interior points
+       only (faces are left untouched). */
+    int (*load_phi)(void *state, const void *phi, int is_double, dg_error *err);
+    int (*store_phi)(void *state, void *phi, int is_double, dg_error *err);
+
+    /* Relaxation factor for the following iterations. */
+    int (*set_omega)(void *state, double omega, dg_error *err);
+
+    /* Run `count` >= 1 iterations (odd sweep + corrections + charges, then even likewise).
+       If `measure`, snapshot the sample before the last iteration and fill `change`. */
+    int (*iterate)(void *state, int count, int measure, int stride, dg_change *change,
+                   dg_error *err);
+
+    /* Nonlinear PB: recompute the lagged source qmap from the current phi at flag-1 points
+       (zero elsewhere and where p^2 > 2500); fraction scales it.  Before the first call qmap
+       is zero. */
+    int (*update_nonlinear_source)(void *state, double fraction, dg_error *err);
+} dg_backend_ops;
+
+extern const dg_backend_ops dg_cpu_backend_ops;
+
+/** The CUDA backend's ops, or NULL in a build without CUDA. */
+const dg_backend_ops *dg_cuda_backend(void);
+
+/** Number of usable CUDA devices; fills err and returns its status when the runtime fails.
+ *  0 devices is DG_OK with *count = 0. In a build without CUDA returns
+ *  DG_ERR_BACKEND_NOT_BUILT. */
+int dg_cuda_count_devices(int *count, dg_error *err);
+
+#endif /* DG_BACKEND_H */

@@ -1,0 +1,156 @@
+/* CPU backend: the half grids in host memory, sweeps parallel with OpenMP.
+ * Every update within a colour reads only the other colour, so the sweeps are bitwise
+ * independent of the thread count; reductions use fixed chunks summed in a fixed order. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backend.h"
+#include "delphi_gpu/delphi_gpu_types.h"
+
+#define SAMPLE_CHUNK 4096 /* samples per partial sum of the convergence reduction */
+
+typedef struct cpu_state {
+    dg_backend_config config;
+    int threads;
+    const dg_prepared *prep;
+    long offsets[2][6];
+    double omega;
+    int nonlinear_active; /* the lagged source is non-zero since the last load_phi */
+    size_t element_size;  /* sizeof(float) or sizeof(double) */
+    void *phi[2];         /* half grids, working precision */
+    void *qmap[2];        /* nonlinear source (allocated on first use) */
+    void *snapshot;       /* convergence sample before the last iteration */
+    void *weight[2];      /* omega-scaled boundary weights */
+    void *source[2];      /* omega-scaled charge sources */
+    double *chunk_max, *chunk_sum;
+    int *chunk_finite;
+} cpu_state;
+
+static void free_arrays(cpu_state *st) {
+    for (int c = 0; c < 2; ++c) {
+        free(st->phi[c]), free(st->qmap[c]), free(st->weight[c]), free(st->source[c]);
+        st->phi[c] = st->qmap[c] = st->weight[c] = st->source[c] = NULL;
+    }
+    free(st->snapshot), free(st->chunk_max), free(st->chunk_sum), free(st->chunk_finite);
+    st->snapshot = NULL, st->chunk_max = st->chunk_sum = NULL, st->chunk_finite = NULL;
+}
+
+/* Convergence sample: even half grid at 1, 1+stride, ... */
+static size_t sample_count(const dg_prepared *p, int stride) {
+    return p->half_count[1] >= 2 ? (p->half_count[1] - 2) / (size_t)stride + 1 : 0;
+}
+
+#define REAL      float
+#define SFX(name) name##_f
+#include "cpu_sweep_template.h"
+#undef REAL
+#undef SFX
+
+#define REAL      double
+#define SFX(name) name##_d
+#include "cpu_sweep_template.h"
+#undef REAL
+#undef SFX
+
+#define IS_FLOAT(st) ((st)->config.precision == DG_PRECISION_FLOAT)
+
+static int cpu_create(void **state, const dg_backend_config *config, dg_error *err) {
+    cpu_state *st = calloc(1, sizeof *st);
+    if (!st) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (CPU backend state)");
+    st->config = *config;
+    st->threads = config->num_threads > 0 ? config->num_threads : omp_get_max_threads();
+    st->element_size = IS_FLOAT(st) ? sizeof(float) : sizeof(double);
+    *state = st;
+    return DG_OK;
+}
+
+static void cpu_destroy(void *state) {
+    cpu_state *st = state;
+    if (!st) return;
+    free_arrays(st);
+    free(st);
+}
+
+static int cpu_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
+    cpu_state *st = state;
+    free_arrays(st);
+    st->prep = prep;
+    dg_neighbour_offsets(prep->nx, prep->ny, 0, st->offsets[0]);
+    dg_neighbour_offsets(prep->nx, prep->ny, 1, st->offsets[1]);
+    const size_t es = st->element_size;
+    const size_t chunks = prep->half_count[1] / SAMPLE_CHUNK + 1;
+    for (int c = 0; c < 2; ++c) {
+        st->phi[c] = calloc(prep->half_count[c] + 1, es);
+        st->weight[c] = malloc(((size_t)prep->boundary_count[c] * 6 + 1) * es);
+        st->source[c] = malloc(((size_t)prep->charge_count[c] + 1) * es);
+        if (!st->phi[c] || !st->weight[c] || !st->source[c]) goto out_of_memory;
+    }
+    st->snapshot = malloc((prep->half_count[1] + 1) * es);
+    st->chunk_max = malloc(chunks * sizeof(double));
+    st->chunk_sum = malloc(chunks * sizeof(double));
+    st->chunk_finite = malloc(chunks * sizeof(int));
+    if (!st->snapshot || !st->chunk_max || !st->chunk_sum || !st->chunk_finite) goto out_of_memory;
+    return IS_FLOAT(st) ? set_omega_f(st, 1.0) : set_omega_d(st, 1.0);
+out_of_memory:
+    free_arrays(st);
+    return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                        "out of host memory for the half grids of a %d x %d x %d grid (%.1f GB)",
+                        prep->nx, prep->ny, prep->nz, 3.0 * prep->point_count * es / 2.0 / 1e9);
+}
+
+static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
+    cpu_state *st = state;
+    if (IS_FLOAT(st))
+        load_phi_f(st, phi, is_double);
+    else
+        load_phi_d(st, phi, is_double);
+    st->nonlinear_active = 0;
+    return DG_OK;
+}
+
+static int cpu_store_phi(void *state, void *phi, int is_double, dg_error *err) {
+    cpu_state *st = state;
+    if (IS_FLOAT(st))
+        store_phi_f(st, phi, is_double);
+    else
+        store_phi_d(st, phi, is_double);
+    return DG_OK;
+}
+
+static int cpu_set_omega(void *state, double omega, dg_error *err) {
+    cpu_state *st = state;
+    return IS_FLOAT(st) ? set_omega_f(st, omega) : set_omega_d(st, omega);
+}
+
+static int cpu_iterate(void *state, int count, int measure, int stride, dg_change *change,
+                       dg_error *err) {
+    cpu_state *st = state;
+    if (IS_FLOAT(st))
+        iterate_f(st, count, measure, stride, change);
+    else
+        iterate_d(st, count, measure, stride, change);
+    return DG_OK;
+}
+
+static int cpu_update_nonlinear_source(void *state, double fraction, dg_error *err) {
+    cpu_state *st = state;
+    const dg_prepared *p = st->prep;
+    for (int c = 0; c < 2; ++c)
+        if (!st->qmap[c] && !(st->qmap[c] = calloc(p->half_count[c] + 1, st->element_size)))
+            return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                                "out of host memory for the nonlinear source");
+    if (IS_FLOAT(st))
+        nonlinear_source_f(st, fraction);
+    else
+        nonlinear_source_d(st, fraction);
+    st->nonlinear_active = 1;
+    return DG_OK;
+}
+
+const dg_backend_ops dg_cpu_backend_ops = {
+    "cpu",          cpu_create,   cpu_destroy,
+    cpu_set_medium, cpu_load_phi, cpu_store_phi,
+    cpu_set_omega,  cpu_iterate,  cpu_update_nonlinear_source,
+};

@@ -1,0 +1,183 @@
+/* Template body of cpu_backend.c, included once per working precision (REAL, SFX). */
+
+/* omega-scaled copies of the boundary weights and charge sources, in working precision. */
+static int SFX(set_omega)(cpu_state *st, double omega) {
+    const dg_prepared *p = st->prep;
+    st->omega = omega;
+    for (int c = 0; c < 2; ++c) {
+        REAL *weight = st->weight[c], *source = st->source[c];
+        for (long i = 0; i < 6L * p->boundary_count[c]; ++i)
+            weight[i] = (REAL)(omega * p->boundary_weight[c][i]);
+        for (int k = 0; k < p->charge_count[c]; ++k)
+            source[k] = (REAL)(omega * p->charge_source[c][k]);
+    }
+    return DG_OK;
+}
+
+static void SFX(load_phi)(cpu_state *st, const void *phi, int is_double) {
+    const dg_prepared *p = st->prep;
+    for (int c = 0; c < 2; ++c) {
+        REAL *half = st->phi[c];
+        const long count = (long)p->half_count[c];
+#pragma omp parallel for schedule(static) num_threads(st->threads)
+        for (long h = 0; h < count; ++h)
+            half[h] = is_double ? (REAL)((const double *)phi)[2 * h + c]
+                                : (REAL)((const float *)phi)[2 * h + c];
+        if (st->qmap[c]) memset(st->qmap[c], 0, (p->half_count[c] + 1) * sizeof(REAL));
+    }
+}
+
+static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
+    const dg_prepared *p = st->prep;
+#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int c = 0; c < 2; ++c) {
+                const REAL *half = st->phi[c];
+                long first, last;
+                dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+                for (long h = first; h <= last; ++h) {
+                    if (is_double)
+                        ((double *)phi)[2 * h + c] = (double)half[h];
+                    else
+                        ((float *)phi)[2 * h + c] = (float)half[h];
+                }
+            }
+}
+
+/* Uniform stencil over the interior points of colour c (seed 001 eq. 5 with SOR). */
+static void SFX(sweep)(cpu_state *st, int c) {
+    const dg_prepared *p = st->prep;
+    REAL *restrict phi = st->phi[c];
+    const REAL *restrict other = st->phi[1 - c];
+    const long *o = st->offsets[c];
+    const long o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3], o4 = o[4], o5 = o[5];
+    const REAL keep = (REAL)(1.0 - st->omega);
+    const REAL w0 = (REAL)(st->omega * p->factor[0]), w1 = (REAL)(st->omega * p->factor[1]);
+    const REAL dw = w1 - w0; /* flag selects w0 + flag * dw: branch-free, so it vectorizes */
+    const unsigned char *restrict flag = p->has_salt ? p->flag[c] : NULL;
+    const REAL *restrict qmap = st->nonlinear_active ? (const REAL *)st->qmap[c] : NULL;
+#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            if (!flag) {
+                for (long h = first; h <= last; ++h) {
+                    REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                               other[h + o4] + other[h + o5];
+                    phi[h] = keep * phi[h] + w0 * sum;
+                }
+            } else if (!qmap) {
+                for (long h = first; h <= last; ++h) {
+                    REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                               other[h + o4] + other[h + o5];
+                    phi[h] = keep * phi[h] + (w0 + (REAL)flag[h] * dw) * sum;
+                }
+            } else {
+                for (long h = first; h <= last; ++h) {
+                    REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                               other[h + o4] + other[h + o5] + qmap[h];
+                    phi[h] = keep * phi[h] + (w0 + (REAL)flag[h] * dw) * sum;
+                }
+            }
+        }
+}
+
+/* Sparse corrections of colour c: dielectric-boundary points, then charges. */
+static void SFX(corrections)(cpu_state *st, int c) {
+    const dg_prepared *p = st->prep;
+    REAL *restrict phi = st->phi[c];
+    const REAL *restrict other = st->phi[1 - c];
+    const long *o = st->offsets[c];
+    const int *index = p->boundary_index[c];
+    const REAL *weight = st->weight[c];
+    const int nb = p->boundary_count[c];
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (nb > 4096)
+    for (int k = 0; k < nb; ++k) {
+        const long h = index[k];
+        const REAL *wk = weight + 6L * k;
+        phi[h] += wk[0] * other[h + o[0]] + wk[1] * other[h + o[1]] + wk[2] * other[h + o[2]] +
+                  wk[3] * other[h + o[3]] + wk[4] * other[h + o[4]] + wk[5] * other[h + o[5]];
+    }
+    const int *charge_index = p->charge_index[c];
+    const REAL *source = st->source[c];
+    const int nq = p->charge_count[c];
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (nq > 4096)
+    for (int k = 0; k < nq; ++k)
+        phi[charge_index[k]] += source[k];
+}
+
+static void SFX(take_snapshot)(cpu_state *st, int stride) {
+    const REAL *restrict even = st->phi[1];
+    REAL *restrict snap = st->snapshot;
+    const long n = (long)sample_count(st->prep, stride);
+#pragma omp parallel for schedule(static) num_threads(st->threads)
+    for (long j = 0; j < n; ++j)
+        snap[j] = even[1 + j * stride];
+}
+
+static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
+    const REAL *restrict even = st->phi[1];
+    const REAL *restrict snap = st->snapshot;
+    const long n = (long)sample_count(st->prep, stride);
+    const long chunks = (n + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
+#pragma omp parallel for schedule(static) num_threads(st->threads)
+    for (long b = 0; b < chunks; ++b) {
+        double mx = 0.0, sum = 0.0;
+        int finite = 1;
+        const long end = (b + 1) * SAMPLE_CHUNK < n ? (b + 1) * SAMPLE_CHUNK : n;
+        for (long j = b * SAMPLE_CHUNK; j < end; ++j) {
+            const double d = (double)even[1 + j * stride] - (double)snap[j];
+            if (!isfinite(d)) finite = 0;
+            const double a = fabs(d);
+            mx = a > mx ? a : mx;
+            sum += d * d;
+        }
+        st->chunk_max[b] = mx, st->chunk_sum[b] = sum, st->chunk_finite[b] = finite;
+    }
+    change->max_abs = 0.0, change->sum_sq = 0.0, change->finite = 1;
+    for (long b = 0; b < chunks; ++b) { /* fixed order: independent of the thread count */
+        if (st->chunk_max[b] > change->max_abs) change->max_abs = st->chunk_max[b];
+        change->sum_sq += st->chunk_sum[b];
+        change->finite &= st->chunk_finite[b];
+    }
+}
+
+static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_change *change) {
+    for (int it = 0; it < count; ++it) {
+        if (measure && it == count - 1) SFX(take_snapshot)(st, stride);
+        for (int c = 0; c < 2; ++c) {
+            SFX(sweep)(st, c);
+            SFX(corrections)(st, c);
+        }
+    }
+    if (measure) SFX(measure_change)(st, stride, change);
+}
+
+/* Lagged nonlinear source at salt points: fraction * coefficient * p^2 (chi0 + p (chi1 + ...)),
+   zero where p^2 > 2500 (|phi| > 50 kT/e), as DelPhi. */
+static void SFX(nonlinear_source)(cpu_state *st, double fraction) {
+    const dg_prepared *p = st->prep;
+    const double scale = fraction * p->nonlinear_coefficient;
+    const double *chi = p->chi;
+    for (int c = 0; c < 2; ++c) {
+        const REAL *phi = st->phi[c];
+        const unsigned char *flag = p->flag[c];
+        REAL *qmap = st->qmap[c];
+#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+        for (int z = 1; z < p->nz - 1; ++z)
+            for (int y = 1; y < p->ny - 1; ++y) {
+                long first, last;
+                dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+                for (long h = first; h <= last; ++h) {
+                    if (!flag[h]) continue;
+                    const double v = (double)phi[h], v2 = v * v;
+                    qmap[h] = v2 > 2500.0
+                                  ? (REAL)0
+                                  : (REAL)(scale * v2 *
+                                           (chi[0] + v * (chi[1] + v * (chi[2] + v * chi[3]))));
+                }
+            }
+    }
+}

@@ -1,0 +1,213 @@
+/* DelPhi-convention entry points (itit/nitit semantics): map DelPhi's arguments and COMMON
+ * values onto the solver API and add what is DelPhi-specific around the solve (see
+ * delphi_gpu/delphi_compat.h).  The typed bodies are in delphi_compat_template.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "delphi_gpu/delphi_compat.h"
+#include "delphi_gpu/delphi_gpu.h"
+
+/* itit counts a stopping criterion as set only from this size on (DelPhi's tolerance). */
+#define DELPHI_CRITERION_FLOOR 1e-7
+/* nitit leaves nlit = icon1 = this (its nonlinear block length) in COMMON. */
+#define DELPHI_NONLINEAR_BLOCK 10
+/* nitit raises a requested number of nonlinear iterations up to this bound ... */
+#define DELPHI_NONIT_RAISE_BELOW 20
+/* ... to this value. */
+#define DELPHI_NONIT_RAISED 30
+
+void dg_delphi_default_control(dg_delphi_control *c) {
+    if (!c) return;
+    memset(c, 0, sizeof *c);
+    c->struct_size = (int)sizeof *c;
+    c->version = DG_DELPHI_CONTROL_VERSION;
+    c->icon1 = 10;
+    c->icon2 = 1;
+    c->backend = DG_BACKEND_AUTO;
+}
+
+/* Record a failure in the report (prefixed with the entry point's name); returns status. */
+static int compat_fail(dg_delphi_report *r, const char *entry, int status, const char *format,
+                       ...) {
+    int used = snprintf(r->message, sizeof r->message, "%s: ", entry);
+    if (used < 0 || (size_t)used >= sizeof r->message) return status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(r->message + used, sizeof r->message - (size_t)used, format, args);
+    va_end(args);
+    return status;
+}
+
+static int finite_nonnegative(double v) {
+    return isfinite(v) && v >= 0.0;
+}
+
+/* The control values both routines need, and the options this version does not support. */
+static int check_control(const dg_delphi_control *c, const char *entry, dg_delphi_report *r) {
+    if (!c) return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT, "control is NULL");
+    if (c->struct_size != (int)sizeof *c || c->version != DG_DELPHI_CONTROL_VERSION)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "control was not set up by dg_delphi_default_control() of this "
+                           "library version (struct_size %d, version %d)",
+                           c->struct_size, c->version);
+    if (c->igrid < DG_MIN_GRID_SIZE || c->igrid % 2 == 0 || c->igrid > 1289)
+        return compat_fail(r, entry, DG_ERR_INVALID_GRID,
+                           "igrid = %d: must be odd and between %d and 1289", c->igrid,
+                           DG_MIN_GRID_SIZE);
+    if (c->nlit < 1)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "nlit = %d: the iteration limit must be >= 1", c->nlit);
+    if (c->icon1 < 1 || c->icon2 < 1)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "icon1 = %d, icon2 = %d: check interval and stride must be >= 1",
+                           c->icon1, c->icon2);
+    if (!finite_nonnegative(c->rmsc) || !finite_nonnegative(c->maxc) ||
+        !finite_nonnegative(c->normc))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "rmsc = %g, maxc = %g, normc = %g: criteria must be >= 0", c->rmsc,
+                           c->maxc, c->normc);
+    if (c->diff)
+        return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
+                           "DelPhi's \"diff\" option (uniform-dielectric rerun) is not supported");
+    if (c->chebyshev)
+        return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
+                           "Chebyshev iteration (chebit) is not supported; use plain SOR");
+    for (int i = 0; i < 6; ++i)
+        if (c->periodic[i])
+            return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
+                               "periodic boundaries (iper(%d) is set) are not supported", i + 1);
+    if (!isfinite(c->gten) || c->gten > 0.0)
+        return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
+                           "the grid-energy stopping criterion (grdcon, gten = %g) is not "
+                           "supported; use rmsc or maxc",
+                           c->gten);
+    return DG_OK;
+}
+
+/* Extra checks of nitit's nonlinear parameters. */
+static int check_nonlinear_control(const dg_delphi_control *c, double qfact, const char *entry,
+                                   dg_delphi_report *r) {
+    if (!(isfinite(c->ionic_strength) && c->ionic_strength > 0.0))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "ionic strength (rionst) = %g: nonlinear PB needs salt",
+                           c->ionic_strength);
+    if (!(isfinite(c->epsout) && c->epsout > 0.0) || !(isfinite(c->deblen) && c->deblen > 0.0) ||
+        !(isfinite(c->scale) && c->scale > 0.0))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "epsout = %g, deblen = %g, scale = %g: all must be > 0", c->epsout,
+                           c->deblen, c->scale);
+    for (int i = 0; i < 4; ++i)
+        if (!isfinite(c->chi[i]))
+            return compat_fail(r, entry, DG_ERR_NONFINITE_INPUT, "chi%d is %g", i + 2, c->chi[i]);
+    if (c->manual_relpar && !(isfinite(c->relpar) && c->relpar > 0.0 && c->relpar < 2.0))
+        return compat_fail(r, entry, DG_ERR_BAD_OMEGA,
+                           "relpar = %g with manual relaxation: must be in (0, 2)", c->relpar);
+    if (!finite_nonnegative(qfact))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT, "qfact = %g: must be >= 0", qfact);
+    if (c->nonit < 0)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT, "nonit = %d is negative", c->nonit);
+    return DG_OK;
+}
+
+/* The arrays and counts both routines receive. */
+static int check_lists(const void *idpos, const void *db, const void *iqpos, const void *qval,
+                       int icount2a, int icount2b, int icount1a, int icount1b, double spec, int nsp,
+                       const void *phimap, const char *entry, dg_delphi_report *r) {
+    if (!phimap) return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT, "phimap is NULL");
+    if (icount2a < 0 || icount2b < icount2a)
+        return compat_fail(r, entry, DG_ERR_COUNT_MISMATCH,
+                           "icount2a = %d, icount2b = %d: need 0 <= icount2a <= icount2b", icount2a,
+                           icount2b);
+    if (icount1a < 0 || icount1b < icount1a)
+        return compat_fail(r, entry, DG_ERR_COUNT_MISMATCH,
+                           "icount1a = %d, icount1b = %d: need 0 <= icount1a <= icount1b", icount1a,
+                           icount1b);
+    if (nsp < icount2b)
+        return compat_fail(r, entry, DG_ERR_COUNT_MISMATCH,
+                           "nsp = %d is smaller than the number of boundary points icount2b = %d",
+                           nsp, icount2b);
+    if (icount2b > 0 && (!idpos || !db))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "idpos or db is NULL with %d boundary points", icount2b);
+    if (icount1b > 0 && (!iqpos || !qval))
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "iqpos or qval is NULL with %d charged points", icount1b);
+    if (!(isfinite(spec) && spec >= 0.0 && spec < 1.0))
+        return compat_fail(r, entry, DG_ERR_BAD_OMEGA,
+                           "spec (Gauss-Seidel spectral radius) = %g: must be in [0, 1)", spec);
+    return DG_OK;
+}
+
+/* Solver options for a DelPhi-convention run (icon1 already clipped where DelPhi clips it). */
+static void delphi_options(const dg_delphi_control *c, int nonlinear, int precision, double spec,
+                           double omega, int icon1, double qfact, dg_options *o) {
+    dg_default_options(o);
+    o->backend = c->backend;
+    o->device = c->device;
+    o->num_threads = c->num_threads;
+    o->precision = precision;
+    o->equation = nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR;
+    o->omega = omega;
+    o->spectral_radius = spec;
+    o->iterations = c->nlit;
+    o->check_interval = icon1;
+    o->check_stride = c->icon2;
+    o->progress = c->progress;
+    o->progress_user_data = c->progress_user_data;
+    o->run_until_converged = 0;
+    if (!nonlinear) {
+        /* itit: below the floor no criterion is set and exactly nlit iterations run. */
+        double largest = fmax(c->rmsc, fmax(c->maxc, c->normc));
+        if (largest >= DELPHI_CRITERION_FLOOR) {
+            o->rms_change_tol = c->rmsc;
+            o->max_change_tol = c->maxc;
+            o->norm_change_tol = c->normc;
+            o->run_until_converged = c->automatic ? 1 : 0;
+        }
+        return;
+    }
+    o->rms_change_tol = c->rmsc;
+    o->max_change_tol = c->maxc;
+    o->norm_change_tol = c->normc;
+    o->nonlinear_blocks = c->nonit <= DELPHI_NONIT_RAISE_BELOW ? DELPHI_NONIT_RAISED : c->nonit;
+    o->relpar = c->manual_relpar ? c->relpar : 0.0;
+    o->qfact = qfact;
+}
+
+/* Copy the solver's notice and, on failure, its message into the report. */
+static void collect_messages(dg_solver s, int status, const char *entry, dg_delphi_report *r) {
+    const char *notice = dg_notice(s);
+    snprintf(r->notice, sizeof r->notice, "%s", notice ? notice : "");
+    if (status != DG_OK) compat_fail(r, entry, status, "%s", dg_last_error(s));
+}
+
+/* ---- float and double bodies ------------------------------------------------------------- */
+#define REAL                 float
+#define SFX(name)            name##_f
+#define DG_PRECISION_OF_REAL DG_PRECISION_FLOAT
+#define REAL_SQRT            sqrtf
+#define REAL_TRUNC           truncf
+#define SUFFIX_TEXT          "_f"
+#include "delphi_compat_template.h"
+#undef REAL
+#undef SFX
+#undef DG_PRECISION_OF_REAL
+#undef REAL_SQRT
+#undef REAL_TRUNC
+#undef SUFFIX_TEXT
+
+#define REAL                 double
+#define SFX(name)            name##_d
+#define DG_PRECISION_OF_REAL DG_PRECISION_DOUBLE
+#define REAL_SQRT            sqrt
+#define REAL_TRUNC           trunc
+#define SUFFIX_TEXT          "_d"
+#include "delphi_compat_template.h"
+#undef REAL
+#undef SFX
+#undef DG_PRECISION_OF_REAL
+#undef REAL_SQRT
+#undef REAL_TRUNC
+#undef SUFFIX_TEXT

@@ -1,0 +1,161 @@
+/* Template body of delphi_compat.c, included once per DelPhi REAL kind.
+ * Expects REAL (float or double), SFX(name) (name##_f or name##_d), DG_PRECISION_OF_REAL,
+ * REAL_SQRT, REAL_TRUNC and SUFFIX_TEXT ("_f" or "_d"). */
+
+/* omega = 2/(1+sqrt(1-spec)), in REAL as DelPhi computes it. */
+static REAL SFX(delphi_omega)(REAL spec) {
+    return (REAL)2 / ((REAL)1 + REAL_SQRT((REAL)1 - spec));
+}
+
+/* itit's mark on phi(1,1,1): truncated to 4 decimals, then 0.00008 added away from zero. */
+static REAL SFX(delphi_signature)(REAL phi) {
+    REAL truncated = REAL_TRUNC(phi * (REAL)10000) / (REAL)10000;
+    return phi < 0 ? truncated - (REAL)0.00008 : truncated + (REAL)0.00008;
+}
+
+/* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do. */
+static void SFX(scale_by_omega)(REAL omega, int igrid, REAL *db, int boundary_count, REAL *sf1,
+                                REAL *sf2, REAL *qval, int charge_count) {
+    size_t half = ((size_t)igrid * igrid * igrid + 1) / 2;
+    for (size_t i = 0; db && i < 6 * (size_t)boundary_count; ++i)
+        db[i] *= omega;
+    for (size_t i = 0; sf1 && i < half; ++i)
+        sf1[i] *= omega;
+    for (size_t i = 0; sf2 && i < half; ++i)
+        sf2[i] *= omega;
+    for (size_t i = 0; qval && i < (size_t)charge_count; ++i)
+        qval[i] *= omega;
+}
+
+/* DelPhi's arrays as a sparse medium (salt model chosen by the caller). */
+static SFX(dg_sparse_medium)
+    SFX(delphi_medium)(int igrid, const int *idpos, const REAL *db, const int *iqpos,
+                       const REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b) {
+    SFX(dg_sparse_medium) m;
+    memset(&m, 0, sizeof m);
+    m.nx = m.ny = m.nz = igrid;
+    m.index_kind = DG_INDEX_DELPHI_HALF;
+    m.boundary_count_odd = icount2a;
+    m.boundary_count = icount2b;
+    m.boundary_index = idpos;
+    m.boundary_weights = db;
+    m.charge_count_odd = icount1a;
+    m.charge_count = icount1b;
+    m.charge_index = iqpos;
+    m.charge_source = qval;
+    m.salt_model = DG_SALT_NONE;
+    return m;
+}
+
+/* Create a solver, set the medium, solve phimap in place; messages go to the report. */
+static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const char *entry,
+                             const SFX(dg_sparse_medium) * m, REAL spec, REAL omega, int icon1,
+                             REAL qfact, REAL *phimap, dg_delphi_report *r) {
+    dg_options o;
+    delphi_options(c, nonlinear, DG_PRECISION_OF_REAL, (double)spec, (double)omega, icon1,
+                   (double)qfact, &o);
+    dg_solver s = NULL;
+    int st = dg_create(&s, &o);
+    if (st == DG_OK) st = SFX(dg_set_sparse_medium)(s, m);
+    if (st == DG_OK) st = SFX(dg_solve)(s, phimap, &r->result);
+    if (s)
+        collect_messages(s, st, entry, r);
+    else
+        compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    dg_destroy(s);
+    return st;
+}
+
+int SFX(dg_delphi_itit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos,
+                        REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                        REAL spec, int nsp, REAL *phimap, REAL *phimap1, REAL *phimap2,
+                        REAL *phimap3, int *ibndx, int *ibndy, int *ibndz, REAL *bndx1, REAL *bndx2,
+                        REAL *bndx3, REAL *bndx4, const REAL *gval, int idirectalg,
+                        const REAL *cgbp, const dg_delphi_control *control,
+                        dg_delphi_report *report) {
+    const char *entry = "dg_delphi_itit" SUFFIX_TEXT;
+    dg_delphi_report local;
+    if (!report) report = &local;
+    memset(report, 0, sizeof *report);
+    int st = check_control(control, entry, report);
+    if (st == DG_OK)
+        st = check_lists(idpos, db, iqpos, qval, icount2a, icount2b, icount1a, icount1b,
+                         (double)spec, nsp, phimap, entry, report);
+    if (st != DG_OK) return st;
+    const int salt = control->ionic_strength > 0.0;
+    if (salt && (!sf1 || !sf2))
+        return compat_fail(report, entry, DG_ERR_INVALID_ARGUMENT,
+                           "sf1 or sf2 is NULL with salt (rionst = %g)", control->ionic_strength);
+
+    SFX(dg_sparse_medium)
+    m = SFX(delphi_medium)(control->igrid, idpos, db, iqpos, qval, icount2a, icount2b, icount1a,
+                           icount1b);
+    if (salt) {
+        m.salt_model = DG_SALT_PER_POINT;
+        m.salt_factor_odd = sf1;
+        m.salt_factor_even = sf2;
+    }
+    const REAL omega = SFX(delphi_omega)(spec);
+    /* DelPhi checks every min(icon1, nlit) iterations and leaves that in icon1. */
+    const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
+    st = SFX(delphi_solve)(control, 0, entry, &m, spec, omega, icon1, (REAL)0, phimap, report);
+    if (st != DG_OK) return st;
+
+    SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);
+    phimap[0] = SFX(delphi_signature)(phimap[0]);
+    report->nlit = control->nlit;
+    report->icon1 = icon1;
+    report->relpar = control->relpar;
+    report->omega = (double)omega;
+    return DG_OK;
+}
+
+int SFX(dg_delphi_nitit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos,
+                         REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                         REAL spec, int nsp, REAL *phimap, REAL *phimap1, REAL *phimap2,
+                         REAL *phimap3, const unsigned char *idebmap, int *ibndx, int *ibndy,
+                         int *ibndz, REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4,
+                         REAL *qmap1, REAL *qmap2, REAL *debmap1, REAL *debmap2, int idirectalg,
+                         REAL qfact, const dg_delphi_control *control, dg_delphi_report *report) {
+    const char *entry = "dg_delphi_nitit" SUFFIX_TEXT;
+    dg_delphi_report local;
+    if (!report) report = &local;
+    memset(report, 0, sizeof *report);
+    int st = check_control(control, entry, report);
+    if (st == DG_OK) st = check_nonlinear_control(control, (double)qfact, entry, report);
+    if (st == DG_OK)
+        st = check_lists(idpos, db, iqpos, qval, icount2a, icount2b, icount1a, icount1b,
+                         (double)spec, nsp, phimap, entry, report);
+    if (st != DG_OK) return st;
+    if (!sf1 || !sf2 || !idebmap)
+        return compat_fail(report, entry, DG_ERR_INVALID_ARGUMENT,
+                           "sf1, sf2 or idebmap is NULL (nonlinear PB needs all three)");
+
+    SFX(dg_sparse_medium)
+    m = SFX(delphi_medium)(control->igrid, idpos, db, iqpos, qval, icount2a, icount2b, icount1a,
+                           icount1b);
+    m.salt_model = DG_SALT_PER_POINT;
+    m.salt_factor_odd = sf1;
+    m.salt_factor_even = sf2;
+    m.solvent_flag = idebmap;
+    /* Lagged source coefficient debfct/(2 I eps'_out), debfct = eps'_out/(deblen scale)^2. */
+    const REAL debye_scaled = (REAL)control->deblen * (REAL)control->scale;
+    const REAL debfct = (REAL)control->epsout / (debye_scaled * debye_scaled);
+    const REAL coefficient =
+        debfct / ((REAL)2 * (REAL)control->ionic_strength * (REAL)control->epsout);
+    m.nonlinear_coefficient = (double)coefficient;
+    for (int i = 0; i < 4; ++i)
+        m.chi[i] = (double)(REAL)control->chi[i];
+
+    const REAL omega = SFX(delphi_omega)(spec);
+    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, control->icon1, qfact, phimap,
+                           report);
+    if (st != DG_OK) return st;
+
+    SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);
+    report->nlit = DELPHI_NONLINEAR_BLOCK;
+    report->icon1 = DELPHI_NONLINEAR_BLOCK;
+    report->relpar = report->result.final_relpar;
+    report->omega = (double)omega;
+    return DG_OK;
+}

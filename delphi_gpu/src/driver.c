@@ -1,0 +1,217 @@
+/* The iteration loop: DelPhi's linear SOR stopping rules (itit, interface doc 5.7) and its
+ * nonlinear scheme (nitit, doc 5.8) on top of the backend's blocks of iterations. */
+#include <math.h>
+
+#include "monitor.h"
+
+/* Block length and threshold of DelPhi's nonlinear scheme. */
+#define NONLINEAR_BLOCK         10
+#define LINEAR_PHASE_MAX_CHANGE 0.22 /* nitit's linear phase runs on while max change >= this */
+#define CONVERGED_AFTER_BLOCK   22   /* nitit: "converged" needs itnum > 22 */
+#define RELPAR_FLOOR            1e-4
+
+typedef struct solve_plan {
+    int nonlinear;
+    double spectral_radius, omega;
+    int estimate; /* DelPhi's noit */
+    int nlit;     /* linear iterations */
+    int until_converged;
+    int cap; /* hard cap on all iterations */
+} solve_plan;
+
+static int set_omega(dg_solver s, double omega) {
+    dg_error err = {0};
+    int st = s->backend->set_omega(s->backend_state, omega, &err);
+    if (st != DG_OK)
+        return dg_fail(s, st, "%s backend could not set omega: %s", s->backend->name, err.message);
+    return DG_OK;
+}
+
+static int make_plan(dg_solver s, solve_plan *plan) {
+    const dg_options *o = &s->options;
+    const dg_prepared *p = &s->prep;
+    plan->nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
+    if (plan->nonlinear && !p->nonlinear_ready)
+        return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
+                       "nonlinear PB requested but the medium has no salt points (or its "
+                       "nonlinear_coefficient is 0)");
+    if (o->spectral_radius > 0.0) {
+        plan->spectral_radius = o->spectral_radius;
+    } else {
+        if (s->spectral_radius_cache < 0.0)
+            s->spectral_radius_cache = dg_spectral_radius(p, o->num_threads);
+        plan->spectral_radius = s->spectral_radius_cache;
+    }
+    plan->omega = o->omega > 0.0 ? o->omega : 2.0 / (1.0 + sqrt(1.0 - plan->spectral_radius));
+    plan->estimate = dg_estimate_iterations(plan->spectral_radius);
+    if (o->iterations > 0) {
+        plan->nlit = o->iterations;
+    } else {
+        /* DelPhi's automatic count, raised when many charges sit off the uniform interior. */
+        plan->nlit = plan->estimate;
+        int boundary = p->boundary_count[0] + p->boundary_count[1];
+        double ratio = boundary > 0 ? (double)p->charges_not_interior / boundary : 0.0;
+        if (ratio > 0.3) plan->nlit = (int)(plan->nlit * ratio / 0.3);
+        if (plan->nonlinear && plan->estimate > 50) plan->nlit = plan->estimate / 2;
+    }
+    plan->until_converged =
+        o->run_until_converged == -1 ? o->iterations == 0 : o->run_until_converged;
+    int base = plan->nlit > plan->estimate ? plan->nlit : plan->estimate;
+    plan->cap = o->max_iterations > 0 ? o->max_iterations : (base > 100 ? 20 * base : 2000);
+    if (plan->cap < 2000 && o->max_iterations == 0) plan->cap = 2000;
+    return DG_OK;
+}
+
+/* Linear SOR (itit): checks every K iterations; without a criterion run exactly nlit; with one
+   stop when met, or at nlit unless running until converged; always stop at the cap. */
+static int run_linear(dg_solver s, const solve_plan *plan, dg_monitor *mon, int *outcome) {
+    const dg_options *o = &s->options;
+    const int criteria = dg_criteria_set(o);
+    int interval = o->check_interval < plan->nlit ? o->check_interval : plan->nlit; /* itit */
+    if (interval < 1) interval = 1;
+    mon->estimated_total = criteria && plan->until_converged ? 0 : plan->nlit;
+    for (;;) {
+        const int i = mon->iterations;
+        if (criteria && dg_monitor_criteria_met(mon)) return *outcome = DG_OUTCOME_CONVERGED, DG_OK;
+        if (i >= plan->nlit && !(criteria && plan->until_converged)) {
+            *outcome = criteria ? DG_OUTCOME_NOT_CONVERGED : DG_OUTCOME_COMPLETED;
+            return DG_OK;
+        }
+        if (i >= plan->cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+        const int next_check = (i / interval + 1) * interval;
+        int target = next_check;
+        if (!(criteria && plan->until_converged) && target > plan->nlit) target = plan->nlit;
+        if (target > plan->cap) target = plan->cap;
+        int st = dg_monitor_iterate(mon, target - i, target == next_check, DG_PHASE_LINEAR, 0,
+                                    plan->omega, 1.0);
+        if (st != DG_OK) return st;
+        if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
+        if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+    }
+}
+
+/* The relaxation change to schedule after a nonlinear block (1 = none); our reading of nitit's
+   adaptive rules (see the README): cut when the max change grows (harder after two growing
+   blocks, and only once the nonlinearity is fully on unless it more than doubles), grow when it
+   is tiny or falls slowly while small in the middle of the run. */
+static double adaptive_factor(int block, int blocks, double previous, double current,
+                              double fraction, int *growing, int changed_before) {
+    if (!(previous > 0.0) || !isfinite(previous)) return 1.0;
+    const double relative = (current - previous) / previous;
+    if (relative > 0.0) {
+        ++*growing;
+        if (fraction < 1.0 && relative <= 1.0) return 1.0;
+        return *growing >= 2 ? 0.5 : 0.8;
+    }
+    *growing = 0;
+    if (!changed_before) return 1.0; /* omega is still the linear optimum: nothing to grow */
+    if (current < 1e-6) return 1.2;
+    if (block > 3 && block < blocks - 3 && relative > -0.2 && current < 0.03) return 1.1;
+    return 1.0;
+}
+
+/* Nonlinear PB (nitit): a linear phase, then blocks of 10 sweeps with a lagged nonlinear source
+   that is switched on in steps of 5 % per block, with under-relaxation. */
+static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, int *outcome,
+                         dg_result *r) {
+    const dg_options *o = &s->options;
+    const int interval = o->check_interval;
+    mon->estimated_total = 0;
+    /* Linear phase: nlit sweeps, longer while the max change is still >= 0.22 kT/e. */
+    for (;;) {
+        const int i = mon->iterations;
+        if (i >= plan->nlit && mon->checks > 0 && mon->max_change < LINEAR_PHASE_MAX_CHANGE) break;
+        if (i >= plan->cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+        const int next_check = (i / interval + 1) * interval;
+        int target = next_check;
+        if (i < plan->nlit && target > plan->nlit) target = plan->nlit;
+        int st = dg_monitor_iterate(mon, target - i, target == next_check, DG_PHASE_LINEAR, 0,
+                                    plan->omega, 1.0);
+        if (st != DG_OK) return st;
+        if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
+        if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+    }
+    r->linear_iterations = mon->iterations;
+
+    const int manual = o->relpar > 0.0;
+    double qfact = o->qfact;
+    if (qfact < 0.0) {
+        int boundary = s->prep.boundary_count[0] + s->prep.boundary_count[1];
+        qfact = s->prep.net_charge_known && boundary > 0
+                    ? fabs(s->prep.net_charge) * s->prep.charges_not_interior / boundary
+                    : 0.0;
+    }
+    double relpar = manual ? o->relpar : 1.0, omega = plan->omega;
+    double pending = manual ? 1.0 : (qfact > 3.2 ? exp(-2.1 * qfact) + 1e-6 : 0.0);
+    int change_pending = manual || qfact > 3.2, changed = 0, growing = 0, converged = 0;
+    double fraction = 0.0, previous = INFINITY;
+    for (int block = 1;; ++block) {
+        if (block > o->nonlinear_blocks || (converged && !change_pending)) break;
+        if (mon->iterations + NONLINEAR_BLOCK > plan->cap)
+            return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+        if (change_pending) {
+            if (!manual) relpar = fmax(relpar * pending, RELPAR_FLOOR);
+            if (relpar > plan->omega) relpar = plan->omega;
+            omega = relpar; /* from the first change on, omega is relpar */
+            int st = set_omega(s, omega);
+            if (st != DG_OK) return st;
+            change_pending = 0, changed = 1;
+        }
+        fraction = fmin(1.0, fraction + 0.05);
+        dg_error err = {0};
+        int st = s->backend->update_nonlinear_source(s->backend_state, fraction, &err);
+        if (st != DG_OK)
+            return dg_fail(s, st, "%s backend: nonlinear source: %s", s->backend->name,
+                           err.message);
+        st = dg_monitor_iterate(mon, NONLINEAR_BLOCK, 1, DG_PHASE_NONLINEAR, block, omega, relpar);
+        if (st != DG_OK) return st;
+        r->nonlinear_blocks = block;
+        if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
+        if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+        const int criteria_met = dg_monitor_criteria_met(mon);
+        converged = criteria_met && block > CONVERGED_AFTER_BLOCK;
+        /* Once a criterion is met, changes are round-off noise: adapting to them would keep
+           a change pending and the run from ever stopping. */
+        if (!manual && !criteria_met) {
+            double factor = adaptive_factor(block, o->nonlinear_blocks, previous, mon->max_change,
+                                            fraction, &growing, changed);
+            if (factor != 1.0) pending = factor, change_pending = 1;
+        }
+        previous = mon->max_change;
+    }
+    r->final_relpar = relpar;
+    *outcome = converged            ? DG_OUTCOME_CONVERGED
+               : dg_criteria_set(o) ? DG_OUTCOME_NOT_CONVERGED
+                                    : DG_OUTCOME_COMPLETED;
+    return DG_OK;
+}
+
+int dg_run_solver(dg_solver s, dg_result *r) {
+    const double plan_start = dg_wall_seconds(); /* the spectral radius counts as set-up */
+    solve_plan plan = {0};
+    int st = make_plan(s, &plan);
+    if (st != DG_OK) return st;
+    if ((st = set_omega(s, plan.omega)) != DG_OK) return st;
+    r->setup_seconds += dg_wall_seconds() - plan_start;
+    r->spectral_radius = plan.spectral_radius;
+    r->omega = plan.omega;
+    r->estimated_iterations = plan.estimate;
+    r->equation = plan.nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR;
+    r->final_relpar = 1.0;
+
+    dg_monitor mon;
+    dg_monitor_start(&mon, s);
+    int outcome = DG_OUTCOME_COMPLETED;
+    st = plan.nonlinear ? run_nonlinear(s, &plan, &mon, &outcome, r)
+                        : run_linear(s, &plan, &mon, &outcome);
+    r->solve_seconds = dg_wall_seconds() - mon.start_time;
+    if (st != DG_OK) return st;
+    r->outcome = outcome;
+    r->iterations = mon.iterations;
+    if (!plan.nonlinear) r->linear_iterations = mon.iterations;
+    r->checks = mon.checks;
+    r->max_change = mon.max_change;
+    r->rms_change = mon.rms_change;
+    r->norm_change = mon.norm_change;
+    return DG_OK;
+}

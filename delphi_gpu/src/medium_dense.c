@@ -1,0 +1,88 @@
+/* Dense maps -> prepared problem (DelPhi's rules, interface doc 5.4-5.5), and the export of a
+ * prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "medium_common.h"
+#include "solver_internal.h"
+
+/* Physical constants as DelPhi uses them (doc 5.2). */
+#define DG_EPKT_NUMERATOR 166804.4928 /* epkt = this / T: e^2/(4 pi eps0 A kT) */
+#define DG_DEFAULT_TEMP   297.3342    /* K; epkt = 561.0 */
+#define DG_DEBYE_CONSTANT 0.01990076  /* Debye length = this * sqrt(T eps / I) A */
+#define DG_FOUR_PI        12.566370614359172
+
+/* Salt-derived constants of a dense medium. */
+typedef struct salt_terms {
+    int present;
+    double ionic_strength; /* mol/L */
+    double debfct;         /* eps'_out / (Debye length * scale)^2 */
+    double salt_factor;    /* eps'_out / (6 eps'_out + debfct) */
+    double nonlinear_coefficient, chi[4];
+} salt_terms;
+
+/* A charged grid point of the merged charge list. */
+typedef struct point_charge {
+    long index;
+    double charge;
+} point_charge;
+
+static int compare_point_charge(const void *a, const void *b) {
+    long ia = ((const point_charge *)a)->index, ib = ((const point_charge *)b)->index;
+    return (ia > ib) - (ia < ib);
+}
+
+/* Ionic strength, Debye factor and Taylor coefficients chi2..chi5 of the ionic charge density
+   beyond its linear term, from the salts (each neutral, with its two valences). */
+static int compute_salt_terms(const dg_salt *salts, int count, double eps_solvent, double temp,
+                              double scale, salt_terms *t, char *msg, size_t size) {
+    memset(t, 0, sizeof *t);
+    double moment[7] = {0}; /* sum over ions of c z^k, k = 0..6 (z signed) */
+    for (int i = 0; i < count; ++i) {
+        const dg_salt *s = &salts[i];
+        if (!isfinite(s->concentration) || s->concentration < 0.0 || s->cation_valence < 1 ||
+            s->anion_valence < 1 || s->cation_valence > 4 || s->anion_valence > 4) {
+            snprintf(msg, size,
+                     "salts[%d]: concentration %g M, valences %d:%d (need concentration >= 0 "
+                     "and valences 1..4)",
+                     i, s->concentration, s->cation_valence, s->anion_valence);
+            return isfinite(s->concentration) ? DG_ERR_INVALID_ARGUMENT : DG_ERR_NONFINITE_INPUT;
+        }
+        const double c_cation = s->concentration * s->anion_valence;
+        const double c_anion = s->concentration * s->cation_valence;
+        for (int k = 0; k <= 6; ++k)
+            moment[k] += c_cation * pow(s->cation_valence, k) + c_anion * pow(-s->anion_valence, k);
+    }
+    t->ionic_strength = 0.5 * moment[2];
+    if (t->ionic_strength <= 0.0) return DG_OK;
+    if (!isfinite(eps_solvent) || eps_solvent <= 0.0) {
+        snprintf(msg, size, "epsilon_solvent is %g (must be > 0 with salt)", eps_solvent);
+        return DG_ERR_BAD_PERMITTIVITY;
+    }
+    const double epkt = DG_EPKT_NUMERATOR / temp;
+    const double eps_out = eps_solvent / epkt;
+    const double debye_length = DG_DEBYE_CONSTANT * sqrt(temp * eps_solvent / t->ionic_strength);
+    t->present = 1;
+    t->debfct = eps_out / ((debye_length * scale) * (debye_length * scale));
+    t->salt_factor = eps_out / (6.0 * eps_out + t->debfct);
+    t->nonlinear_coefficient = t->debfct / (2.0 * t->ionic_strength * eps_out);
+    t->chi[0] = moment[3] / 2.0;
+    t->chi[1] = -moment[4] / 6.0;
+    t->chi[2] = moment[5] / 24.0;
+    t->chi[3] = -moment[6] / 120.0;
+    return DG_OK;
+}
+
+#define REAL      float
+#define SFX(name) name##_f
+#include "medium_dense_template.h"
+#undef REAL
+#undef SFX
+
+#define REAL      double
+#define SFX(name) name##_d
+#include "medium_dense_template.h"
+#undef REAL
+#undef SFX

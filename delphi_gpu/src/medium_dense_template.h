@@ -1,0 +1,370 @@
+/* Template body of medium_dense.c, included once per element type (REAL, SFX). */
+
+/* Relative permittivity of face f (x-,x+,y-,y+,z-,z+) of full-grid point w. */
+static inline double SFX(face_eps)(const SFX(dg_dense_medium) * m, long w, int f) {
+    const long stride[3] = {1, m->nx, (long)m->nx * m->ny};
+    const long at = (f & 1) ? w : w - stride[f / 2];
+    if (m->eps_x) {
+        const REAL *map[3] = {m->eps_x, m->eps_y, m->eps_z};
+        return (double)map[f / 2][at];
+    }
+    const unsigned char *media[3] = {m->medium_x, m->medium_y, m->medium_z};
+    return m->medium_epsilon[media[f / 2][at]];
+}
+
+/* Check the permittivity inputs; every face of every interior point must be finite and > 0. */
+static int SFX(check_permittivity)(const SFX(dg_dense_medium) * m, const dg_prepared *p, char *msg,
+                                   size_t size) {
+    if (m->eps_x || m->eps_y || m->eps_z) {
+        if (!m->eps_x || !m->eps_y || !m->eps_z) {
+            snprintf(msg, size, "eps_x, eps_y and eps_z must all be given (or all NULL)");
+            return DG_ERR_INVALID_ARGUMENT;
+        }
+    } else {
+        if (!m->medium_x || !m->medium_y || !m->medium_z || !m->medium_epsilon ||
+            m->medium_count < 1 || m->medium_count > 256) {
+            snprintf(msg, size,
+                     "no permittivity: give eps_x/eps_y/eps_z, or medium_x/medium_y/medium_z "
+                     "with medium_epsilon[medium_count] (1..256 media)");
+            return DG_ERR_INVALID_ARGUMENT;
+        }
+        for (int i = 0; i < m->medium_count; ++i)
+            if (!isfinite(m->medium_epsilon[i]) || m->medium_epsilon[i] <= 0.0) {
+                snprintf(msg, size, "medium_epsilon[%d] = %g (must be finite and > 0)", i,
+                         m->medium_epsilon[i]);
+                return isfinite(m->medium_epsilon[i]) ? DG_ERR_BAD_PERMITTIVITY
+                                                      : DG_ERR_NONFINITE_INPUT;
+            }
+    }
+    const char *names[3] = {"x", "y", "z"};
+    int status = DG_OK;
+#pragma omp parallel for schedule(static)
+    for (int z = 1; z < p->nz - 1; ++z) {
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                long w = x + (long)p->nx * (y + (long)p->ny * z);
+                for (int f = 0; f < 6; ++f) {
+                    if (!m->eps_x) {
+                        const unsigned char *media[3] = {m->medium_x, m->medium_y, m->medium_z};
+                        long at = (f & 1) ? w
+                                          : w - (f < 2   ? 1
+                                                 : f < 4 ? p->nx
+                                                         : (long)p->nx * p->ny);
+                        if (media[f / 2][at] >= m->medium_count) {
+#pragma omp critical(dg_dense_error)
+                            if (status == DG_OK) {
+                                snprintf(msg, size,
+                                         "medium_%s at point (%d,%d,%d) face %d: medium number %d "
+                                         ">= medium_count %d",
+                                         names[f / 2], x, y, z, f, media[f / 2][at],
+                                         m->medium_count);
+                                status = DG_ERR_INDEX_OUT_OF_RANGE;
+                            }
+                            break;
+                        }
+                        continue;
+                    }
+                    double e = SFX(face_eps)(m, w, f);
+                    if (!isfinite(e) || e <= 0.0) {
+#pragma omp critical(dg_dense_error)
+                        if (status == DG_OK) {
+                            snprintf(msg, size,
+                                     "eps_%s at the face %s of point (%d,%d,%d) is %g (must be "
+                                     "finite and > 0)",
+                                     names[f / 2], (f & 1) ? "+" : "-", x, y, z, e);
+                            status = isfinite(e) ? DG_ERR_BAD_PERMITTIVITY : DG_ERR_NONFINITE_INPUT;
+                        }
+                        break;
+                    }
+                }
+            }
+    }
+    return status;
+}
+
+/* Merge the fixed charges into a sorted list of distinct non-zero grid points. */
+static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepared *p,
+                                point_charge **out, long *count, char *msg, size_t size) {
+    *out = NULL, *count = 0;
+    long n = 0;
+    point_charge *list = NULL;
+    if (m->charge) {
+        for (long w = 0; w < (long)p->point_count; ++w)
+            n += m->charge[w] != 0;
+        list = malloc((size_t)(n + 1) * sizeof *list);
+        if (!list) return DG_ERR_OUT_OF_MEMORY;
+        n = 0;
+        for (long w = 0; w < (long)p->point_count; ++w)
+            if (m->charge[w] != 0) list[n].index = w, list[n++].charge = (double)m->charge[w];
+    } else if (m->charge_list_count > 0) {
+        if (!m->charge_list_index || !m->charge_list_value) {
+            snprintf(msg, size, "charge_list_index or charge_list_value is NULL with %ld entries",
+                     m->charge_list_count);
+            return DG_ERR_INVALID_ARGUMENT;
+        }
+        list = malloc((size_t)m->charge_list_count * sizeof *list);
+        if (!list) return DG_ERR_OUT_OF_MEMORY;
+        for (long i = 0; i < m->charge_list_count; ++i) {
+            long w = m->charge_list_index[i];
+            if (w < 0 || w >= (long)p->point_count) {
+                snprintf(msg, size, "charge_list_index[%ld] = %ld is outside 0..%ld", i, w,
+                         (long)p->point_count - 1);
+                free(list);
+                return DG_ERR_INDEX_OUT_OF_RANGE;
+            }
+            list[i].index = w, list[i].charge = (double)m->charge_list_value[i];
+        }
+        qsort(list, (size_t)m->charge_list_count, sizeof *list, compare_point_charge);
+        for (long i = 0; i < m->charge_list_count; ++i) /* merge repeats */
+            if (n > 0 && list[n - 1].index == list[i].index)
+                list[n - 1].charge += list[i].charge;
+            else
+                list[n++] = list[i];
+    }
+    long kept = 0;
+    for (long i = 0; i < n; ++i) {
+        int x, y, z;
+        dg_coords_of(p, list[i].index, &x, &y, &z);
+        if (!isfinite(list[i].charge)) {
+            snprintf(msg, size, "charge at point (%d,%d,%d) is %g", x, y, z, list[i].charge);
+            free(list);
+            return DG_ERR_NONFINITE_INPUT;
+        }
+        if (list[i].charge == 0.0) continue;
+        if (!dg_is_interior(p, x, y, z)) {
+            snprintf(msg, size,
+                     "charge %g e at the face point (%d,%d,%d): faces hold boundary values; "
+                     "enlarge the grid",
+                     list[i].charge, x, y, z);
+            free(list);
+            return DG_ERR_INDEX_OUT_OF_RANGE;
+        }
+        list[kept++] = list[i];
+    }
+    *out = list, *count = kept;
+    return DG_OK;
+}
+
+/* Derive the prepared problem from a dense medium. */
+static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, char *msg,
+                                size_t size) {
+    int st = dg_prepared_init_grid(p, m->nx, m->ny, m->nz, msg, size);
+    if (st != DG_OK) return st;
+    double temp = m->temperature == 0.0 ? DG_DEFAULT_TEMP : m->temperature;
+    if (!isfinite(m->scale) || m->scale <= 0.0 || !isfinite(temp) || temp <= 0.0) {
+        snprintf(msg, size, "scale = %g grid/A and temperature = %g K must be finite and > 0",
+                 m->scale, temp);
+        return isfinite(m->scale) && isfinite(temp) ? DG_ERR_INVALID_ARGUMENT
+                                                    : DG_ERR_NONFINITE_INPUT;
+    }
+    if ((st = SFX(check_permittivity)(m, p, msg, size)) != DG_OK) return st;
+    salt_terms salt;
+    if (m->salt_count < 0 || (m->salt_count > 0 && !m->salts)) {
+        snprintf(msg, size, "salt_count = %d with salts %s", m->salt_count,
+                 m->salts ? "given" : "NULL");
+        return DG_ERR_INVALID_ARGUMENT;
+    }
+    st = compute_salt_terms(m->salts, m->salt_count, m->epsilon_solvent, temp, m->scale, &salt, msg,
+                            size);
+    if (st != DG_OK) return st;
+    const int with_salt = salt.present && m->ion_accessible;
+    const double epkt = DG_EPKT_NUMERATOR / temp;
+
+    /* Pass 1: count boundary points per colour and plane; pass 2 fills in w order. */
+    const int nz = p->nz;
+    long *plane_count = calloc((size_t)2 * nz + 2, sizeof(long));
+    if (!plane_count) return DG_ERR_OUT_OF_MEMORY;
+#define DG_IS_BOUNDARY(w, e)                                                                       \
+    ((e)[0] != (e)[1] || (e)[0] != (e)[2] || (e)[0] != (e)[3] || (e)[0] != (e)[4] ||               \
+     (e)[0] != (e)[5] ||                                                                           \
+     (with_salt && m->ion_accessible[w] &&                                                         \
+      fabs((e)[0] - m->epsilon_solvent) > 1e-6 * m->epsilon_solvent))
+#pragma omp parallel for schedule(static)
+    for (int z = 1; z < nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                long w = x + (long)p->nx * (y + (long)p->ny * z);
+                double e[6];
+                for (int f = 0; f < 6; ++f)
+                    e[f] = SFX(face_eps)(m, w, f);
+                if (DG_IS_BOUNDARY(w, e)) plane_count[2 * z + (w & 1)]++;
+            }
+    int bcount[2] = {0, 0};
+    for (int z = 0; z < nz; ++z)
+        for (int c = 0; c < 2; ++c) {
+            long here = plane_count[2 * z + c];
+            plane_count[2 * z + c] = bcount[c]; /* becomes the plane's first slot */
+            bcount[c] += (int)here;
+        }
+    point_charge *charges = NULL;
+    long charge_total = 0;
+    st = SFX(collect_charges)(m, p, &charges, &charge_total, msg, size);
+    if (st == DG_OK && charge_total > 0x7fffffff) st = DG_ERR_UNSUPPORTED;
+    int ccount[2] = {0, 0};
+    for (long i = 0; i < charge_total && st == DG_OK; ++i)
+        ccount[charges[i].index & 1]++;
+    if (st == DG_OK) st = dg_prepared_alloc_lists(p, bcount, ccount);
+    if (st == DG_OK && with_salt) st = dg_prepared_alloc_flags(p);
+    if (st != DG_OK) {
+        if (st == DG_ERR_OUT_OF_MEMORY) snprintf(msg, size, "out of memory deriving the medium");
+        free(plane_count), free(charges);
+        return st;
+    }
+    p->has_salt = with_salt;
+    p->factor[0] = 1.0 / 6.0;
+    p->factor[1] = with_salt ? salt.salt_factor : 1.0 / 6.0;
+#pragma omp parallel for schedule(static)
+    for (int z = 1; z < nz - 1; ++z) {
+        long next[2] = {plane_count[2 * z], plane_count[2 * z + 1]};
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                long w = x + (long)p->nx * (y + (long)p->ny * z);
+                int c = (int)(w & 1);
+                double e[6];
+                for (int f = 0; f < 6; ++f)
+                    e[f] = SFX(face_eps)(m, w, f);
+                const int salt_here = with_salt && m->ion_accessible[w];
+                if (DG_IS_BOUNDARY(w, e)) {
+                    double d = (e[0] + e[1] + e[2] + e[3] + e[4] + e[5]) / epkt;
+                    if (salt_here) d += salt.debfct;
+                    long k = next[c]++;
+                    p->boundary_index[c][k] = (int)(w / 2);
+                    for (int f = 0; f < 6; ++f)
+                        p->boundary_weight[c][6 * k + f] = e[f] / epkt / d - 1.0 / 6.0;
+                } else if (salt_here) {
+                    p->flag[c][w / 2] = 1;
+                }
+            }
+    }
+#undef DG_IS_BOUNDARY
+    free(plane_count);
+    /* Charges: source = 4 pi scale q / D, D = sum of face eps' (+ debfct with salt). */
+    int next_charge[2] = {0, 0};
+    double net = 0.0;
+    for (long i = 0; i < charge_total; ++i) {
+        long w = charges[i].index;
+        int c = (int)(w & 1);
+        double d = 0.0;
+        for (int f = 0; f < 6; ++f)
+            d += SFX(face_eps)(m, w, f) / epkt;
+        int salt_here = with_salt && m->ion_accessible[w];
+        if (salt_here) d += salt.debfct;
+        int k = next_charge[c]++;
+        p->charge_index[c][k] = (int)(w / 2);
+        p->charge_source[c][k] = DG_FOUR_PI * m->scale * charges[i].charge / d;
+        net += charges[i].charge;
+        int boundary_here = 0;
+        for (int f = 1; f < 6; ++f)
+            boundary_here |= SFX(face_eps)(m, w, f) != SFX(face_eps)(m, w, 0);
+        if (boundary_here || salt_here) p->charges_not_interior++;
+    }
+    free(charges);
+    p->net_charge_known = 1;
+    p->net_charge = net;
+    p->nonlinear_ready = with_salt;
+    p->nonlinear_coefficient = salt.nonlinear_coefficient;
+    for (int i = 0; i < 4; ++i)
+        p->chi[i] = salt.chi[i];
+    return DG_OK;
+}
+
+int SFX(dg_set_dense_medium)(dg_solver s, const SFX(dg_dense_medium) * m) {
+    if (!s) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
+    if (!m) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "medium is NULL");
+    dg_prepared prep;
+    int st = SFX(derive_prepared)(m, &prep, s->error.message, sizeof s->error.message);
+    if (st != DG_OK) {
+        dg_prepared_free(&prep);
+        return s->error.status = st;
+    }
+    return dg_install_medium(s, &prep);
+}
+
+int SFX(dg_sparse_counts)(const SFX(dg_dense_medium) * m, dg_sparse_counts *counts, char *msg,
+                          size_t size) {
+    char local[256];
+    if (!msg || !size) msg = local, size = sizeof local;
+    if (!m || !counts) {
+        snprintf(msg, size, "medium or counts is NULL");
+        return DG_ERR_INVALID_ARGUMENT;
+    }
+    dg_prepared p;
+    int st = SFX(derive_prepared)(m, &p, msg, size);
+    if (st == DG_OK) {
+        counts->boundary_count_odd = p.boundary_count[0];
+        counts->boundary_count = p.boundary_count[0] + p.boundary_count[1];
+        counts->charge_count_odd = p.charge_count[0];
+        counts->charge_count = p.charge_count[0] + p.charge_count[1];
+        counts->charges_not_interior = p.charges_not_interior;
+    }
+    dg_prepared_free(&p);
+    return st;
+}
+
+int SFX(dg_sparse_from_dense)(const SFX(dg_dense_medium) * m, int *boundary_index,
+                              REAL *boundary_weights, int *charge_index, REAL *charge_source,
+                              REAL *salt_factor_odd, REAL *salt_factor_even,
+                              SFX(dg_sparse_medium) * out, char *msg, size_t size) {
+    char local[256];
+    if (!msg || !size) msg = local, size = sizeof local;
+    if (!m || !out) {
+        snprintf(msg, size, "medium or out is NULL");
+        return DG_ERR_INVALID_ARGUMENT;
+    }
+    dg_prepared p;
+    int st = SFX(derive_prepared)(m, &p, msg, size);
+    const int nb = p.boundary_count[0] + p.boundary_count[1];
+    const int nq = p.charge_count[0] + p.charge_count[1];
+    if (st == DG_OK && ((nb > 0 && (!boundary_index || !boundary_weights)) ||
+                        (nq > 0 && (!charge_index || !charge_source)) ||
+                        (p.has_salt && (!salt_factor_odd || !salt_factor_even)))) {
+        snprintf(msg, size, "an output array is NULL (%d boundary points, %d charged points%s)", nb,
+                 nq, p.has_salt ? ", salt" : "");
+        st = DG_ERR_INVALID_ARGUMENT;
+    }
+    if (st != DG_OK) {
+        dg_prepared_free(&p);
+        return st;
+    }
+    memset(out, 0, sizeof *out);
+    out->nx = p.nx, out->ny = p.ny, out->nz = p.nz;
+    out->index_kind = DG_INDEX_DELPHI_HALF;
+    out->boundary_count_odd = p.boundary_count[0], out->boundary_count = nb;
+    out->charge_count_odd = p.charge_count[0], out->charge_count = nq;
+    /* DelPhi's db: eps_f/D - 1/6 without salt; eps_f/D with salt (sf = 0 there). */
+    const double db_shift = p.has_salt ? p.factor[0] : 0.0;
+    for (int c = 0, entry = 0; c < 2; ++c)
+        for (int k = 0; k < p.boundary_count[c]; ++k, ++entry) {
+            boundary_index[entry] = p.boundary_index[c][k] + 1;
+            for (int f = 0; f < 6; ++f)
+                boundary_weights[6 * entry + f] =
+                    (REAL)(p.boundary_weight[c][6 * k + f] + db_shift);
+        }
+    for (int c = 0, entry = 0; c < 2; ++c)
+        for (int k = 0; k < p.charge_count[c]; ++k, ++entry) {
+            charge_index[entry] = p.charge_index[c][k] + 1;
+            charge_source[entry] = (REAL)p.charge_source[c][k];
+        }
+    out->boundary_index = boundary_index, out->boundary_weights = boundary_weights;
+    out->charge_index = charge_index, out->charge_source = charge_source;
+    out->salt_model = DG_SALT_NONE;
+    if (p.has_salt) {
+        REAL *sf[2] = {salt_factor_odd, salt_factor_even};
+        for (int c = 0; c < 2; ++c) {
+            for (size_t h = 0; h < p.half_count[c]; ++h)
+                sf[c][h] = (REAL)p.factor[p.flag[c][h] ? 1 : 0];
+            for (int k = 0; k < p.boundary_count[c]; ++k)
+                sf[c][p.boundary_index[c][k]] = 0;
+        }
+        out->salt_model = DG_SALT_PER_POINT;
+        out->salt_factor_odd = salt_factor_odd, out->salt_factor_even = salt_factor_even;
+        out->salt_factor = p.factor[1];
+        out->nonlinear_coefficient = p.nonlinear_coefficient;
+        for (int i = 0; i < 4; ++i)
+            out->chi[i] = p.chi[i];
+    }
+    dg_prepared_free(&p);
+    return DG_OK;
+}

@@ -1,0 +1,91 @@
+/* Convergence checks: DelPhi's definitions (interface doc 5.7), divergence, progress. */
+#include <math.h>
+
+#include "monitor.h"
+
+void dg_monitor_start(dg_monitor *m, dg_solver s) {
+    *m = (dg_monitor){0};
+    m->solver = s;
+    m->start_time = dg_wall_seconds();
+    m->smallest_max = INFINITY;
+    m->max_change = m->rms_change = m->norm_change = INFINITY;
+    m->previous_max = INFINITY;
+}
+
+int dg_criteria_set(const dg_options *o) {
+    return o->rms_change_tol > 0.0 || o->max_change_tol > 0.0 || o->norm_change_tol > 0.0;
+}
+
+int dg_monitor_criteria_met(const dg_monitor *m) {
+    const dg_options *o = &m->solver->options;
+    if (m->checks == 0) return 0;
+    return (o->rms_change_tol > 0.0 && m->rms_change <= o->rms_change_tol) ||
+           (o->max_change_tol > 0.0 && m->max_change <= o->max_change_tol) ||
+           (o->norm_change_tol > 0.0 && m->norm_change <= o->norm_change_tol);
+}
+
+/* Total iterations expected at the end, from the max-change decay rate when a max criterion is
+   set; 0 when unknown. */
+static int estimate_total(const dg_monitor *m) {
+    const dg_options *o = &m->solver->options;
+    if (o->max_change_tol <= 0.0 || !(m->previous_max > m->max_change) || m->max_change <= 0.0 ||
+        !isfinite(m->previous_max))
+        return 0;
+    double per_iteration =
+        log(m->max_change / m->previous_max) / (m->iterations - m->previous_iteration);
+    double remaining = log(o->max_change_tol / m->max_change) / per_iteration;
+    if (remaining < 0.0) remaining = 0.0;
+    if (remaining > 1e9) return 0;
+    return m->iterations + (int)ceil(remaining);
+}
+
+int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
+                       double omega, double norm_divisor) {
+    dg_solver s = m->solver;
+    dg_change change = {0.0, 0.0, 1};
+    dg_error err = {0};
+    int st = s->backend->iterate(s->backend_state, count, measure, s->options.check_stride, &change,
+                                 &err);
+    if (st != DG_OK)
+        return dg_fail(s, st, "%s backend failed during iteration %d: %s", s->backend->name,
+                       m->iterations + 1, err.message);
+    m->iterations += count;
+    if (!measure) return DG_OK;
+
+    const double interior = (double)s->prep.interior_count;
+    m->checks++;
+    if (m->checks > 1) m->previous_max = m->max_change;
+    m->previous_iteration = m->last_check_iteration;
+    m->last_check_iteration = m->iterations;
+    m->max_change = change.max_abs;
+    m->rms_change = sqrt(s->options.check_stride * change.sum_sq / interior);
+    m->norm_change = sqrt(change.sum_sq) / norm_divisor;
+    if (!change.finite || !isfinite(m->max_change) || !isfinite(m->rms_change)) {
+        m->diverged = 1;
+        return DG_OK;
+    }
+    /* Divergence: the max change keeps growing and is far above its smallest value. */
+    if (m->checks > 1 && m->max_change > m->previous_max)
+        m->growing_checks++;
+    else
+        m->growing_checks = 0;
+    if (m->max_change < m->smallest_max) m->smallest_max = m->max_change;
+    if (m->growing_checks >= s->options.divergence_checks &&
+        m->max_change > s->options.divergence_factor * m->smallest_max)
+        m->diverged = 1;
+
+    if (s->options.progress) {
+        int total = estimate_total(m);
+        dg_progress p = {m->iterations,
+                         phase,
+                         block,
+                         m->max_change,
+                         m->rms_change,
+                         m->norm_change,
+                         omega,
+                         total ? total : m->estimated_total,
+                         dg_wall_seconds() - m->start_time};
+        if (s->options.progress(&p, s->options.progress_user_data) != 0) m->stopped = 1;
+    }
+    return DG_OK;
+}

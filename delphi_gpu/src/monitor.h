@@ -1,0 +1,37 @@
+/* Convergence monitoring shared by the linear and nonlinear drivers: DelPhi's rms/max/norm
+ * change, stopping criteria, divergence detection, progress callback. */
+#ifndef DG_MONITOR_H
+#define DG_MONITOR_H
+
+#include "solver_internal.h"
+
+typedef struct dg_monitor {
+    dg_solver solver;
+    double start_time;
+    int iterations; /* completed, all phases */
+    int checks;
+    double max_change, rms_change, norm_change; /* at the last check */
+    double smallest_max;                        /* smallest max change seen */
+    int growing_checks;                         /* consecutive checks with a growing max change */
+    int previous_iteration; /* iteration of the check before the last (for the rate) */
+    int last_check_iteration;
+    double previous_max;
+    int diverged, stopped;
+    int estimated_total; /* for progress */
+} dg_monitor;
+
+void dg_monitor_start(dg_monitor *m, dg_solver s);
+
+/* Run `count` iterations on the backend, measuring the change when `measure`.  Returns a
+   dg_status (backend failure); sets m->diverged / m->stopped. `norm_divisor` divides the norm
+   change (DelPhi's nonlinear phase divides by relpar). */
+int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
+                       double omega, double norm_divisor);
+
+/* 1 if any criterion set in the options is met by the last check. */
+int dg_monitor_criteria_met(const dg_monitor *m);
+
+/* 1 if any stopping criterion is set. */
+int dg_criteria_set(const dg_options *o);
+
+#endif /* DG_MONITOR_H */

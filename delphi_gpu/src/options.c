@@ -1,0 +1,101 @@
+/* Default options and their validation. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "solver_internal.h"
+
+void dg_default_options(dg_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = (int)sizeof *o;
+    o->version = DG_OPTIONS_VERSION;
+    o->backend = DG_BACKEND_AUTO;
+    o->precision = DG_PRECISION_DOUBLE;
+    o->device = 0;
+    o->num_threads = 0;
+    o->block_x = 0;
+    o->block_y = 0;
+    o->autotune = 0;
+    o->equation = DG_EQUATION_AUTO;
+    o->omega = 0.0;
+    o->spectral_radius = 0.0;
+    o->iterations = 0;
+    o->run_until_converged = -1;
+    o->max_iterations = 0;
+    o->check_interval = 10;
+    o->check_stride = 1;
+    o->rms_change_tol = 0.0;
+    o->max_change_tol = 0.0;
+    o->norm_change_tol = 0.0;
+    o->nonlinear_blocks = 30;
+    o->relpar = 0.0;
+    o->qfact = -1.0;
+    o->divergence_checks = 8;
+    o->divergence_factor = 100.0;
+    o->progress = NULL;
+    o->progress_user_data = NULL;
+}
+
+/* Write a message and return the status (for the validation chain below). */
+static int reject(char *message, size_t size, int status, const char *field, const char *why) {
+    if (message && size) snprintf(message, size, "option %s: %s", field, why);
+    return status;
+}
+
+static int finite_nonnegative(double v) {
+    return isfinite(v) && v >= 0.0;
+}
+
+int dg_validate_options(const dg_options *o, char *msg, size_t size) {
+    if (o->struct_size != (int)sizeof *o || o->version != DG_OPTIONS_VERSION)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "struct_size/version",
+                      "not set by dg_default_options() of this library version");
+    if (o->backend < DG_BACKEND_AUTO || o->backend > DG_BACKEND_CUDA)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "backend", "must be AUTO, CPU or CUDA");
+    if (o->precision != DG_PRECISION_DOUBLE && o->precision != DG_PRECISION_FLOAT)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "precision", "must be DOUBLE or FLOAT");
+    if (o->device < 0) return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "device", "negative");
+    if (o->num_threads < 0)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "num_threads", "negative");
+    if (o->block_x < 0 || o->block_y < 0 || o->block_x * o->block_y > 1024 ||
+        ((o->block_x == 0) != (o->block_y == 0)) || (o->block_x && o->block_x < 3) ||
+        (o->block_y && o->block_y < 3))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "block_x/block_y",
+                      "both 0 (default) or both >= 3 with block_x*block_y <= 1024");
+    if (o->equation < DG_EQUATION_AUTO || o->equation > DG_EQUATION_NONLINEAR_PB)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "equation", "unknown value");
+    if (!isfinite(o->omega) || (o->omega != 0.0 && (o->omega <= 0.0 || o->omega >= 2.0)))
+        return reject(msg, size, DG_ERR_BAD_OMEGA, "omega", "must be 0 (automatic) or in (0, 2)");
+    if (!isfinite(o->spectral_radius) || o->spectral_radius < 0.0 || o->spectral_radius >= 1.0)
+        return reject(msg, size, DG_ERR_BAD_OMEGA, "spectral_radius",
+                      "must be 0 (estimate) or in (0, 1)");
+    if (o->iterations < 0)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "iterations", "negative");
+    if (o->run_until_converged < -1 || o->run_until_converged > 1)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "run_until_converged",
+                      "must be -1, 0 or 1");
+    if (o->max_iterations < 0)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "max_iterations", "negative");
+    if (o->check_interval < 1)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "check_interval", "must be >= 1");
+    if (o->check_stride < 1)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "check_stride", "must be >= 1");
+    if (!finite_nonnegative(o->rms_change_tol))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "rms_change_tol", "must be >= 0");
+    if (!finite_nonnegative(o->max_change_tol))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "max_change_tol", "must be >= 0");
+    if (!finite_nonnegative(o->norm_change_tol))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "norm_change_tol", "must be >= 0");
+    if (o->nonlinear_blocks < 0)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "nonlinear_blocks", "negative");
+    if (!isfinite(o->relpar) || o->relpar < 0.0 || o->relpar >= 2.0)
+        return reject(msg, size, DG_ERR_BAD_OMEGA, "relpar", "must be 0 (adaptive) or in (0, 2)");
+    if (!isfinite(o->qfact))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "qfact", "not finite");
+    if (o->divergence_checks < 1)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_checks", "must be >= 1");
+    if (!isfinite(o->divergence_factor) || o->divergence_factor <= 1.0)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_factor", "must be > 1");
+    return DG_OK;
+}

@@ -1,0 +1,97 @@
+/* The prepared problem: the one backend-neutral form every medium is turned into.
+ *
+ * Colour 0 is DelPhi's "odd" half grid (phimap1: 0-based full index w even, x+y+z even),
+ * colour 1 is DelPhi's "even" half grid (phimap2: w odd).  A point's half-index is h = w / 2
+ * (0-based) in both colours.  Each sweep of colour c applies, at every interior point,
+ *
+ *     phi <- (1 - omega) phi + omega * factor[flag] * (sum of the 6 neighbours [+ qmap])
+ *
+ * (qmap only where flag = 1, nonlinear PB only), then at the boundary points of colour c
+ *
+ *     phi <- phi + omega * sum_f weight_f * neighbour_f
+ *
+ * and at the charged points phi <- phi + omega * source.  The weights are corrections relative
+ * to the uniform stencil the sweep applied there (so the sum is omega * eps_f / D), which lets
+ * one representation serve DelPhi's salt and no-salt conventions and the dense maps alike.
+ */
+#ifndef DG_PREPARED_H
+#define DG_PREPARED_H
+
+#include <stddef.h>
+
+typedef struct dg_prepared {
+    int nx, ny, nz;
+    size_t point_count;    /* nx*ny*nz */
+    size_t half_count[2];  /* slots per colour: (n+1)/2 and (n-1)/2 */
+    size_t interior_count; /* (nx-2)(ny-2)(nz-2) */
+
+    /* Salt: flag[c][h] = 1 where the salt factor factor[1] applies instead of factor[0]. */
+    int has_salt;
+    unsigned char *flag[2]; /* NULL when has_salt = 0 */
+    double factor[2];       /* factor[0] = 1/6 (or DelPhi's given no-salt value), factor[1] */
+
+    int boundary_count[2];
+    int *boundary_index[2];     /* 0-based half-indices */
+    double *boundary_weight[2]; /* 6 per point: x-, x+, y-, y+, z-, z+ */
+
+    int charge_count[2];
+    int *charge_index[2];
+    double *charge_source[2]; /* added as omega * source */
+
+    /* Nonlinear PB: qmap = fraction * coefficient * p^2 (chi0 + p (chi1 + p (chi2 + p chi3))). */
+    int nonlinear_ready; /* salt present and a coefficient was given */
+    double nonlinear_coefficient;
+    double chi[4];
+
+    /* For DelPhi's automatic iteration scaling and qfact. */
+    int charges_not_interior; /* charged points that are boundary or salt points */
+    int net_charge_known;
+    double net_charge; /* e */
+} dg_prepared;
+
+/** Free every array and zero the struct. */
+void dg_prepared_free(dg_prepared *prep);
+
+/** Set dimensions and counts; checks the grid. Returns a dg_status; message filled on error. */
+int dg_prepared_init_grid(dg_prepared *prep, int nx, int ny, int nz, char *message,
+                          size_t message_size);
+
+/** Allocate flag arrays (zeroed) for both colours. */
+int dg_prepared_alloc_flags(dg_prepared *prep);
+
+/** Allocate boundary and charge lists of the given per-colour sizes. */
+int dg_prepared_alloc_lists(dg_prepared *prep, const int boundary_count[2],
+                            const int charge_count[2]);
+
+/* ---- Half-grid index arithmetic (colour 0 = DelPhi odd) ---------------------------------- */
+
+/** Offsets, in the other colour's half array, of the 6 neighbours of a point of colour c:
+ *  x-, x+, y-, y+, z-, z+. */
+static inline void dg_neighbour_offsets(int nx, int ny, int colour, long offsets[6]) {
+    long l1 = (nx - 1) / 2, l2 = (nx + 1) / 2;
+    long m1 = ((long)nx * ny - 1) / 2, m2 = ((long)nx * ny + 1) / 2;
+    if (colour == 0) {
+        offsets[0] = -1, offsets[1] = 0, offsets[2] = -l2, offsets[3] = l1;
+        offsets[4] = -m2, offsets[5] = m1;
+    } else {
+        offsets[0] = 0, offsets[1] = 1, offsets[2] = -l1, offsets[3] = l2;
+        offsets[4] = -m1, offsets[5] = m2;
+    }
+}
+
+/** Colour of the 0-based point (x,y,z): 0 when x+y+z is even (DelPhi odd). */
+static inline int dg_colour_of(int x, int y, int z) {
+    return (x + y + z) & 1;
+}
+
+/** First and last 0-based half-index of colour c among interior points of row (y,z), or
+ *  first > last if none. */
+static inline void dg_row_range(int nx, int ny, int y, int z, int colour, long *first, long *last) {
+    int x0 = ((1 + y + z) & 1) == colour ? 1 : 2;
+    int x1 = ((nx - 2 + y + z) & 1) == colour ? nx - 2 : nx - 3;
+    long base = (long)nx * (y + (long)ny * z);
+    *first = (base + x0) / 2;
+    *last = x1 >= x0 ? (base + x1) / 2 : *first - 1;
+}
+
+#endif /* DG_PREPARED_H */

@@ -1,0 +1,40 @@
+/* Template body of solve.c (REAL, SFX, IS_DOUBLE). */
+
+int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
+    if (!s) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    dg_result local;
+    dg_result *r = result ? result : &local;
+    memset(r, 0, sizeof *r);
+    if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
+    if (!s->has_medium) return dg_fail(s, DG_ERR_STATE, "no medium set (dg_set_*_medium first)");
+    if (!phi) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "phi is NULL");
+    const dg_prepared *p = &s->prep;
+    const double start = dg_wall_seconds();
+    for (size_t w = 0; w < p->point_count; ++w)
+        if (!isfinite((double)phi[w])) {
+            int x = (int)(w % p->nx), y = (int)((w / p->nx) % p->ny),
+                z = (int)(w / ((size_t)p->nx * p->ny));
+            return dg_fail(s, DG_ERR_NONFINITE_INPUT,
+                           "phi at point (%d,%d,%d) (0-based, full index %zu) is %g", x, y, z, w,
+                           (double)phi[w]);
+        }
+    r->backend = s->options.backend;
+    r->precision = s->options.precision;
+    dg_error err = {0};
+    int st = s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
+    if (st != DG_OK)
+        return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
+    r->setup_seconds = dg_wall_seconds() - start;
+    st = dg_run_solver(s, r);
+    if (st != DG_OK) return st;
+    /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
+    if (r->outcome != DG_OUTCOME_DIVERGED) {
+        st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);
+        if (st != DG_OK)
+            return dg_fail(s, st, "%s backend could not return phi: %s", s->backend->name,
+                           err.message);
+    }
+    r->total_seconds = dg_wall_seconds() - start;
+    return DG_OK;
+}

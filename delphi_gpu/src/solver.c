@@ -1,0 +1,170 @@
+/* The solver handle: creation with backend selection, options, errors, medium installation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_internal.h"
+
+int dg_backend_built(int backend) {
+    if (backend == DG_BACKEND_CPU) return 1;
+    if (backend == DG_BACKEND_CUDA) return dg_cuda_backend() != NULL;
+    return 0;
+}
+
+int dg_cuda_device_count(int *count) {
+    if (!count) return DG_ERR_INVALID_ARGUMENT;
+    *count = 0;
+    dg_error err = {0};
+    int st = dg_cuda_count_devices(count, &err);
+    if (st != DG_OK) *count = 0;
+    return st;
+}
+
+/* Start the CUDA backend on the requested device; err says why not. */
+static int start_cuda(dg_solver s, dg_error *err) {
+    const dg_backend_ops *ops = dg_cuda_backend();
+    if (!ops)
+        return dg_error_set(err, DG_ERR_BACKEND_NOT_BUILT,
+                            "this library was not built with CUDA (configure with -DGPU=ON)");
+    int count = 0;
+    int st = dg_cuda_count_devices(&count, err);
+    if (st != DG_OK) return st;
+    if (count == 0)
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "no CUDA-capable device is available");
+    if (s->options.device >= count)
+        return dg_error_set(err, DG_ERR_NO_DEVICE,
+                            "CUDA device %d requested but only %d device(s) available",
+                            s->options.device, count);
+    dg_backend_config config = {s->options.precision, s->options.device,  s->options.num_threads,
+                                s->options.block_x,   s->options.block_y, s->options.autotune};
+    st = ops->create(&s->backend_state, &config, err);
+    if (st != DG_OK) return st;
+    s->backend = ops;
+    return DG_OK;
+}
+
+static int start_cpu(dg_solver s, dg_error *err) {
+    dg_backend_config config = {s->options.precision, s->options.device,  s->options.num_threads,
+                                s->options.block_x,   s->options.block_y, s->options.autotune};
+    int st = dg_cpu_backend_ops.create(&s->backend_state, &config, err);
+    if (st != DG_OK) return st;
+    s->backend = &dg_cpu_backend_ops;
+    return DG_OK;
+}
+
+int dg_create(dg_solver *solver, const dg_options *options) {
+    if (!solver) return DG_ERR_INVALID_ARGUMENT;
+    *solver = NULL;
+    dg_solver s = calloc(1, sizeof *s);
+    if (!s) return DG_ERR_OUT_OF_MEMORY;
+    *solver = s;
+    s->spectral_radius_cache = -1.0;
+    if (options)
+        s->options = *options;
+    else
+        dg_default_options(&s->options);
+
+    int st = dg_validate_options(&s->options, s->error.message, sizeof s->error.message);
+    if (st != DG_OK) return s->error.status = st;
+
+    dg_error err = {0};
+    switch (s->options.backend) {
+    case DG_BACKEND_CPU:
+        st = start_cpu(s, &err);
+        break;
+    case DG_BACKEND_CUDA:
+        st = start_cuda(s, &err);
+        if (st != DG_OK)
+            return dg_fail(s, st, "CUDA backend requested but cannot be used: %s", err.message);
+        break;
+    default: /* AUTO: the GPU when one works, else the CPU with a notice */
+        st = start_cuda(s, &err);
+        if (st != DG_OK) {
+            snprintf(s->notice, sizeof s->notice, "delphi-gpu: using the CPU backend (%s)",
+                     err.message);
+            st = start_cpu(s, &err);
+        }
+    }
+    if (st != DG_OK) return dg_fail(s, st, "%s", err.message);
+    s->options.backend = s->backend == &dg_cpu_backend_ops ? DG_BACKEND_CPU : DG_BACKEND_CUDA;
+    return DG_OK;
+}
+
+void dg_destroy(dg_solver s) {
+    if (!s) return;
+    if (s->backend && s->backend_state) s->backend->destroy(s->backend_state);
+    dg_prepared_free(&s->prep);
+    free(s);
+}
+
+const char *dg_last_error(dg_solver s) {
+    if (!s) return "no solver handle (NULL, or dg_create could not allocate it)";
+    if (s->error.status != DG_OK && s->error.message[0] == '\0')
+        return dg_status_string(s->error.status);
+    return s->error.message;
+}
+
+const char *dg_notice(dg_solver s) {
+    return s ? s->notice : "";
+}
+
+int dg_set_options(dg_solver s, const dg_options *options) {
+    if (!s) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
+    if (!options) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "options is NULL");
+    int st = dg_validate_options(options, s->error.message, sizeof s->error.message);
+    if (st != DG_OK) return s->error.status = st;
+    const dg_options *o = &s->options;
+    if ((options->backend != DG_BACKEND_AUTO && options->backend != o->backend) ||
+        options->precision != o->precision || options->device != o->device ||
+        options->num_threads != o->num_threads || options->block_x != o->block_x ||
+        options->block_y != o->block_y || options->autotune != o->autotune)
+        return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
+                       "dg_set_options cannot change backend, precision, device, num_threads, "
+                       "block shape or autotune; create a new solver for that");
+    int backend = o->backend;
+    s->options = *options;
+    s->options.backend = backend;
+    return DG_OK;
+}
+
+int dg_get_options(dg_solver s, dg_options *options) {
+    if (!s || !options) return DG_ERR_INVALID_ARGUMENT;
+    *options = s->options;
+    return DG_OK;
+}
+
+int dg_get_backend(dg_solver s, int *backend) {
+    if (!s || !backend) return DG_ERR_INVALID_ARGUMENT;
+    if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
+    *backend = s->options.backend;
+    return DG_OK;
+}
+
+int dg_install_medium(dg_solver s, dg_prepared *prep) {
+    dg_prepared_free(&s->prep);
+    s->prep = *prep;
+    memset(prep, 0, sizeof *prep);
+    s->has_medium = 0;
+    s->spectral_radius_cache = -1.0;
+    dg_error err = {0};
+    int st = s->backend->set_medium(s->backend_state, &s->prep, &err);
+    if (st != DG_OK) {
+        dg_prepared_free(&s->prep);
+        return dg_fail(s, st, "%s backend could not take the medium: %s", s->backend->name,
+                       err.message);
+    }
+    s->has_medium = 1;
+    return DG_OK;
+}
+
+int dg_estimate_spectral_radius(dg_solver s, double *spectral_radius) {
+    if (!s || !spectral_radius) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    if (!s->has_medium) return dg_fail(s, DG_ERR_STATE, "no medium set (dg_set_*_medium first)");
+    if (s->spectral_radius_cache < 0.0)
+        s->spectral_radius_cache = dg_spectral_radius(&s->prep, s->options.num_threads);
+    *spectral_radius = s->spectral_radius_cache;
+    return DG_OK;
+}

@@ -1,0 +1,85 @@
+/* Nonlinear PB (DelPhi's scheme: linear phase, then blocks with a lagged sinh-series source):
+ *  - with small potentials it reduces to linear PB;
+ *  - with large ones it differs measurably, screens more strongly (smaller potential), and its
+ *    converged potential satisfies the discrete nonlinear equation
+ *    (sum of neighbours - 6 phi) = (kappa h)^2 (phi + phi^3/6 + phi^5/120) at salt points. */
+#include "test_util.h"
+
+enum { N = 41, C = 20 };
+static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
+
+static double *solve(double charge, int nonlinear, dense_problem *d, dg_result *r) {
+    dense_problem_init(d, N, N, N, scale, 80.0);
+    dense_problem_sphere(d, C, C, C, 2.0 * scale, 2.0);
+    dense_problem_salt(d, C, C, C, exclusion * scale, molar);
+    d->charge[idx3(N, N, C, C, C)] = charge;
+    dg_options o;
+    dg_default_options(&o);
+    o.max_change_tol = 1e-8;
+    o.equation = nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR;
+    o.nonlinear_blocks = 400;
+    dg_solver s = make_cpu_solver(&o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
+    point_source src = {C, C, C, charge, 80.0, scale, debye_kappa(molar, 80.0), exclusion};
+    double *phi = malloc((long)N * N * N * sizeof *phi);
+    set_faces(phi, N, N, N, point_potential, &src);
+    CHECK_OK(dg_solve_d(s, phi, r), s);
+    CHECK(r->outcome == DG_OUTCOME_CONVERGED, "charge %g, %s: outcome %s after %d iterations",
+          charge, nonlinear ? "nonlinear" : "linear", dg_outcome_string(r->outcome), r->iterations);
+    printf("charge %4.2f e, %-9s: %4d iterations (%d linear, %d nonlinear blocks), max change "
+           "%.2e, relpar %.3f\n",
+           charge, nonlinear ? "nonlinear" : "linear", r->iterations, r->linear_iterations,
+           r->nonlinear_blocks, r->max_change, r->final_relpar);
+    dg_destroy(s);
+    return phi;
+}
+
+/* Largest residual of the discrete nonlinear PB equation at uniform salt points, relative to
+   the ionic term there. */
+static double nonlinear_residual(const double *phi, const dense_problem *d) {
+    const double kh = debye_kappa(molar, 80.0) / scale, kh2 = kh * kh;
+    double worst = 0.0;
+    for (int z = 1; z < N - 1; ++z)
+        for (int y = 1; y < N - 1; ++y)
+            for (int x = 1; x < N - 1; ++x) {
+                long w = idx3(N, N, x, y, z);
+                if (!d->ions[w] || fabs(phi[w]) < 0.05) continue;
+                double p = phi[w];
+                double sum = phi[w - 1] + phi[w + 1] + phi[w - N] + phi[w + N] + phi[w - N * N] +
+                             phi[w + N * N];
+                double ionic = kh2 * (p + p * p * p / 6 + pow(p, 5) / 120);
+                double rel = fabs(sum - 6 * p - ionic) / fabs(ionic);
+                if (rel > worst) worst = rel;
+            }
+    return worst;
+}
+
+int main(void) {
+    const long points = (long)N * N * N;
+    dense_problem d1, d2;
+    dg_result r1, r2;
+    /* Small potentials (|phi| < 0.02 kT/e in the solvent): nonlinear = linear. */
+    double *lin = solve(0.01, 0, &d1, &r1), *non = solve(0.01, 1, &d2, &r2);
+    double ref, diff = max_abs_diff(non, lin, points, &ref);
+    printf("small charge: max |nonlinear - linear| / max |phi| = %.2e\n", diff / ref);
+    CHECK(diff / ref < 1e-4, "small potentials: nonlinear differs by %.2e", diff / ref);
+    CHECK(r2.nonlinear_blocks > 22, "converged after %d blocks (DelPhi needs > 22)",
+          r2.nonlinear_blocks);
+    free(lin), free(non), dense_problem_free(&d1), dense_problem_free(&d2);
+
+    /* Large potentials (several kT/e at the ion-exclusion surface). */
+    lin = solve(5.0, 0, &d1, &r1), non = solve(5.0, 1, &d2, &r2);
+    long probe = idx3(N, N, C + (int)(exclusion * scale) + 1, C, C); /* just outside */
+    printf("charge 5 e, just outside the exclusion radius: linear %.4f, nonlinear %.4f kT/e\n",
+           lin[probe], non[probe]);
+    CHECK(non[probe] < 0.9 * lin[probe], "nonlinear screening not stronger: %.4f vs %.4f",
+          non[probe], lin[probe]);
+    CHECK(non[probe] > 0.0, "nonlinear potential has the wrong sign");
+    double residual = nonlinear_residual(non, &d2);
+    printf("largest residual of the nonlinear equation at salt points: %.2e\n", residual);
+    CHECK(residual < 1e-3, "nonlinear residual %.2e", residual);
+    CHECK(nonlinear_residual(lin, &d1) > 0.05, "the residual check cannot tell linear from "
+                                               "nonlinear");
+    free(lin), free(non), dense_problem_free(&d1), dense_problem_free(&d2);
+    return test_finish("test_nonlinear");
+}
