@@ -38,9 +38,8 @@ static int make_plan(dg_solver s, solve_plan *plan) {
     if (o->spectral_radius > 0.0) {
         plan->spectral_radius = o->spectral_radius;
     } else {
-        if (s->spectral_radius_cache < 0.0)
-            s->spectral_radius_cache = dg_spectral_radius(p, o->num_threads);
-        plan->spectral_radius = s->spectral_radius_cache;
+        int st = dg_cached_spectral_radius(s, &plan->spectral_radius);
+        if (st != DG_OK) return st;
     }
     plan->omega = o->omega > 0.0 ? o->omega : 2.0 / (1.0 + sqrt(1.0 - plan->spectral_radius));
     plan->estimate = dg_estimate_iterations(plan->spectral_radius);

@@ -159,12 +159,22 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
     return DG_OK;
 }
 
+int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
+    if (s->spectral_radius_cache < 0.0) {
+        double spec = 0.0;
+        if (dg_spectral_radius(&s->prep, s->options.num_threads, &spec) != DG_OK)
+            return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
+                           "out of host memory estimating the spectral radius (%.1f GB needed)",
+                           4.0 * s->prep.point_count / 1e9);
+        s->spectral_radius_cache = spec;
+    }
+    *spectral_radius = s->spectral_radius_cache;
+    return DG_OK;
+}
+
 int dg_estimate_spectral_radius(dg_solver s, double *spectral_radius) {
     if (!s || !spectral_radius) return DG_ERR_INVALID_ARGUMENT;
     dg_clear_error(s);
     if (!s->has_medium) return dg_fail(s, DG_ERR_STATE, "no medium set (dg_set_*_medium first)");
-    if (s->spectral_radius_cache < 0.0)
-        s->spectral_radius_cache = dg_spectral_radius(&s->prep, s->options.num_threads);
-    *spectral_radius = s->spectral_radius_cache;
-    return DG_OK;
+    return dg_cached_spectral_radius(s, spectral_radius);
 }

@@ -35,8 +35,12 @@ int dg_validate_options(const dg_options *options, char *message, size_t message
 /** Install a freshly prepared medium on the handle (takes ownership of prep's arrays). */
 int dg_install_medium(dg_solver s, dg_prepared *prep);
 
-/** Gauss-Seidel spectral radius of a prepared medium, DelPhi's relfac in double. */
-double dg_spectral_radius(const dg_prepared *prep, int num_threads);
+/** Gauss-Seidel spectral radius of a prepared medium, DelPhi's relfac in double.  Returns
+ *  DG_OK or DG_ERR_OUT_OF_MEMORY. */
+int dg_spectral_radius(const dg_prepared *prep, int num_threads, double *spectral_radius);
+
+/** The cached estimate for the handle's medium (computed on first use). */
+int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
 
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);

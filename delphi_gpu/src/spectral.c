@@ -28,12 +28,13 @@ static inline double mode_at(const eigenmode *v, long w) {
     return v->sx[w % v->nx] * v->sy[(w / v->nx) % v->ny] * v->sz[w / plane];
 }
 
-double dg_spectral_radius(const dg_prepared *p, int num_threads) {
+int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
     double *sx = eigen_axis(nx), *sy = eigen_axis(ny), *sz = eigen_axis(nz);
     double *odd = calloc(p->half_count[0] + 1, sizeof *odd); /* the odd-point result */
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
-    double spec = 0.995; /* DelPhi's fallback, also used if memory runs out */
+    double spec = 0.995;
+    int status = DG_ERR_OUT_OF_MEMORY;
     const int threads = num_threads > 0 ? num_threads : 0;
     if (!sx || !sy || !sz || !odd || !plane_sum) goto done;
     eigenmode v = {sx, sy, sz, nx, ny};
@@ -91,9 +92,11 @@ double dg_spectral_radius(const dg_prepared *p, int num_threads) {
     spec = 2.0 * total;
     if (!(spec < 1.0)) spec = 0.995; /* DelPhi: > 1 becomes 0.995 (also 1 and NaN here) */
     if (spec < 0.0) spec = 0.0;
+    *spectral_radius = spec;
+    status = DG_OK;
 done:
     free(sx), free(sy), free(sz), free(odd), free(plane_sum);
-    return spec;
+    return status;
 }
 
 int dg_estimate_iterations(double spectral_radius) {
