@@ -176,11 +176,11 @@ static void delphi_options(const dg_delphi_control *c, int nonlinear, int precis
     o->qfact = qfact;
 }
 
-/* Copy the solver's notice and, on failure, its message into the report. */
-static void collect_messages(dg_solver s, int status, const char *entry, dg_delphi_report *r) {
+/* Keep the solver's latest notice in the report (each API call clears it, so this is called
+   right after dg_create, where the CPU fallback of AUTO is announced, and again at the end). */
+static void keep_notice(dg_solver s, dg_delphi_report *r) {
     const char *notice = dg_notice(s);
-    snprintf(r->notice, sizeof r->notice, "%s", notice ? notice : "");
-    if (status != DG_OK) compat_fail(r, entry, status, "%s", dg_last_error(s));
+    if (notice && notice[0]) snprintf(r->notice, sizeof r->notice, "%s", notice);
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */

@@ -56,12 +56,12 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
                    (double)qfact, &o);
     dg_solver s = NULL;
     int st = dg_create(&s, &o);
+    if (!s) return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    keep_notice(s, r);
     if (st == DG_OK) st = SFX(dg_set_sparse_medium)(s, m);
     if (st == DG_OK) st = SFX(dg_solve)(s, phimap, &r->result);
-    if (s)
-        collect_messages(s, st, entry, r);
-    else
-        compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    keep_notice(s, r);
+    if (st != DG_OK) compat_fail(r, entry, st, "%s", dg_last_error(s));
     dg_destroy(s);
     return st;
 }

@@ -149,8 +149,10 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (mon->iterations + NONLINEAR_BLOCK > plan->cap)
             return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
         if (change_pending) {
-            if (!manual) relpar = fmax(relpar * pending, RELPAR_FLOOR);
-            if (relpar > plan->omega) relpar = plan->omega;
+            if (!manual) { /* adaptive: never above the linear optimum */
+                relpar = fmax(relpar * pending, RELPAR_FLOOR);
+                if (relpar > plan->omega) relpar = plan->omega;
+            }
             omega = relpar; /* from the first change on, omega is relpar */
             int st = set_omega(s, omega);
             if (st != DG_OK) return st;

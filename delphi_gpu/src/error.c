@@ -31,7 +31,6 @@ void dg_clear_error(dg_solver s) {
     if (!s) return;
     s->error.status = DG_OK;
     s->error.message[0] = '\0';
-    s->notice[0] = '\0';
 }
 
 double dg_wall_seconds(void) {

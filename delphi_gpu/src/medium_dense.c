@@ -50,8 +50,14 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
                      i, s->concentration, s->cation_valence, s->anion_valence);
             return isfinite(s->concentration) ? DG_ERR_INVALID_ARGUMENT : DG_ERR_NONFINITE_INPUT;
         }
-        const double c_cation = s->concentration * s->anion_valence;
-        const double c_anion = s->concentration * s->cation_valence;
+        /* Formula unit M_a X_b, neutral: a = z-/g, b = z+/g with g = gcd(z+, z-). */
+        int g = s->cation_valence, r = s->anion_valence;
+        while (r) {
+            int remainder = g % r;
+            g = r, r = remainder;
+        }
+        const double c_cation = s->concentration * s->anion_valence / g;
+        const double c_anion = s->concentration * s->cation_valence / g;
         for (int k = 0; k <= 6; ++k)
             moment[k] += c_cation * pow(s->cation_valence, k) + c_anion * pow(-s->anion_valence, k);
     }

@@ -80,8 +80,7 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     default: /* AUTO: the GPU when one works, else the CPU with a notice */
         st = start_cuda(s, &err);
         if (st != DG_OK) {
-            snprintf(s->notice, sizeof s->notice, "delphi-gpu: using the CPU backend (%s)",
-                     err.message);
+            snprintf(s->notice, sizeof s->notice, "using the CPU backend (%s)", err.message);
             st = start_cpu(s, &err);
         }
     }

@@ -26,7 +26,7 @@ int dg_fail(dg_solver s, int status, const char *format, ...)
 #endif
     ;
 
-/** Clear the last error and notice at the start of an API call. */
+/** Clear the last error at the start of an API call (the notice stays). */
 void dg_clear_error(dg_solver s);
 
 /** Validate options; message names the field.  Returns a dg_status. */

@@ -2,7 +2,7 @@
  * and the fixed-order reductions), for Poisson, linear PB and nonlinear PB. */
 #include "test_util.h"
 
-enum { N = 33, C = 16 };
+enum { N = 41, C = 20 }; /* > DG_CPU_PARALLEL_MIN interior points: loops really split */
 
 static void build(dense_problem *d) {
     dense_problem_init(d, N, N, N, 2.0, 80.0);

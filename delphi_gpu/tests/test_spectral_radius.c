@@ -32,6 +32,16 @@ int main(void) {
     printf("salt: estimate %.15f, exact %.15f\n", spec, jacobi * jacobi);
     CHECK(fabs(spec - jacobi * jacobi) < 1e-12, "salt spectral radius %.15f vs %.15f", spec,
           jacobi * jacobi);
+    /* Same ionic strength from other salts: 2:2 at 0.0375 M and 2:1 at 0.05 M are I = 0.15 M. */
+    const dg_salt others[2] = {{0.0375, 2, 2}, {0.05, 2, 1}};
+    for (int i = 0; i < 2; ++i) {
+        d.medium.salts = &others[i];
+        double other = estimate(&d);
+        printf("%d:%d salt at %.4f M: %.15f\n", others[i].cation_valence, others[i].anion_valence,
+               others[i].concentration, other);
+        CHECK(fabs(other - spec) < 1e-14, "%d:%d salt: ionic strength wrong (%.15f vs %.15f)",
+              others[i].cation_valence, others[i].anion_valence, other, spec);
+    }
     dense_problem_free(&d);
 
     /* DelPhi's iteration estimate int(7.8 / ln(1 + sqrt(1 - spec))). */

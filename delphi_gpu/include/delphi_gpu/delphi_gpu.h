@@ -67,8 +67,8 @@ void dg_destroy(dg_solver solver);
  *  "" when the last call succeeded.  Also accepts NULL (a generic message). */
 const char *dg_last_error(dg_solver solver);
 
-/** One-line informational notice from the last call ("" if none), e.g. the CPU fallback of
- *  DG_BACKEND_AUTO.  The library never prints it; the caller decides. */
+/** One-line informational notice set by dg_create ("" if none), e.g. the CPU fallback of
+ *  DG_BACKEND_AUTO; it stays for the life of the handle.  The library never prints it. */
 const char *dg_notice(dg_solver solver);
 
 /** Replace the iteration, stopping, relaxation, nonlinear, divergence and progress options.

@@ -10,6 +10,8 @@
 #include "delphi_gpu/delphi_gpu_types.h"
 
 #define SAMPLE_CHUNK 4096 /* samples per partial sum of the convergence reduction */
+/* Below this many points a loop runs on one thread: the fork/join would cost more. */
+#define DG_CPU_PARALLEL_MIN 32768
 
 typedef struct cpu_state {
     dg_backend_config config;

@@ -19,7 +19,7 @@ static void SFX(load_phi)(cpu_state *st, const void *phi, int is_double) {
     for (int c = 0; c < 2; ++c) {
         REAL *half = st->phi[c];
         const long count = (long)p->half_count[c];
-#pragma omp parallel for schedule(static) num_threads(st->threads)
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (count > DG_CPU_PARALLEL_MIN)
         for (long h = 0; h < count; ++h)
             half[h] = is_double ? (REAL)((const double *)phi)[2 * h + c]
                                 : (REAL)((const float *)phi)[2 * h + c];
@@ -29,7 +29,8 @@ static void SFX(load_phi)(cpu_state *st, const void *phi, int is_double) {
 
 static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
     const dg_prepared *p = st->prep;
-#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+#pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
+    collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
     for (int z = 1; z < p->nz - 1; ++z)
         for (int y = 1; y < p->ny - 1; ++y)
             for (int c = 0; c < 2; ++c) {
@@ -57,7 +58,8 @@ static void SFX(sweep)(cpu_state *st, int c) {
     const REAL dw = w1 - w0; /* flag selects w0 + flag * dw: branch-free, so it vectorizes */
     const unsigned char *restrict flag = p->has_salt ? p->flag[c] : NULL;
     const REAL *restrict qmap = st->nonlinear_active ? (const REAL *)st->qmap[c] : NULL;
-#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+#pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
+    collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
     for (int z = 1; z < p->nz - 1; ++z)
         for (int y = 1; y < p->ny - 1; ++y) {
             long first, last;
@@ -112,7 +114,7 @@ static void SFX(take_snapshot)(cpu_state *st, int stride) {
     const REAL *restrict even = st->phi[1];
     REAL *restrict snap = st->snapshot;
     const long n = (long)sample_count(st->prep, stride);
-#pragma omp parallel for schedule(static) num_threads(st->threads)
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (n > DG_CPU_PARALLEL_MIN)
     for (long j = 0; j < n; ++j)
         snap[j] = even[1 + j * stride];
 }
@@ -122,7 +124,7 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
     const REAL *restrict snap = st->snapshot;
     const long n = (long)sample_count(st->prep, stride);
     const long chunks = (n + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
-#pragma omp parallel for schedule(static) num_threads(st->threads)
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (n > DG_CPU_PARALLEL_MIN)
     for (long b = 0; b < chunks; ++b) {
         double mx = 0.0, sum = 0.0;
         int finite = 1;
@@ -165,7 +167,8 @@ static void SFX(nonlinear_source)(cpu_state *st, double fraction) {
         const REAL *phi = st->phi[c];
         const unsigned char *flag = p->flag[c];
         REAL *qmap = st->qmap[c];
-#pragma omp parallel for schedule(static) num_threads(st->threads) collapse(2)
+#pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
+    collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
         for (int z = 1; z < p->nz - 1; ++z)
             for (int y = 1; y < p->ny - 1; ++y) {
                 long first, last;
