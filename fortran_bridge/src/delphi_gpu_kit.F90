@@ -1,0 +1,135 @@
+!> delphi_gpu_kit: the DelPhi side of the drop-in replacements in patches/ (itit, nitit).
+!> It reads the run-time settings from the environment, prints the convergence table and the
+!> end-of-iteration summary into the DelPhi log, and stops DelPhi with a clear message when
+!> the solver fails (DelPhi routines have no error return).
+!>
+!> Environment (all optional):
+!>   DELPHI_GPU_BACKEND  auto (default: the GPU when one works, else the CPU, said in the log),
+!>                       cpu, or cuda (an error if no GPU can be used)
+!>   DELPHI_GPU_DEVICE   CUDA device ordinal (default 0)
+!>   DELPHI_GPU_THREADS  CPU threads (default: OpenMP default)
+!>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
+module delphi_gpu_kit
+  use, intrinsic :: iso_c_binding, only: c_funloc, c_int, c_null_ptr, c_ptr
+  use, intrinsic :: iso_fortran_env, only: error_unit, output_unit
+  use delphi_gpu
+  implicit none
+  private
+  public :: dg_kit_configure, dg_kit_finish
+
+  !> Whether the convergence table of the current call has its header yet, and is wanted.
+  logical, save :: table_started = .false., table_wanted = .true.
+
+contains
+
+  !> Fill the delphi-gpu part of control from the environment; routine names the caller.
+  subroutine dg_kit_configure(routine, control)
+    character(len=*), intent(in) :: routine
+    type(dg_delphi_control), intent(inout) :: control
+    character(len=64) :: value
+    control%backend = DG_BACKEND_AUTO
+    if (environment('DELPHI_GPU_BACKEND', value)) then
+      select case (lower(value))
+      case ('auto')
+        control%backend = DG_BACKEND_AUTO
+      case ('cpu')
+        control%backend = DG_BACKEND_CPU
+      case ('cuda', 'gpu')
+        control%backend = DG_BACKEND_CUDA
+      case default
+        call stop_run(routine, 'DELPHI_GPU_BACKEND="' // trim(value) // &
+                      '" is not auto, cpu or cuda')
+      end select
+    end if
+    if (environment('DELPHI_GPU_DEVICE', value)) &
+      control%device = whole_number(routine, 'DELPHI_GPU_DEVICE', value)
+    if (environment('DELPHI_GPU_THREADS', value)) &
+      control%num_threads = whole_number(routine, 'DELPHI_GPU_THREADS', value)
+    table_wanted = .true.
+    if (environment('DELPHI_GPU_QUIET', value)) table_wanted = trim(value) == '0'
+    table_started = .false.
+    control%progress = c_funloc(print_progress)
+    control%progress_user_data = c_null_ptr
+  end subroutine dg_kit_configure
+
+  !> After the call: stop DelPhi on failure or divergence, else print the summary.
+  subroutine dg_kit_finish(routine, status, report)
+    character(len=*), intent(in) :: routine
+    integer, intent(in) :: status
+    type(dg_delphi_report), intent(in) :: report
+    character(len=:), allocatable :: notice
+    if (status /= DG_OK) call stop_run(routine, dg_status_string(status) // ': ' // &
+                                       dg_c_chars_to_string(report%message))
+    notice = dg_c_chars_to_string(report%notice)
+    if (len(notice) > 0) write (output_unit, '(1x, a)') notice
+    associate (r => report%result)
+      write (output_unit, '(1x, 3a, a, a, a)') 'delphi-gpu ', routine, ': backend ', &
+        trim(merge('cuda', 'cpu ', r%backend == DG_BACKEND_CUDA)), ', precision ', &
+        merge('real*4', 'real*8', r%precision == DG_PRECISION_FLOAT)
+      write (output_unit, '(1x, 3a, i0, 3a)') 'delphi-gpu ', routine, ': # loops = ', &
+        r%iterations, ' (', dg_outcome_string(r%outcome), ')'
+      if (r%nonlinear_blocks > 0) write (output_unit, '(1x, 3a, i0, a, i0, a, f8.5)') &
+        'delphi-gpu ', routine, ': linear iterations ', r%linear_iterations, &
+        ', nonlinear blocks of 10: ', r%nonlinear_blocks, ', final relpar ', r%final_relpar
+      write (output_unit, '(1x, 3a, es12.5, 1x, es12.5)') 'delphi-gpu ', routine, &
+        ': last rms-change, max change (kT/e): ', r%rms_change, r%max_change
+      write (output_unit, '(1x, 3a, f10.3, a, f10.3)') 'delphi-gpu ', routine, &
+        ': solver wall time (s): ', r%solve_seconds, ', set-up ', r%setup_seconds
+      if (r%outcome == DG_OUTCOME_DIVERGED) call stop_run(routine, &
+        'the iteration diverged (growing or non-finite change); the potential is invalid')
+    end associate
+  end subroutine dg_kit_finish
+
+  !> The convergence table, one line per check (the library calls this; never stops it).
+  integer(c_int) function print_progress(progress, user_data) bind(C)
+    type(dg_progress), intent(in) :: progress
+    type(c_ptr), value :: user_data
+    print_progress = 0
+    if (.not. table_wanted) return
+    if (.not. table_started) then
+      write (output_unit, '(1x, a)') '  rms-change    max change  #iterations  (delphi-gpu)'
+      table_started = .true.
+    end if
+    if (progress%phase == DG_PHASE_NONLINEAR) then
+      write (output_unit, '(1x, es12.5, 2x, es12.5, i8, a, i0)') progress%rms_change, &
+        progress%max_change, progress%iteration, '  nonlinear block ', progress%nonlinear_block
+    else
+      write (output_unit, '(1x, es12.5, 2x, es12.5, i8)') progress%rms_change, &
+        progress%max_change, progress%iteration
+    end if
+  end function print_progress
+
+  logical function environment(name, value)
+    character(len=*), intent(in) :: name
+    character(len=*), intent(out) :: value
+    integer :: length, stat
+    call get_environment_variable(name, value, length, stat)
+    environment = stat == 0 .and. length > 0
+    if (stat /= 0) value = ''
+  end function environment
+
+  integer function whole_number(routine, name, value)
+    character(len=*), intent(in) :: routine, name, value
+    integer :: stat
+    read (value, *, iostat=stat) whole_number
+    if (stat /= 0 .or. whole_number < 0) &
+      call stop_run(routine, name // '="' // trim(value) // '" is not a whole number >= 0')
+  end function whole_number
+
+  function lower(text) result(low)
+    character(len=*), intent(in) :: text
+    character(len=len_trim(text)) :: low
+    integer :: i
+    low = text(1:len_trim(text))
+    do i = 1, len(low)
+      if (low(i:i) >= 'A' .and. low(i:i) <= 'Z') low(i:i) = achar(iachar(low(i:i)) + 32)
+    end do
+  end function lower
+
+  subroutine stop_run(routine, why)
+    character(len=*), intent(in) :: routine, why
+    write (error_unit, '(4a)') 'delphi-gpu ', routine, ' (DelPhi drop-in) failed: ', why
+    error stop 1
+  end subroutine stop_run
+
+end module delphi_gpu_kit

@@ -1,0 +1,246 @@
+/* Test helper: sizes, field offsets and constants of the C API as the C compiler sees them, for
+ * the Fortran mirror test (test_fortran_mirror.F90 lists the same fields in the same order). */
+#include <stddef.h>
+
+#include "delphi_gpu/delphi_compat.h"
+#include "delphi_gpu/delphi_gpu.h"
+
+#define OFF(type, field) (long)offsetof(type, field)
+
+/* Fill size and offsets of struct `which` (numbering as in the Fortran test); returns the number
+   of fields, or -1 for an unknown struct or too small a buffer. */
+int probe_struct(int which, long *size, long *offsets, int capacity) {
+    long o[40];
+    int n = 0;
+    switch (which) {
+    case 1: {
+        typedef dg_options T;
+        long v[] = {OFF(T, struct_size),
+                    OFF(T, version),
+                    OFF(T, backend),
+                    OFF(T, precision),
+                    OFF(T, device),
+                    OFF(T, num_threads),
+                    OFF(T, block_x),
+                    OFF(T, block_y),
+                    OFF(T, autotune),
+                    OFF(T, equation),
+                    OFF(T, omega),
+                    OFF(T, spectral_radius),
+                    OFF(T, iterations),
+                    OFF(T, run_until_converged),
+                    OFF(T, max_iterations),
+                    OFF(T, check_interval),
+                    OFF(T, check_stride),
+                    OFF(T, rms_change_tol),
+                    OFF(T, max_change_tol),
+                    OFF(T, norm_change_tol),
+                    OFF(T, nonlinear_blocks),
+                    OFF(T, relpar),
+                    OFF(T, qfact),
+                    OFF(T, divergence_checks),
+                    OFF(T, divergence_factor),
+                    OFF(T, progress),
+                    OFF(T, progress_user_data)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 2: {
+        typedef dg_progress T;
+        long v[] = {OFF(T, iteration),  OFF(T, phase),           OFF(T, nonlinear_block),
+                    OFF(T, max_change), OFF(T, rms_change),      OFF(T, norm_change),
+                    OFF(T, omega),      OFF(T, estimated_total), OFF(T, elapsed_seconds)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 3: {
+        typedef dg_result T;
+        long v[] = {OFF(T, outcome),
+                    OFF(T, iterations),
+                    OFF(T, linear_iterations),
+                    OFF(T, nonlinear_blocks),
+                    OFF(T, checks),
+                    OFF(T, max_change),
+                    OFF(T, rms_change),
+                    OFF(T, norm_change),
+                    OFF(T, spectral_radius),
+                    OFF(T, omega),
+                    OFF(T, final_relpar),
+                    OFF(T, estimated_iterations),
+                    OFF(T, backend),
+                    OFF(T, precision),
+                    OFF(T, equation),
+                    OFF(T, setup_seconds),
+                    OFF(T, solve_seconds),
+                    OFF(T, total_seconds)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+#define SPARSE_FIELDS(T)                                                                           \
+    {                                                                                              \
+        OFF(T, nx), OFF(T, ny), OFF(T, nz), OFF(T, index_kind), OFF(T, boundary_count_odd),        \
+            OFF(T, boundary_count), OFF(T, boundary_index), OFF(T, boundary_weights),              \
+            OFF(T, charge_count_odd), OFF(T, charge_count), OFF(T, charge_index),                  \
+            OFF(T, charge_source), OFF(T, salt_model), OFF(T, salt_factor_odd),                    \
+            OFF(T, salt_factor_even), OFF(T, solvent_flag), OFF(T, salt_factor),                   \
+            OFF(T, nonlinear_coefficient), OFF(T, chi)                                             \
+    }
+    case 4: {
+        long v[] = SPARSE_FIELDS(dg_sparse_medium_f);
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(dg_sparse_medium_f);
+        break;
+    }
+    case 5: {
+        long v[] = SPARSE_FIELDS(dg_sparse_medium_d);
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(dg_sparse_medium_d);
+        break;
+    }
+#define DENSE_FIELDS(T)                                                                            \
+    {                                                                                              \
+        OFF(T, nx), OFF(T, ny), OFF(T, nz), OFF(T, scale), OFF(T, temperature), OFF(T, eps_x),     \
+            OFF(T, eps_y), OFF(T, eps_z), OFF(T, medium_x), OFF(T, medium_y), OFF(T, medium_z),    \
+            OFF(T, medium_epsilon), OFF(T, medium_count), OFF(T, charge),                          \
+            OFF(T, charge_list_index), OFF(T, charge_list_value), OFF(T, charge_list_count),       \
+            OFF(T, ion_accessible), OFF(T, salts), OFF(T, salt_count), OFF(T, epsilon_solvent)     \
+    }
+    case 6: {
+        long v[] = DENSE_FIELDS(dg_dense_medium_f);
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(dg_dense_medium_f);
+        break;
+    }
+    case 7: {
+        long v[] = DENSE_FIELDS(dg_dense_medium_d);
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(dg_dense_medium_d);
+        break;
+    }
+    case 8: {
+        typedef dg_salt T;
+        long v[] = {OFF(T, concentration), OFF(T, cation_valence), OFF(T, anion_valence)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 9: {
+        typedef dg_sparse_counts T;
+        long v[] = {OFF(T, boundary_count_odd), OFF(T, boundary_count), OFF(T, charge_count_odd),
+                    OFF(T, charge_count), OFF(T, charges_not_interior)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 10: {
+        typedef dg_delphi_control T;
+        long v[] = {OFF(T, struct_size),    OFF(T, version),   OFF(T, igrid),
+                    OFF(T, nlit),           OFF(T, nonit),     OFF(T, icon1),
+                    OFF(T, icon2),          OFF(T, automatic), OFF(T, manual_relpar),
+                    OFF(T, periodic),       OFF(T, diff),      OFF(T, chebyshev),
+                    OFF(T, ionic_strength), OFF(T, rmsc),      OFF(T, maxc),
+                    OFF(T, normc),          OFF(T, gten),      OFF(T, epsout),
+                    OFF(T, deblen),         OFF(T, scale),     OFF(T, chi),
+                    OFF(T, relpar),         OFF(T, backend),   OFF(T, device),
+                    OFF(T, num_threads),    OFF(T, progress),  OFF(T, progress_user_data)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 11: {
+        typedef dg_delphi_report T;
+        long v[] = {OFF(T, result), OFF(T, nlit),   OFF(T, icon1),  OFF(T, relpar),
+                    OFF(T, omega),  OFF(T, notice), OFF(T, message)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    default:
+        return -1;
+    }
+    if (n > capacity) return -1;
+    for (int i = 0; i < n; ++i)
+        offsets[i] = o[i];
+    return n;
+}
+
+/* The constants, in the order of the Fortran test's list. */
+static const int constants[] = {DG_VERSION_MAJOR,
+                                DG_VERSION_MINOR,
+                                DG_VERSION_PATCH,
+                                DG_OPTIONS_VERSION,
+                                DG_DELPHI_CONTROL_VERSION,
+                                DG_MIN_GRID_SIZE,
+                                DG_DELPHI_NOTICE_LENGTH,
+                                DG_DELPHI_MESSAGE_LENGTH,
+                                DG_OK,
+                                DG_ERR_INVALID_ARGUMENT,
+                                DG_ERR_INVALID_GRID,
+                                DG_ERR_NONFINITE_INPUT,
+                                DG_ERR_INDEX_OUT_OF_RANGE,
+                                DG_ERR_WRONG_PARITY,
+                                DG_ERR_COUNT_MISMATCH,
+                                DG_ERR_BAD_PERMITTIVITY,
+                                DG_ERR_BAD_OMEGA,
+                                DG_ERR_BACKEND_NOT_BUILT,
+                                DG_ERR_NO_DEVICE,
+                                DG_ERR_DEVICE,
+                                DG_ERR_OUT_OF_MEMORY,
+                                DG_ERR_DEVICE_OUT_OF_MEMORY,
+                                DG_ERR_STATE,
+                                DG_ERR_UNSUPPORTED,
+                                DG_ERR_INTERNAL,
+                                DG_STATUS_COUNT,
+                                DG_BACKEND_AUTO,
+                                DG_BACKEND_CPU,
+                                DG_BACKEND_CUDA,
+                                DG_PRECISION_DOUBLE,
+                                DG_PRECISION_FLOAT,
+                                DG_EQUATION_AUTO,
+                                DG_EQUATION_LINEAR,
+                                DG_EQUATION_NONLINEAR_PB,
+                                DG_INDEX_DELPHI_HALF,
+                                DG_INDEX_FULL,
+                                DG_SALT_NONE,
+                                DG_SALT_PER_POINT,
+                                DG_SALT_FLAG,
+                                DG_OUTCOME_CONVERGED,
+                                DG_OUTCOME_COMPLETED,
+                                DG_OUTCOME_NOT_CONVERGED,
+                                DG_OUTCOME_DIVERGED,
+                                DG_OUTCOME_STOPPED,
+                                DG_PHASE_LINEAR,
+                                DG_PHASE_NONLINEAR};
+
+int probe_constants(int *values, int capacity) {
+    int n = (int)(sizeof constants / sizeof constants[0]);
+    if (n > capacity) return -1;
+    for (int i = 0; i < n; ++i)
+        values[i] = constants[i];
+    return n;
+}

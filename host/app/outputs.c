@@ -1,0 +1,139 @@
+/* Writing the outputs. */
+#include "outputs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_maps.h"
+#include "io_settings.h"
+#include "io_sites.h"
+#include "io_summary.h"
+
+/* The potential as a map_grid of doubles: wrapped when the solve was in double, else a copy. */
+static int potential_grid(const calc_result *r, map_grid *m, io_error *err) {
+    const int n[3] = {r->phi.n, r->phi.n, r->phi.n};
+    if (r->phi.is_double) {
+        map_grid_wrap(m, n, r->phi.scale, r->phi.center, (double *)r->phi.data);
+    } else {
+        int st = map_grid_alloc(m, n, r->phi.scale, r->phi.center, err);
+        if (st != IO_OK) return st;
+        const size_t points = (size_t)n[0] * n[1] * n[2];
+        for (size_t w = 0; w < points; ++w)
+            m->values[w] = phi_get(&r->phi, w);
+    }
+    snprintf(m->title, sizeof m->title, "delphi-gpu %s potential (kT/e)", dg_version_string());
+    return IO_OK;
+}
+
+/* Field -grad phi at a site by central differences one grid spacing apart (kT/(e A)). */
+static void site_field(const phi_map *phi, const atom *a, double e[3]) {
+    const double h = 1.0 / phi->scale;
+    for (int k = 0; k < 3; ++k) {
+        double lo[3] = {a->x, a->y, a->z}, hi[3] = {a->x, a->y, a->z}, vlo, vhi;
+        lo[k] -= h, hi[k] += h;
+        if (phi_map_interpolate(phi, lo, &vlo) || phi_map_interpolate(phi, hi, &vhi))
+            e[k] = NAN;
+        else
+            e[k] = -(vhi - vlo) / (2.0 * h);
+    }
+}
+
+int outputs_write(const run_settings *s, const calc_result *r, const molecule *mol,
+                  const molecule *sites, io_log *log, io_error *err) {
+    int st = IO_OK;
+    if (s->map_count > 0) {
+        map_grid m;
+        if ((st = potential_grid(r, &m, err)) != IO_OK) return st;
+        for (int i = 0; i < s->map_count && st == IO_OK; ++i) {
+            st = map_write(s->maps[i].path, s->maps[i].format, &m, mol, err);
+            if (st == IO_OK)
+                log_info(log, "potential map written: %s (%s)", s->maps[i].path,
+                         io_map_format_name(s->maps[i].format));
+        }
+        map_grid_free(&m);
+        if (st != IO_OK) return st;
+    }
+    if (s->frc_out_file[0] && r->site_potential) {
+        const molecule *list = sites ? sites : mol;
+        double *field = NULL;
+        if (s->site_field) {
+            field = malloc((list->count + 1) * 3 * sizeof *field);
+            if (!field)
+                return io_fail(err, IO_ERR_MEMORY, s->frc_out_file, 0, NULL, "out of memory");
+            for (size_t i = 0; i < list->count; ++i)
+                site_field(&r->phi, &list->atoms[i], field + 3 * i);
+        }
+        st = sites_write(s->frc_out_file, list, r->site_potential, field,
+                         "delphi-gpu site potentials (kT/e)", err);
+        free(field);
+        if (st == IO_OK)
+            log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
+    }
+    return st;
+}
+
+static void copy_string(char *dst, size_t size, const char *src) {
+    snprintf(dst, size, "%s", src);
+}
+
+int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
+                          const summary_times *t, int exit_status, const io_notes *notes,
+                          io_error *err) {
+    run_summary sum;
+    run_summary_init(&sum);
+    copy_string(sum.version, sizeof sum.version, dg_version_string());
+    if (mol && mol->count) {
+        copy_string(sum.molecule_file, sizeof sum.molecule_file, mol->source);
+        sum.atoms = (long)mol->count;
+        double q = 0;
+        for (size_t i = 0; i < mol->count; ++i)
+            q += mol->atoms[i].charge;
+        sum.net_charge = q;
+    }
+    copy_string(sum.precision, sizeof sum.precision,
+                s->precision == DG_PRECISION_FLOAT ? "float" : "double");
+    if (r && r->grid.n > 0) {
+        for (int a = 0; a < 3; ++a)
+            sum.grid_size[a] = r->grid.n, sum.grid_center[a] = r->grid.center[a];
+        sum.grid_scale = r->grid.scale;
+        copy_string(sum.equation, sizeof sum.equation, calc_equation_name(r));
+    }
+    if (r && r->boundary) {
+        sum.boundary_points = (long)r->boundary_count;
+        sum.charged_points = r->counts.charge_count;
+    }
+    if (r && r->time_solve > 0 && r->solve.iterations >= 0 && r->status == CALC_OK) {
+        const dg_result *d = &r->solve;
+        copy_string(sum.backend, sizeof sum.backend,
+                    d->backend == DG_BACKEND_CUDA ? "cuda" : "cpu");
+        copy_string(sum.precision, sizeof sum.precision,
+                    d->precision == DG_PRECISION_FLOAT ? "float" : "double");
+        sum.iterations = d->iterations;
+        sum.converged = d->outcome == DG_OUTCOME_CONVERGED || d->outcome == DG_OUTCOME_COMPLETED;
+        copy_string(sum.outcome, sizeof sum.outcome, dg_outcome_string(d->outcome));
+        sum.max_change = d->max_change;
+        sum.rms_change = d->rms_change;
+        sum.spectral_radius = d->spectral_radius;
+        sum.omega = d->omega;
+    }
+    if (r && r->status == CALC_OK) {
+        sum.energy_grid = r->energy_grid;
+        sum.energy_coulombic = r->energy_coulombic;
+        sum.energy_reaction_field_corrected = r->energy_reaction_field;
+        sum.energy_self_reaction = r->energy_self_reaction;
+        sum.energy_total_reaction_field = r->energy_total_reaction_field;
+        sum.energy_ionic = r->ionic_computed ? r->ionic.total : NAN;
+        sum.has_solvation_two_run = r->two_run;
+        sum.energy_solvation_two_run = r->energy_solvation_two_run;
+    }
+    if (r) {
+        sum.time_setup = t->setup, sum.time_solve = t->solve;
+        sum.time_energies = t->energies;
+    }
+    sum.time_total = t->total;
+    sum.exit_status = exit_status;
+    sum.notes = notes;
+    sum.settings = s;
+    return run_summary_write(s->json_file, &sum, err);
+}

@@ -1,0 +1,25 @@
+/* Output files of a run through host_io's writers (all written atomically): potential maps,
+ * site potentials, the JSON summary. */
+#ifndef HOST_OUTPUTS_H
+#define HOST_OUTPUTS_H
+
+#include "calculation.h"
+#include "io_common.h"
+#include "io_log.h"
+#include "settings.h"
+
+/* Maps (out(phi), --phi/--dx/--cube) and site potentials (--frc).  sites NULL = the atoms.
+ * Returns IO_OK or the first failure (err filled); lists what it wrote in the log. */
+int outputs_write(const run_settings *s, const calc_result *r, const molecule *mol,
+                  const molecule *sites, io_log *log, io_error *err);
+
+typedef struct summary_times {
+    double setup, solve, energies, total;
+} summary_times;
+
+/* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran). */
+int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
+                          const summary_times *t, int exit_status, const io_notes *notes,
+                          io_error *err);
+
+#endif /* HOST_OUTPUTS_H */

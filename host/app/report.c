@@ -1,0 +1,252 @@
+/* Log sections (one log_info call per line; the log adds the newline). */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "physics_constants.h"
+
+const char *report_bc_name(int bndcon) {
+    switch (bndcon) {
+    case BC_ZERO:
+        return "zero";
+    case BC_DIPOLAR:
+        return "dipolar";
+    case BC_FOCUSING:
+        return "focusing";
+    case BC_COULOMBIC:
+        return "coulombic";
+    default:
+        return "unknown";
+    }
+}
+
+static const char *backend_name(int b) {
+    return b == DG_BACKEND_CPU ? "cpu" : b == DG_BACKEND_CUDA ? "cuda" : "auto";
+}
+
+void report_settings(io_log *log, const run_settings *s, const io_notes *notes) {
+    log_info(log, "delphi-gpu %s: finite-difference Poisson-Boltzmann (DelPhi-style)",
+             dg_version_string());
+    log_info(log, "parameter file       : %s", s->param_file[0] ? s->param_file : "(none)");
+    if (s->pqr_file[0])
+        log_info(log, "molecule (pqr)       : %s", s->pqr_file);
+    else
+        log_info(log, "molecule (pdb)       : %s (radii %s, charges %s)", s->pdb_file, s->siz_file,
+                 s->crg_file);
+    if (s->gsize_given) log_info(log, "gsize                : %d", s->gsize);
+    log_info(log, "scale, perfil        : %s%g, %s%g", s->scale_given ? "" : "default ", s->scale,
+             s->perfil_given ? "" : "default ", s->perfil);
+    log_info(log, "indi, exdi           : %g, %g", s->indi, s->exdi);
+    log_info(log, "prbrad, ionrad       : %g, %g A", s->prbrad, s->ionrad);
+    log_info(log, "surface              : %s",
+             s->surface == SURFACE_VDW ? "van der Waals" : "molecular (solvent-excluded)");
+    log_info(log, "salt, salt2          : %g, %g M (valences %d:%d, %d:%d)", s->salt, s->salt2,
+             s->valence[0], s->valence[1], s->valence[2], s->valence[3]);
+    log_info(log, "temperature          : %.4f K", s->temperature);
+    log_info(log, "boundary condition   : %d (%s)", s->bndcon, report_bc_name(s->bndcon));
+    if (s->linit_given)
+        log_info(log, "iterations           : linit %d%s; nonit %d; conint %d, confra %d", s->linit,
+                 s->autoc ? " (automatic on)" : "", s->nonit, s->conint, s->confra);
+    else
+        log_info(log, "iterations           : automatic; nonit %d; conint %d, confra %d", s->nonit,
+                 s->conint, s->confra);
+    log_info(log, "stop at              : maxc %g, rmsc %g, normc %g kT/e (0 = off)", s->maxc,
+             s->rmsc, s->normc);
+    if (s->relfac_given) log_info(log, "relfac (spectral)    : %g", s->relfac);
+    if (s->relpar_given) log_info(log, "relpar               : %g", s->relpar);
+    log_info(log, "backend, precision   : %s, %s", backend_name(s->backend),
+             s->precision == DG_PRECISION_FLOAT ? "float" : "double");
+    if (s->threads > 0) log_info(log, "threads              : %d", s->threads);
+    log_info(log, "energies             :%s%s%s%s%s", s->energy_grid ? " grid" : "",
+             s->energy_solvation ? " solvation" : "", s->energy_coulombic ? " coulombic" : "",
+             s->energy_ionic ? " ionic" : "", s->solvation_two_run ? " two-run" : "");
+    for (int i = 0; notes && i < notes->count; ++i) {
+        if (notes->level[i] == IO_NOTE_WARNING)
+            log_warning(log, "%s", notes->text[i]);
+        else
+            log_info(log, "note: %s", notes->text[i]);
+    }
+    if (notes && notes->dropped) log_warning(log, "%d more notes were not kept", notes->dropped);
+}
+
+void report_molecule(io_log *log, const molecule *mol, const molecule *sites) {
+    double q = 0, qplus = 0, qminus = 0;
+    size_t charged = 0, no_radius = 0;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const double c = mol->atoms[i].charge;
+        q += c, qplus += c > 0 ? c : 0, qminus += c < 0 ? c : 0;
+        charged += c != 0.0, no_radius += mol->atoms[i].radius == 0.0;
+    }
+    log_info(log, "atoms read           : %zu from %s", mol->count, mol->source);
+    log_info(log, "charged atoms        : %zu; net charge %.4f e (+%.4f, %.4f)", charged, q, qplus,
+             qminus);
+    if (no_radius) log_info(log, "atoms of radius 0    : %zu (no volume)", no_radius);
+    if (sites) log_info(log, "sites read           : %zu from %s", sites->count, sites->source);
+}
+
+static void report_grid(io_log *log, const calc_result *r) {
+    const grid_spec *g = &r->grid;
+    const double half = 0.5 * (g->n - 1) / g->scale;
+    log_info(log, "grid                 : %d x %d x %d, scale %.4f points/A (%.4f A)", g->n, g->n,
+             g->n, g->scale, 1.0 / g->scale);
+    log_info(log, "perfil               : %.2f %% (largest extent %.3f A)", g->perfil,
+             g->largest_extent);
+    log_info(log, "grid centre          : %.4f %.4f %.4f A", g->center[0], g->center[1],
+             g->center[2]);
+    log_info(log, "molecule box         : %.3f %.3f %.3f to %.3f %.3f %.3f A", g->box_min[0],
+             g->box_min[1], g->box_min[2], g->box_max[0], g->box_max[1], g->box_max[2]);
+    log_info(log, "grid box             : %.3f %.3f %.3f to %.3f %.3f %.3f A", g->center[0] - half,
+             g->center[1] - half, g->center[2] - half, g->center[0] + half, g->center[1] + half,
+             g->center[2] + half);
+    log_info(log, "memory estimate      : %.1f MiB", r->memory_estimate / 1048576.0);
+    if (r->salt.salt_count)
+        log_info(log, "ionic strength       : %.4f M, Debye length %.3f A", r->salt.ionic_strength,
+                 r->salt.debye_length);
+    else
+        log_info(log, "ionic strength       : 0 (no salt: Debye length infinite)");
+    log_info(log, "equation             : %s", calc_equation_name(r));
+}
+
+static void report_medium(io_log *log, const run_settings *s, const calc_result *r) {
+    const medium_maps *m = &r->medium;
+    const double cell = 1.0 / (r->grid.scale * r->grid.scale * r->grid.scale);
+    if (s->surface == SURFACE_VDW)
+        log_info(log, "surface              : van der Waals, %d atoms with volume",
+                 r->surface_atoms);
+    else
+        log_info(log,
+                 "surface              : molecular, %d atoms with volume, %d accessible arc "
+                 "dots",
+                 r->surface_atoms, r->arc_dots);
+    log_info(log, "solute midpoints     : %zu %zu %zu (x, y, z faces; volume %.1f A^3)",
+             m->solute_faces[0], m->solute_faces[1], m->solute_faces[2],
+             (double)(m->solute_faces[0] + m->solute_faces[1] + m->solute_faces[2]) * cell / 3.0);
+    if (s->surface != SURFACE_VDW)
+        log_info(log, "probe shell midpoints: %zu, of which %zu re-entrant (inside the SES)",
+                 m->shell_points, m->reentrant_points);
+    if (m->ion_accessible) log_info(log, "ion-accessible points: %zu", m->ion_accessible_points);
+}
+
+static void report_charges(io_log *log, const calc_result *r) {
+    log_info(log, "charged grid points  : %d (%d odd), net grid charge %.4f e",
+             r->counts.charge_count, r->counts.charge_count_odd, r->charges.net_charge);
+    log_info(log, "dielectric boundary  : %zu points", r->boundary_count);
+    if ((size_t)r->counts.boundary_count != r->boundary_count)
+        log_info(log, "boundary points      : %d in the solve (salt boundary included)",
+                 r->counts.boundary_count);
+    log_info(log, "charges not interior : %d (charged points on the boundary or in salt)",
+             r->counts.charges_not_interior);
+}
+
+static void report_solve(io_log *log, const dg_result *res, const progress_state *p,
+                         const char *notice) {
+    if (notice && notice[0]) log_info(log, "notice: %s", notice);
+    log_info(log, "backend              : %s, %s precision",
+             res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
+             res->precision == DG_PRECISION_FLOAT ? "float" : "double");
+    log_info(log, "gauss-seidel spectral radius is %.6f (omega %.6f)", res->spectral_radius,
+             res->omega);
+    log_info(log, "estimated iterations to convergence %d", res->estimated_iterations);
+    if (p && p->count) {
+        const int rows = 24, stride = p->count > rows ? (p->count + rows - 1) / rows : 1;
+        log_info(log, "  rms-change     max change    at iteration%s",
+                 stride > 1 ? "   (every few checks shown)" : "");
+        for (int i = 0; i < p->count; ++i)
+            if (i % stride == 0 || i == p->count - 1)
+                log_info(log, "  %.4e     %.4e    %d%s", p->history[i].rms_change,
+                         p->history[i].max_change, p->history[i].iteration,
+                         p->history[i].phase == DG_PHASE_NONLINEAR ? " (nonlinear)" : "");
+    }
+    if (res->nonlinear_blocks)
+        log_info(log,
+                 "outcome              : %s after %d iterations (%d linear, %d nonlinear "
+                 "blocks, final relaxation %.4g)",
+                 dg_outcome_string(res->outcome), res->iterations, res->linear_iterations,
+                 res->nonlinear_blocks, res->final_relpar);
+    else
+        log_info(log, "outcome              : %s after %d iterations",
+                 dg_outcome_string(res->outcome), res->iterations);
+    log_info(log, "mean, max change     : %.4e, %.4e kT/e", res->rms_change, res->max_change);
+    log_info(log, "solve time           : %.3f s (setup %.3f s)", res->total_seconds,
+             res->setup_seconds);
+}
+
+static void energy_line(io_log *log, const char *name, double value, const char *unit) {
+    if (isfinite(value)) log_info(log, "%-34s: %16.6f %s", name, value, unit);
+}
+
+static void report_energies(io_log *log, const run_settings *s, const calc_result *r) {
+    energy_line(log, "total grid energy", r->energy_grid, "kT");
+    if (s->energy_solvation) {
+        energy_line(log, "self-reaction field energy", r->energy_self_reaction, "kT");
+        energy_line(log, "total s.charge, no epsin carrying", r->rf.total_induced_charge, "e");
+        energy_line(log, "  (Gauss's law expects)", r->rf.expected_induced_charge, "e");
+        energy_line(log, "corrected reaction field energy", r->energy_reaction_field, "kT");
+        energy_line(log, "total reaction field energy", r->energy_total_reaction_field, "kT");
+    }
+    if (s->energy_coulombic) energy_line(log, "coulombic energy", r->energy_coulombic, "kT");
+    if (r->ionic_computed) {
+        energy_line(log, "rho*phi/2 term in solution", r->ionic.rho_phi_half, "kT");
+        energy_line(log, "osmotic pressure term", r->ionic.osmotic, "kT");
+        energy_line(log, "total non linear grid energy", r->energy_grid + r->ionic.total, "kT");
+    }
+    double all = 0;
+    int terms = 0;
+    if (isfinite(r->energy_reaction_field)) all += r->energy_reaction_field, ++terms;
+    if (s->energy_coulombic && isfinite(r->energy_coulombic)) all += r->energy_coulombic, ++terms;
+    if (r->ionic_computed && s->energy_ionic) all += r->ionic.total, ++terms;
+    if (terms > 1) energy_line(log, "all required terms but grid, self", all, "kT");
+    if (r->site_count)
+        log_info(log, "site potentials      : %zu sites%s", r->site_count,
+                 r->sites_outside ? " (some outside the grid: NaN)" : "");
+}
+
+void report_stage(io_log *log, const run_settings *s, int stage, const calc_result *r,
+                  const progress_state *progress) {
+    switch (stage) {
+    case CALC_STAGE_GRID:
+        report_grid(log, r);
+        break;
+    case CALC_STAGE_MEDIUM:
+        report_medium(log, s, r);
+        break;
+    case CALC_STAGE_CHARGES:
+        report_charges(log, r);
+        break;
+    case CALC_STAGE_BOUNDARY:
+        log_info(log, "boundary condition   : %s; potentials at the face centres (kT/e):",
+                 report_bc_name(s->bndcon));
+        log_info(log, "  x- %.5g  x+ %.5g  y- %.5g  y+ %.5g  z- %.5g  z+ %.5g", r->face_centres[0],
+                 r->face_centres[1], r->face_centres[2], r->face_centres[3], r->face_centres[4],
+                 r->face_centres[5]);
+        break;
+    case CALC_STAGE_SOLVE:
+        report_solve(log, &r->solve, progress, r->notice);
+        break;
+    case CALC_STAGE_ENERGIES:
+        report_energies(log, s, r);
+        break;
+    case CALC_STAGE_REFERENCE_SOLVE:
+        log_info(log, "reference solve (eps %g everywhere, no salt):", s->indi);
+        report_solve(log, &r->reference_solve, progress, NULL);
+        energy_line(log, "reference grid energy", r->energy_grid_reference, "kT");
+        energy_line(log, "solvation energy (two runs)", r->energy_solvation_two_run, "kT");
+        break;
+    default:
+        break;
+    }
+}
+
+void report_timing(io_log *log, const calc_result *r, double read_seconds, double output_seconds,
+                   double total_seconds) {
+    char reference[48] = "";
+    if (r->two_run) snprintf(reference, sizeof reference, ", reference %.3f", r->time_reference);
+    log_info(log,
+             "time (wall s)        : read %.3f, grid %.3f, medium %.3f, charges %.3f, "
+             "boundary %.3f, solve %.3f, energies %.3f%s, outputs %.3f",
+             read_seconds, r->time_grid, r->time_medium, r->time_charges, r->time_boundary,
+             r->time_solve, r->time_energies, reference, output_seconds);
+    log_info(log, "total time           : %.3f s", total_seconds);
+}

@@ -1,0 +1,67 @@
+/* Program behaviour on small inputs (fast): exit statuses of CLI.md, no output files after a
+ * failure, outputs written and flagged when the solve does not converge, the Born example,
+ * the van der Waals surface option. */
+#include <math.h>
+#include <string.h>
+
+#include "app_test.h"
+
+#ifndef EXAMPLES_DIR
+#error "EXAMPLES_DIR must be defined"
+#endif
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (f) fputs(text, f), fclose(f);
+}
+
+int main(void) {
+    pipeline *p = calloc(1, sizeof *p);
+    const char *born = EXAMPLES_DIR "/born/born_ion.pqr";
+    /* Usage errors and unreadable inputs: status 1, nothing written. */
+    CHECK(run_program(p, 0, "--no-such-option", NULL) == EXIT_BAD_INPUT);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "missing.pqr", "--phi", "a.phi", NULL) == EXIT_BAD_INPUT);
+    CHECK(!file_exists("a.phi"));
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--help", NULL) == EXIT_OK);
+    pipeline_free(p);
+
+    /* A charge whose cell touches the grid faces is refused (status 1), with no outputs. */
+    write_text("two.pqr",
+               "ATOM      1  A   ION     1       0.000   0.000   0.000  1.0000 2.0000\n"
+               "ATOM      2  B   ION     2       9.000   0.000   0.000 -1.0000 1.0000\n");
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "21", "--scale", "2", "--set",
+                      "acenter(0,0,0)", "--phi", "b.phi", "--frc", "b.frc",
+                      NULL) == EXIT_BAD_INPUT);
+    CHECK(p->calc.status == CALC_BAD_INPUT && strstr(p->calc.message, "two.pqr line 2"));
+    CHECK(!file_exists("b.phi") && !file_exists("b.frc"));
+    pipeline_free(p);
+
+    /* linit too small for maxc: not converged -> status 3, outputs written, flagged in JSON. */
+    CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--linit", "20", "--maxc", "1e-9",
+                      "--phi", "c.phi", "--json", "c.json", "--quiet", NULL) == EXIT_NOT_CONVERGED);
+    CHECK(p->calc.solve.outcome == DG_OUTCOME_NOT_CONVERGED && p->calc.solve.iterations == 20);
+    CHECK(file_exists("c.phi") && file_exists("c.json"));
+    FILE *json = fopen("c.json", "r");
+    char text[8192] = "";
+    if (json) text[fread(text, 1, sizeof text - 1, json)] = '\0', fclose(json);
+    CHECK(strstr(text, "\"converged\": false") != NULL);
+    pipeline_free(p);
+
+    /* The Born example through its parameter file (81^3): exact corrected reaction field. */
+    CHECK(run_program(p, 0, EXAMPLES_DIR "/born/run.prm", "--quiet", "--json", "born.json", NULL) ==
+          EXIT_OK);
+    const double exact = -0.5 * 166804.4928 / 297.3342 / 2.0 * (1.0 - 1.0 / 80.0);
+    CHECK_REL(p->calc.energy_reaction_field, exact, 1e-3);
+    CHECK(file_exists("born.phi") && file_exists("born.json"));
+    const double ses = p->calc.energy_reaction_field;
+    pipeline_free(p);
+    /* One sphere: the van der Waals and molecular surfaces coincide. */
+    CHECK(run_program(p, 0, EXAMPLES_DIR "/born/run.prm", "--quiet", "--surface", "vdw", "--phi",
+                      "vdw.phi", NULL) == EXIT_OK);
+    CHECK_REL(p->calc.energy_reaction_field, ses, 1e-9);
+    pipeline_free(p);
+    free(p);
+    CHECK_DONE();
+}

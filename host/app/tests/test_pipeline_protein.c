@@ -1,0 +1,77 @@
+/* The whole program on the bundled protein (examples/1ubq: ubiquitin, 101^3 grid, 0.15 M salt):
+ * it runs, converges, writes its outputs, the energies are finite and of the expected sign, and
+ * float and double agree.  Float vs double tolerance: relative 1e-5 on the grid energy and
+ * 1e-4 on the corrected reaction field, 1e-3 kT/e on site potentials.  The float solve stops
+ * at maxc 1e-3 (float rounding of the ~10^3 kT/e potentials at charged points keeps the max
+ * change near 2e-4, so 1e-4 is out of reach) while double stops at 1e-4; potentials then differ
+ * by about the stopping change, ~1e-4 kT/e, which moves the 45000 kT grid energy by well under
+ * 1e-5 relative and the -955 kT reaction field by under 1e-4. */
+#include <math.h>
+#include <string.h>
+
+#include "app_test.h"
+#include "io_maps.h"
+
+#ifndef EXAMPLES_DIR
+#error "EXAMPLES_DIR must be defined"
+#endif
+
+int main(void) {
+    pipeline *d = calloc(1, sizeof *d), *f = calloc(1, sizeof *f);
+    const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
+    int st = run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json",
+                         "--solvation-two-run", NULL);
+    CHECK(st == EXIT_OK);
+    const calc_result *r = &d->calc;
+    CHECK(r->status == CALC_OK);
+    CHECK(r->grid.n == 101);
+    CHECK(r->solve.outcome == DG_OUTCOME_CONVERGED);
+    CHECK(r->boundary_count > 5000 && r->counts.charge_count > 5000);
+    CHECK(isfinite(r->energy_grid) && r->energy_grid > 0);
+    CHECK(isfinite(r->energy_coulombic) && r->energy_coulombic < 0);
+    CHECK(isfinite(r->energy_reaction_field) && r->energy_reaction_field < 0);
+    CHECK(isfinite(r->energy_solvation_two_run) && r->energy_solvation_two_run < 0);
+    /* The two solvation estimates agree to within the usual few per cent. */
+    CHECK_REL(r->energy_solvation_two_run, r->energy_reaction_field, 0.10);
+    /* A neutral protein: Gauss's law leaves no net induced charge. */
+    CHECK(fabs(r->rf.total_induced_charge) < 1e-3);
+    CHECK(r->site_count == 1231);
+    int finite_sites = 1;
+    for (size_t i = 0; i < r->site_count; ++i)
+        finite_sites &= isfinite(r->site_potential[i]);
+    CHECK(finite_sites);
+    CHECK(file_exists("1ubq.phi") && file_exists("1ubq.frc") && file_exists("double.json"));
+    /* The written map holds the potential. */
+    map_grid m;
+    io_error err;
+    CHECK(map_read("1ubq.phi", -1, &m, &err) == IO_OK);
+    if (m.values) {
+        double worst = 0;
+        for (size_t w = 0; w < map_grid_points(&m); ++w)
+            worst = fmax(worst, fabs(m.values[w] - phi_get(&r->phi, w)) /
+                                    (1.0 + fabs(phi_get(&r->phi, w))));
+        CHECK(worst < 1e-6); /* real*4 in the file */
+        map_grid_free(&m);
+    }
+
+    st = run_program(f, 0, (char *)prm, "--quiet", "--precision", "float", "--maxc", "0.001",
+                     "--json", "float.json", NULL);
+    CHECK(st == EXIT_OK);
+    const calc_result *q = &f->calc;
+    CHECK(q->solve.precision == DG_PRECISION_FLOAT && q->solve.outcome == DG_OUTCOME_CONVERGED);
+    printf("grid energy: double %.6f, float %.6f kT\n", r->energy_grid, q->energy_grid);
+    printf("reaction field: double %.6f, float %.6f kT\n", r->energy_reaction_field,
+           q->energy_reaction_field);
+    CHECK_REL(q->energy_grid, r->energy_grid, 1e-5);
+    CHECK_REL(q->energy_reaction_field, r->energy_reaction_field, 1e-4);
+    CHECK(q->energy_coulombic == r->energy_coulombic); /* computed in double, summed in order */
+    double site_diff = 0;
+    for (size_t i = 0; i < q->site_count && i < r->site_count; ++i)
+        site_diff = fmax(site_diff, fabs(q->site_potential[i] - r->site_potential[i]));
+    printf("largest site potential difference %.3g kT/e\n", site_diff);
+    CHECK(site_diff < 1e-3);
+    pipeline_free(d);
+    pipeline_free(f);
+    free(d), free(f);
+    CHECK_DONE();
+}

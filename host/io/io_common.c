@@ -1,0 +1,149 @@
+/* Error struct, notes list and atomic output files. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "io_common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static void copy_text(char *dst, size_t size, const char *src) {
+    if (size == 0) return;
+    if (!src) src = "";
+    snprintf(dst, size, "%s", src);
+}
+
+void io_error_clear(io_error *err) {
+    if (!err) return;
+    memset(err, 0, sizeof *err);
+}
+
+int io_fail(io_error *err, int status, const char *file, int line, const char *field,
+            const char *fmt, ...) {
+    if (!err) return status;
+    char what[IO_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+
+    err->status = status;
+    copy_text(err->file, sizeof err->file, file);
+    err->line = line;
+    copy_text(err->field, sizeof err->field, field);
+
+    /* "file:line: field: what", leaving out the parts that are absent. */
+    char prefix[SETTINGS_PATH_MAX + IO_FIELD_MAX + 32] = "";
+    size_t used = 0;
+    if (file && file[0]) {
+        used += (size_t)snprintf(prefix + used, sizeof prefix - used, "%s", file);
+        if (line > 0) used += (size_t)snprintf(prefix + used, sizeof prefix - used, ":%d", line);
+        used += (size_t)snprintf(prefix + used, sizeof prefix - used, ": ");
+    }
+    if (field && field[0] && used < sizeof prefix)
+        snprintf(prefix + used, sizeof prefix - used, "%s: ", field);
+    /* Truncation of a very long message is acceptable; the return value says if it happened. */
+    if (snprintf(err->message, sizeof err->message, "%s%s", prefix, what) >=
+        (int)sizeof err->message)
+        err->message[sizeof err->message - 2] = '~';
+    return status;
+}
+
+void io_notes_clear(io_notes *notes) {
+    if (!notes) return;
+    notes->count = 0;
+    notes->dropped = 0;
+}
+
+void io_note(io_notes *notes, int level, const char *fmt, ...) {
+    if (!notes) return;
+    if (notes->count >= IO_NOTES_MAX) {
+        notes->dropped++;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(notes->text[notes->count], IO_NOTE_MAX, fmt, ap);
+    va_end(ap);
+    notes->level[notes->count] = level;
+    notes->count++;
+}
+
+/* ---- Atomic files ------------------------------------------------------------------------- */
+
+int atomic_file_open(atomic_file *af, const char *path, int binary, io_error *err) {
+    (void)binary; /* POSIX streams make no text/binary difference */
+    memset(af, 0, sizeof *af);
+    if (!path || !path[0])
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL, "empty output file name");
+    if (strlen(path) >= sizeof af->path)
+        return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "output file name is too long");
+    copy_text(af->path, sizeof af->path, path);
+    snprintf(af->temp_path, sizeof af->temp_path, "%s.tmp-XXXXXX", path);
+
+    int fd = mkstemp(af->temp_path);
+    if (fd < 0)
+        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot create output file: %s",
+                       strerror(errno));
+    /* mkstemp makes the file 0600; give it the permissions an ordinary new file would get. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, (mode_t)(0666 & ~mask)) != 0) {
+        /* Not fatal for correctness, but say so rather than leave odd permissions silently. */
+        int e = errno;
+        close(fd);
+        remove(af->temp_path);
+        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot set permissions: %s", strerror(e));
+    }
+    af->fp = fdopen(fd, "wb");
+    if (!af->fp) {
+        int e = errno;
+        close(fd);
+        remove(af->temp_path);
+        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open output file: %s", strerror(e));
+    }
+    return IO_OK;
+}
+
+int atomic_file_commit(atomic_file *af, io_error *err) {
+    if (!af->fp) return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "output file is not open");
+    int failed = ferror(af->fp) != 0;
+    int e = failed ? EIO : 0;
+    if (fflush(af->fp) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && fsync(fileno(af->fp)) != 0 && errno != EINVAL && errno != EROFS) {
+        failed = 1;
+        e = errno;
+    }
+    if (fclose(af->fp) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    af->fp = NULL;
+    if (failed) {
+        remove(af->temp_path);
+        return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "write failed: %s", strerror(e));
+    }
+    if (rename(af->temp_path, af->path) != 0) {
+        e = errno;
+        remove(af->temp_path);
+        return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "cannot rename the finished file: %s",
+                       strerror(e));
+    }
+    return IO_OK;
+}
+
+void atomic_file_abort(atomic_file *af) {
+    if (af->fp) {
+        fclose(af->fp);
+        af->fp = NULL;
+        remove(af->temp_path);
+    }
+}

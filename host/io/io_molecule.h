@@ -1,0 +1,80 @@
+/* host_io: molecule readers (PQR, PDB + .siz/.crg, DelPhi PDB formats 1, 2, 4) and site lists.
+ *
+ * Every reader fills a molecule (molecule.h; free it with molecule_free) and checks the atoms:
+ * finite coordinates with |x| <= 1e5 A, 0 <= radius <= 10 A, |charge| <= 10 e, at least one
+ * atom.  Errors name the file, the line and the field. */
+#ifndef HOST_IO_MOLECULE_H
+#define HOST_IO_MOLECULE_H
+
+#include "io_common.h"
+#include "molecule.h"
+#include "settings.h"
+
+#define IO_MAX_COORDINATE 1.0e5 /* A */
+#define IO_MAX_RADIUS     10.0  /* A */
+#define IO_MAX_CHARGE     10.0  /* e */
+
+/** The input molecule of a run: the PQR file, or the PDB file (DelPhi PDB format, or plain PDB
+ *  with the radius and charge tables).  Settings must have been resolved. */
+int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err);
+
+/** PQR: whitespace form (the last five fields of ATOM/HETATM lines are x y z charge radius, so
+ *  a missing chain ID is fine) or fixed columns (coordinates in columns 31-54). */
+int molecule_read_pqr(const char *path, molecule *mol, io_notes *notes, io_error *err);
+
+/** Plain PDB (ATOM/HETATM lines, PDB columns) with radii from siz_path and charges from
+ *  crg_path.  An atom without a radius entry is an error; without a charge entry it gets 0. */
+int molecule_read_pdb(const char *pdb_path, const char *siz_path, const char *crg_path,
+                      molecule *mol, io_notes *notes, io_error *err);
+
+/** DelPhi PDB file: line 1 contains "DELPHI PDB FILE", line 2 "FORMAT = n" (n = 1, 2 or 4). */
+int molecule_read_delphi_pdb(const char *path, molecule *mol, io_notes *notes, io_error *err);
+
+/** Is path a DelPhi PDB file?  Sets *is_delphi (0/1).  Only fails if it cannot be read. */
+int pdb_is_delphi_format(const char *path, int *is_delphi, io_error *err);
+
+/** Site positions for the frc output (in(frc)): a DelPhi PDB file or a *.pqr file (with charges
+ *  and radii), or any other PDB-like list of ATOM lines (positions only; charge and radius 0). */
+int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_error *err);
+
+/** Range checks listed above; line numbers come from atom.source_line. */
+int molecule_check(const molecule *mol, io_error *err);
+
+/** Sum of the charges (e). */
+double molecule_net_charge(const molecule *mol);
+
+/* ---- Radius (.siz) and charge (.crg) tables ------------------------------------------------- */
+#define TABLE_ANY_RESNUM (-2147483647 - 1) /* blank residue number: matches any */
+
+typedef struct table_entry {
+    char atom[7];    /* atom name, trimmed, upper-case; never blank */
+    char residue[4]; /* trimmed, upper-case; "" matches any residue */
+    int resnum;      /* TABLE_ANY_RESNUM matches any */
+    char chain;      /* ' ' matches any */
+    double value;    /* radius (A) or charge (e) */
+    int line;        /* line in the table file */
+} table_entry;
+
+typedef struct atom_table {
+    table_entry *entries;
+    size_t count;
+    char source[SETTINGS_PATH_MAX];
+} atom_table;
+
+/** Radius table: comment lines ('!'), a header line "atom__res_radius_" (atom a6, residue a3,
+ *  radius f8.3) or "atom__resnumbc_radius_" (atom a6, residue a3, number a4, chain a1, radius
+ *  f8.3), then fixed-column entries. */
+int radius_table_read(const char *path, atom_table *table, io_notes *notes, io_error *err);
+/** Charge table: comment lines, a header line, then atom a6, residue a3, number a4, chain a1,
+ *  charge f8.x. */
+int charge_table_read(const char *path, atom_table *table, io_notes *notes, io_error *err);
+void atom_table_free(atom_table *table);
+
+/** The best entry for an atom, or NULL.  Matching: the atom name must be equal (case-blind);
+ *  residue name, residue number and chain must be equal where the entry gives them (blank =
+ *  wildcard).  Among matches the most specific wins, ranked by which fields it gives:
+ *  residue number (4) + residue name (2) + chain (1), so a numbered entry beats a named one,
+ *  which beats a chain-only or all-wildcard one; on a tie the first in the file wins. */
+const table_entry *atom_table_find(const atom_table *table, const atom *a);
+
+#endif /* HOST_IO_MOLECULE_H */

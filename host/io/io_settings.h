@@ -1,0 +1,60 @@
+/* host_io: run settings from a DelPhi parameter file and the command line (host/app/CLI.md).
+ *
+ * Typical use (main):
+ *     run_settings s; io_notes notes; io_error err;
+ *     if (settings_load(&s, argc, argv, &notes, &err) != IO_OK) { print err.message; exit 1; }
+ *     log the notes; if (s.show_help) { fputs(settings_usage(), stdout); exit 0; }
+ */
+#ifndef HOST_IO_SETTINGS_H
+#define HOST_IO_SETTINGS_H
+
+#include "io_common.h"
+#include "settings.h"
+
+/** DelPhi's defaults (doc section 1) and ours (backend auto, double precision, ...). */
+void settings_defaults(run_settings *s);
+
+/** Read a DelPhi parameter file (statement syntax) into s; s->param_file is set to path.
+ *  The positional "type 1" format (first character a digit) is refused (IO_ERR_UNSUPPORTED). */
+int settings_parse_file(run_settings *s, const char *path, io_notes *notes, io_error *err);
+
+/** Parse parameter-file text (one or more lines).  origin names it in messages ("--set" or a
+ *  file name); first_line is the number of its first line (0 = do not print line numbers).
+ *  Relative input names are searched as if they came from s->param_file (if set). */
+int settings_parse_text(run_settings *s, const char *text, const char *origin, int first_line,
+                        io_notes *notes, io_error *err);
+
+/** The positional PARAMFILE argument, or NULL when there is none.  More than one is an error. */
+int settings_find_param_file(int argc, char **argv, const char **param_file, io_error *err);
+
+/** Apply the command-line options (argv[1..]); positional arguments are skipped.  Options
+ *  override the parameter file, so call this after settings_parse_file(). */
+int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);
+
+/** Fill in DelPhi's default file names, find relative input files (cwd first, then the
+ *  parameter file's directory, for names from the file), and check that the settings make a
+ *  run (an input molecule; in(phi) with bndcon=3; distinct output names). */
+int settings_resolve(run_settings *s, io_notes *notes, io_error *err);
+
+/** All of it: defaults, parameter file, options, resolve.  With --help or --version it stops
+ *  after the options (s->show_help / s->show_version set, no file checks). */
+int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);
+
+/** Say where an input name came from, for messages: "named by in(pdb) at run.prm:3",
+ *  "given by --pdb", "DelPhi's default name (no in(pdb) statement)". */
+void settings_describe_input(const run_settings *s, int kind, char *buf, size_t size);
+
+/** The --help text. */
+const char *settings_usage(void);
+
+/** "delphi", "dx", "cube" for an enum map_format value. */
+const char *io_map_format_name(int format);
+
+/* Notes written into the settings by the parser (visible for tests). */
+#define SETTINGS_DEFAULT_PDB     "fort.13"
+#define SETTINGS_DEFAULT_SIZ     "fort.11"
+#define SETTINGS_DEFAULT_CRG     "fort.12"
+#define SETTINGS_DEFAULT_PHI_OUT "fort.14"
+#define SETTINGS_DEFAULT_FRC_OUT "fort.16"
+
+#endif /* HOST_IO_SETTINGS_H */

@@ -1,0 +1,63 @@
+/* host_io: the JSON summary of a run (--json FILE; keys in host/app/CLI.md).
+ *
+ * Fill a run_summary after run_summary_init() (which marks every value "not set"), then write
+ * it.  Unset numbers (NaN, or -1 for counts) and empty strings are written as null, so every
+ * key of CLI.md is always present.  energies_kT.solvation_two_run appears only when
+ * has_solvation_two_run is set. */
+#ifndef HOST_IO_SUMMARY_H
+#define HOST_IO_SUMMARY_H
+
+#include "io_common.h"
+#include "settings.h"
+
+typedef struct run_summary {
+    char version[32]; /* program version, "0.1.0" */
+
+    /* input */
+    char molecule_file[SETTINGS_PATH_MAX];
+    long atoms;
+    double net_charge;
+
+    /* grid */
+    int grid_size[3];
+    double grid_scale;     /* points per A */
+    double grid_center[3]; /* A */
+    long boundary_points;  /* dielectric-boundary points */
+    long charged_points;   /* charged grid points */
+
+    /* solver */
+    char backend[16];   /* "cpu" or "cuda" */
+    char precision[16]; /* "float" or "double" */
+    char equation[16];  /* "poisson", "linear_pb", "nonlinear_pb" */
+    long iterations;
+    int converged;     /* 0/1; -1 = unknown (null) */
+    char outcome[32];  /* library outcome string */
+    double max_change; /* kT/e at the last check */
+    double rms_change; /* kT/e at the last check */
+    double spectral_radius;
+    double omega;
+
+    /* energies, kT */
+    double energy_grid;
+    double energy_coulombic;
+    double energy_reaction_field_corrected;
+    double energy_ionic;
+    double energy_self_reaction;
+    double energy_total_reaction_field;
+    int has_solvation_two_run;
+    double energy_solvation_two_run;
+
+    /* wall seconds */
+    double time_setup, time_solve, time_energies, time_total;
+
+    int exit_status;              /* the program's exit status; -1 = not set */
+    const io_notes *notes;        /* written as "notes": [...]; NULL = none */
+    const run_settings *settings; /* written as "parameters": {...}; NULL = none */
+} run_summary;
+
+void run_summary_init(run_summary *r);
+
+/** Write the summary as JSON (atomic). */
+int run_summary_write(const char *path, const run_summary *r, io_error *err);
+
+#endif /* HOST_IO_SUMMARY_H */

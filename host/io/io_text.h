@@ -1,0 +1,41 @@
+/* Internal text helpers of host_io: line reading, trimming, strict number parsing, columns. */
+#ifndef HOST_IO_TEXT_H
+#define HOST_IO_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/** Read one line of any length into *buf (grown as needed), without the trailing \n or \r\n.
+ *  Returns the length, or -1 at end of file (or on a read error: check ferror). */
+long io_read_line(FILE *fp, char **buf, size_t *cap);
+
+/** Copy src to dst (size bytes) with leading and trailing blanks removed. */
+void io_trim_copy(char *dst, size_t size, const char *src, size_t len);
+
+/** Case-insensitive equality of two NUL-terminated strings. */
+int io_iequal(const char *a, const char *b);
+/** Case-insensitive: does s start with prefix? */
+int io_istarts(const char *s, const char *prefix);
+
+/** Parse the whole (trimmed) text as a finite real.  Fortran 'd' exponents are accepted.
+ *  Returns 0 on success, -1 if it is not a number, -2 if it is NaN or infinite. */
+int io_parse_real(const char *text, double *value);
+/** Parse the whole (trimmed) text as an integer (a real with an integral value is accepted).
+ *  Returns 0 on success, -1 otherwise. */
+int io_parse_int(const char *text, long *value);
+
+/** Columns first..last (1-based, inclusive) of a line of length len, trimmed, into dst.
+ *  Columns past the end of the line read as blanks. */
+void io_columns(const char *line, size_t len, int first, int last, char *dst, size_t size);
+
+/** Split a line at blanks and tabs into at most max tokens (modifies line).  Returns the count,
+ *  or max + 1 if there were more. */
+int io_split_blanks(char *line, char **tokens, int max);
+
+/** Directory part of a path ("" when it has none), with a trailing '/'. */
+void io_directory_of(const char *path, char *dir, size_t size);
+
+/** 1 if a regular file at path can be opened for reading. */
+int io_file_readable(const char *path);
+
+#endif /* HOST_IO_TEXT_H */

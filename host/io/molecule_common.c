@@ -1,0 +1,161 @@
+/* Molecule storage, range checks, and the choice of reader for a run. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_settings.h"
+#include "io_text.h"
+#include "molecule_internal.h"
+
+void molecule_free(molecule *mol) {
+    if (!mol) return;
+    free(mol->atoms);
+    mol->atoms = NULL;
+    mol->count = 0;
+}
+
+int molecule_push(molecule *mol, const atom *a, io_error *err) {
+    /* Capacity is implied by count (the readers build molecules from empty): 64 up to 64
+     * atoms, then the next power of two, so the array is full when count is 0 or a power of two
+     * of at least 64. */
+    size_t count = mol->count;
+    int full = count == 0 || (count >= 64 && (count & (count - 1)) == 0);
+    if (full) {
+        size_t cap = count == 0 ? 64 : count * 2;
+        atom *p = realloc(mol->atoms, cap * sizeof *p);
+        if (!p)
+            return io_fail(err, IO_ERR_MEMORY, mol->source, a->source_line, NULL,
+                           "out of memory after %zu atoms", count);
+        mol->atoms = p;
+    }
+    mol->atoms[mol->count++] = *a;
+    return IO_OK;
+}
+
+double molecule_net_charge(const molecule *mol) {
+    double q = 0.0;
+    for (size_t i = 0; i < mol->count; i++)
+        q += mol->atoms[i].charge;
+    return q;
+}
+
+static int atom_fail(const molecule *mol, const atom *a, const char *field, const char *what,
+                     double value, io_error *err) {
+    return io_fail(err, IO_ERR_INPUT, mol->source, a->source_line, field,
+                   "atom %s %s %d%s%c: %s (%g)", a->name, a->residue, a->residue_number,
+                   a->chain != ' ' ? " chain " : "", a->chain != ' ' ? a->chain : ' ', what, value);
+}
+
+int molecule_check(const molecule *mol, io_error *err) {
+    if (mol->count == 0)
+        return io_fail(err, IO_ERR_INPUT, mol->source, 0, NULL,
+                       "no atoms: the file has no ATOM or HETATM lines");
+    for (size_t i = 0; i < mol->count; i++) {
+        const atom *a = &mol->atoms[i];
+        const double xyz[3] = {a->x, a->y, a->z};
+        static const char *axis[3] = {"x", "y", "z"};
+        for (int k = 0; k < 3; k++) {
+            if (!isfinite(xyz[k]))
+                return atom_fail(mol, a, axis[k], "coordinate is not finite", xyz[k], err);
+            if (fabs(xyz[k]) > IO_MAX_COORDINATE)
+                return atom_fail(mol, a, axis[k], "coordinate is absurd (|x| > 1e5 A)", xyz[k],
+                                 err);
+        }
+        if (!isfinite(a->radius) || a->radius < 0.0 || a->radius > IO_MAX_RADIUS)
+            return atom_fail(mol, a, "radius", "radius out of range (0 to 10 A)", a->radius, err);
+        if (!isfinite(a->charge) || fabs(a->charge) > IO_MAX_CHARGE)
+            return atom_fail(mol, a, "charge", "charge out of range (|q| <= 10 e)", a->charge, err);
+    }
+    return IO_OK;
+}
+
+int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
+                    molecule *mol, io_notes *notes, io_error *err) {
+    memset(mol, 0, sizeof *mol);
+    snprintf(mol->source, sizeof mol->source, "%s", path);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open %s: %s", what,
+                       strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    long len;
+    int lineno = 0, rc = IO_OK, ended = 0;
+    size_t later_atoms = 0; /* atoms of other models, after ENDMDL */
+    while ((len = io_read_line(fp, &line, &cap)) >= 0) {
+        lineno++;
+        if (lineno <= skip_lines) continue;
+        if (strlen(line) != (size_t)len) {
+            rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL,
+                         "contains a NUL byte: not a text %s", what);
+            break;
+        }
+        if (ended) {
+            if (pdb_line_is_atom(line)) later_atoms++;
+            continue;
+        }
+        if (pdb_line_ends_model(line)) {
+            if (strncmp(line, "ENDMDL", 6) != 0) break; /* END: nothing follows */
+            ended = 1;
+            continue;
+        }
+        if (!pdb_line_is_atom(line)) continue;
+        atom a;
+        memset(&a, 0, sizeof a);
+        a.chain = a.insertion = ' ';
+        a.source_line = lineno;
+        rc = fn(ctx, path, line, (size_t)len, lineno, &a, err);
+        if (rc == IO_OK) rc = molecule_push(mol, &a, err);
+        if (rc != IO_OK) break;
+    }
+    if (rc == IO_OK && ferror(fp))
+        rc = io_fail(err, IO_ERR_FILE, path, lineno, NULL, "cannot read %s: %s", what,
+                     strerror(errno));
+    free(line);
+    fclose(fp);
+    if (rc == IO_OK && later_atoms > 0)
+        io_note(notes, IO_NOTE_WARNING,
+                "%s: only the first model is read; %zu atoms after ENDMDL are ignored", path,
+                later_atoms);
+    if (rc == IO_OK) rc = molecule_check(mol, err);
+    if (rc != IO_OK) molecule_free(mol);
+    return rc;
+}
+
+static int require_table(const run_settings *s, int kind, const char *path, io_error *err) {
+    if (io_file_readable(path)) return IO_OK;
+    char how[SETTINGS_ORIGIN_MAX + 64];
+    settings_describe_input(s, kind, how, sizeof how);
+    return io_fail(err, IO_ERR_FILE, path, 0, kind == INPUT_SIZ ? "in(siz)" : "in(crg)",
+                   "%s file not found or not readable (%s); a plain PDB file needs radius and "
+                   "charge tables",
+                   kind == INPUT_SIZ ? "radius" : "charge", how);
+}
+
+int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {
+    memset(mol, 0, sizeof *mol);
+    if (s->pqr_file[0]) return molecule_read_pqr(s->pqr_file, mol, notes, err);
+    if (!s->pdb_file[0])
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                       "no input molecule (settings not resolved?)");
+
+    int is_delphi = 0;
+    int rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
+    if (rc) return rc;
+    if (is_delphi) {
+        int tables_named =
+            s->input_source[INPUT_SIZ] >= SOURCE_FILE || s->input_source[INPUT_CRG] >= SOURCE_FILE;
+        io_note(notes, IO_NOTE_INFO, "%s is a DelPhi PDB file with radii and charges; %s",
+                s->pdb_file,
+                tables_named ? "the radius and charge files given are not read"
+                             : "no radius or charge file is needed");
+        return molecule_read_delphi_pdb(s->pdb_file, mol, notes, err);
+    }
+    rc = require_table(s, INPUT_SIZ, s->siz_file, err);
+    if (rc) return rc;
+    rc = require_table(s, INPUT_CRG, s->crg_file, err);
+    if (rc) return rc;
+    return molecule_read_pdb(s->pdb_file, s->siz_file, s->crg_file, mol, notes, err);
+}

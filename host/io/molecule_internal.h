@@ -1,0 +1,46 @@
+/* Internal to the molecule readers. */
+#ifndef HOST_IO_MOLECULE_INTERNAL_H
+#define HOST_IO_MOLECULE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "io_molecule.h"
+
+/** Append a copy of *a (grows the array). */
+int molecule_push(molecule *mol, const atom *a, io_error *err);
+
+/** Called for every ATOM/HETATM line; fills *a (source_line is set) or fails. */
+typedef int (*atom_line_fn)(void *ctx, const char *path, const char *line, size_t len, int lineno,
+                            atom *a, io_error *err);
+
+/** Read the ATOM/HETATM lines of a text file (first model only: stops at ENDMDL or END),
+ *  skipping the first skip_lines lines, then molecule_check().  what names the file in
+ *  messages ("PQR file").  On error mol is freed. */
+int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
+                    molecule *mol, io_notes *notes, io_error *err);
+
+/** Line starts with an ATOM or HETATM record name. */
+int pdb_line_is_atom(const char *line);
+/** Line is an END or ENDMDL record (end of the first model). */
+int pdb_line_ends_model(const char *line);
+
+/** Identifiers from PDB columns: record 1-6, serial 7-11, name 13-16, residue 18-21, chain 22,
+ *  residue number 23-26, insertion code 27. */
+void pdb_fixed_identifiers(const char *line, size_t len, atom *a);
+
+/** Coordinates from columns 31-38, 39-46, 47-54.  Returns 0, or -1 (column group *bad is not a
+ *  number, or the line is too short) or -2 (*bad is NaN/Inf); *bad is 0, 1, 2 for x, y, z. */
+int pdb_fixed_coordinates(const char *line, size_t len, double xyz[3], int *bad);
+
+/** A real from columns first..last.  Returns as io_parse_real (-1 also for blank). */
+int pdb_fixed_real(const char *line, size_t len, int first, int last, double *v);
+
+/** Whitespace PQR atom line: identifiers from the leading fields, x y z q r from the last five.
+ *  Returns 0, or -1 with a reason in why. */
+int pqr_whitespace_atom(const char *line, atom *a, char *why, size_t why_size);
+
+/** Fixed-column PQR atom line: PDB columns, then charge and radius as the two blank-separated
+ *  fields after column 54.  Returns 0, or -1 with a reason in why. */
+int pqr_fixed_atom(const char *line, size_t len, atom *a, char *why, size_t why_size);
+
+#endif /* HOST_IO_MOLECULE_INTERNAL_H */

@@ -1,0 +1,330 @@
+/* Function statements of the DelPhi parameter file: in(), out(), energy(), site(), acenter(),
+ * center(), and the ones accepted but not used (buffz, insobj).
+ *
+ * Default file names follow DelPhi's unit numbers: in(pdb) fort.13, in(siz) fort.11,
+ * in(crg) fort.12, in(frc) fort.15, in(phi) fort.18, out(phi) fort.14, out(frc) fort.16. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_settings.h"
+#include "io_text.h"
+#include "params_internal.h"
+
+#define MAX_ARGS 16
+#define ARG_MAX  SETTINGS_PATH_MAX
+
+typedef struct func_args {
+    int count;
+    char key[MAX_ARGS][32];        /* lower-case key, "" for a positional item */
+    char value[MAX_ARGS][ARG_MAX]; /* value, quotes removed, case kept */
+} func_args;
+
+/* Split "pdb,file="x.pdb",format=2" into items. */
+static int split_args(param_context *ctx, const char *fname, const char *text, func_args *a) {
+    a->count = 0;
+    const char *p = text;
+    while (*p) {
+        const char *start = p;
+        char quote = 0;
+        while (*p && (quote || *p != ',')) {
+            if (quote && *p == quote)
+                quote = 0;
+            else if (!quote && (*p == '"' || *p == '\''))
+                quote = *p;
+            p++;
+        }
+        size_t len = (size_t)(p - start);
+        if (*p == ',') p++;
+        if (len == 0) continue;
+        if (a->count == MAX_ARGS)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                           "too many arguments");
+        char item[ARG_MAX + 40];
+        if (len >= sizeof item)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                           "argument too long");
+        memcpy(item, start, len);
+        item[len] = '\0';
+        char *eq = NULL;
+        if (item[0] != '"' && item[0] != '\'') eq = strchr(item, '=');
+        char *val = item;
+        a->key[a->count][0] = '\0';
+        if (eq) {
+            *eq = '\0';
+            params_lower(a->key[a->count], sizeof a->key[a->count], item);
+            val = eq + 1;
+        }
+        size_t vlen = strlen(val);
+        if (vlen >= 2 && (val[0] == '"' || val[0] == '\'') && val[vlen - 1] == val[0]) {
+            val[vlen - 1] = '\0';
+            val++;
+        }
+        if (strlen(val) >= ARG_MAX)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                           "argument too long");
+        memcpy(a->value[a->count], val, strlen(val) + 1);
+        a->count++;
+    }
+    return IO_OK;
+}
+
+const char *params_input_name(int kind) {
+    static const char *names[INPUT_KIND_COUNT] = {"in(pdb)", "in(siz)", "in(crg)",
+                                                  "in(pqr)", "in(phi)", "in(frc)"};
+    return kind >= 0 && kind < INPUT_KIND_COUNT ? names[kind] : "input";
+}
+
+char *params_input_path(run_settings *s, int kind) {
+    switch (kind) {
+    case INPUT_PDB:
+        return s->pdb_file;
+    case INPUT_SIZ:
+        return s->siz_file;
+    case INPUT_CRG:
+        return s->crg_file;
+    case INPUT_PQR:
+        return s->pqr_file;
+    case INPUT_PHI:
+        return s->phi_in_file;
+    default:
+        return s->frc_in_file;
+    }
+}
+
+void params_set_input(param_context *ctx, int kind, const char *path) {
+    run_settings *s = ctx->s;
+    snprintf(params_input_path(s, kind), SETTINGS_PATH_MAX, "%s", path);
+    s->input_source[kind] = ctx->from_option ? SOURCE_OPTION : SOURCE_FILE;
+    if (ctx->line > 0)
+        snprintf(s->input_origin[kind], SETTINGS_ORIGIN_MAX, "%s:%d", ctx->origin, ctx->line);
+    else
+        snprintf(s->input_origin[kind], SETTINGS_ORIGIN_MAX, "%s", ctx->origin);
+}
+
+int params_add_map(param_context *ctx, int format, const char *path) {
+    run_settings *s = ctx->s;
+    for (int i = 0; i < s->map_count; i++)
+        if (strcmp(s->maps[i].path, path) == 0)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out(phi)",
+                           "map file '%s' is already an output", path);
+    if (s->map_count == SETTINGS_MAX_OUTPUTS)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out(phi)",
+                       "at most %d map outputs", SETTINGS_MAX_OUTPUTS);
+    s->maps[s->map_count].format = format;
+    snprintf(s->maps[s->map_count].path, SETTINGS_PATH_MAX, "%s", path);
+    s->map_count++;
+    return IO_OK;
+}
+
+/* Look up key in the items after the first; unknown keys are errors. */
+static int get_keys(param_context *ctx, const char *fname, const func_args *a, const char **file,
+                    const char **format) {
+    *file = NULL;
+    *format = NULL;
+    for (int i = 1; i < a->count; i++) {
+        if (strcmp(a->key[i], "file") == 0)
+            *file = a->value[i];
+        else if (strcmp(a->key[i], "format") == 0)
+            *format = a->value[i];
+        else if (strcmp(a->key[i], "unit") == 0)
+            return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, fname,
+                           "unit= is not supported; name the file with file=\"...\"");
+        else
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                           "unknown argument '%s%s%s'", a->key[i], a->key[i][0] ? "=" : "",
+                           a->value[i]);
+    }
+    if (*file && !(*file)[0])
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname, "empty file name");
+    return IO_OK;
+}
+
+static int apply_in(param_context *ctx, const func_args *a) {
+    static const struct {
+        const char *kind;
+        int input;
+        const char *fallback;
+    } kinds[] = {{"pdb", INPUT_PDB, "fort.13"}, {"siz", INPUT_SIZ, "fort.11"},
+                 {"crg", INPUT_CRG, "fort.12"}, {"pqr", INPUT_PQR, NULL},
+                 {"phi", INPUT_PHI, "fort.18"}, {"frc", INPUT_FRC, "fort.15"}};
+    if (a->count == 0 || a->key[0][0])
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "in",
+                       "the first argument must say what is read (pdb, siz, crg, pqr, phi, frc)");
+    char kind[32];
+    params_lower(kind, sizeof kind, a->value[0]);
+    char field[48];
+    snprintf(field, sizeof field, "in(%s)", kind);
+    const char *file, *format;
+    int rc = get_keys(ctx, field, a, &file, &format);
+    if (rc) return rc;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strcmp(kind, kinds[i].kind) != 0) continue;
+        int input = kinds[i].input;
+        if (format && input == INPUT_PDB && io_iequal(format, "pqr"))
+            input = INPUT_PQR;
+        else if (format)
+            io_note(ctx->notes, IO_NOTE_INFO,
+                    "%s: %s: format=%s ignored (the format is recognised from the file)",
+                    params_where(ctx), field, format);
+        if (!file && !kinds[i].fallback)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                           "needs file=\"...\"");
+        params_set_input(ctx, input, file ? file : kinds[i].fallback);
+        return IO_OK;
+    }
+    return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                   "unknown input kind '%s' (expected pdb, siz, crg, pqr, phi or frc)",
+                   a->value[0]);
+}
+
+static int apply_out(param_context *ctx, const func_args *a) {
+    /* DelPhi outputs that this program does not write: a warning, not an error. */
+    static const char *not_written[] = {"eps",    "modpdb", "modpdb4", "srf",  "scrg",
+                                        "energy", "unpdb",  "unfrc",   "gcrg", "log"};
+    if (a->count == 0 || a->key[0][0])
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
+                       "the first argument must say what is written (phi, frc, ...)");
+    char kind[32];
+    params_lower(kind, sizeof kind, a->value[0]);
+    char field[48];
+    snprintf(field, sizeof field, "out(%s)", kind);
+    const char *file, *format;
+    int rc = get_keys(ctx, field, a, &file, &format);
+    if (rc) return rc;
+
+    if (strcmp(kind, "phi") == 0) {
+        int fmt = MAP_DELPHI;
+        if (format) {
+            if (io_iequal(format, "delphi") || io_iequal(format, "phimap"))
+                fmt = MAP_DELPHI;
+            else if (io_iequal(format, "dx") || io_iequal(format, "opendx"))
+                fmt = MAP_DX;
+            else if (io_iequal(format, "cube"))
+                fmt = MAP_CUBE;
+            else if (io_iequal(format, "biosym") || io_iequal(format, "grasp") ||
+                     io_iequal(format, "ccp4") || io_iequal(format, "diff") ||
+                     io_iequal(format, "insight"))
+                return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, field,
+                               "map format '%s' is not supported (use the default DelPhi "
+                               "format, dx or cube)",
+                               format);
+            else
+                return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                               "unknown map format '%s' (delphi, dx or cube)", format);
+        }
+        return params_add_map(ctx, fmt, file ? file : SETTINGS_DEFAULT_PHI_OUT);
+    }
+    if (strcmp(kind, "frc") == 0) {
+        if (format)
+            io_note(ctx->notes, IO_NOTE_INFO, "%s: out(frc): format=%s ignored", params_where(ctx),
+                    format);
+        snprintf(ctx->s->frc_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_FRC_OUT);
+        return IO_OK;
+    }
+    for (size_t i = 0; i < sizeof not_written / sizeof not_written[0]; i++)
+        if (strcmp(kind, not_written[i]) == 0) {
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: %s: this output is not produced by this program; ignored",
+                    params_where(ctx), field);
+            return IO_OK;
+        }
+    return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                   "unknown output kind '%s'", a->value[0]);
+}
+
+static int apply_energy(param_context *ctx, const func_args *a) {
+    run_settings *s = ctx->s;
+    for (int i = 0; i < a->count; i++) {
+        char item[32];
+        params_lower(item, sizeof item, a->value[i]);
+        if (a->key[i][0])
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "energy",
+                           "unexpected '%s=%s'", a->key[i], a->value[i]);
+        if (!strcmp(item, "g") || !strcmp(item, "grid"))
+            s->energy_grid = 1;
+        else if (!strcmp(item, "s") || !strcmp(item, "sol") || !strcmp(item, "solvation"))
+            s->energy_solvation = 1;
+        else if (!strcmp(item, "c") || !strcmp(item, "coul") || !strcmp(item, "coulombic"))
+            s->energy_coulombic = 1;
+        else if (!strcmp(item, "ion") || !strcmp(item, "ionic"))
+            s->energy_ionic = 1;
+        else if (!strcmp(item, "as") || !strcmp(item, "anasurf"))
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: energy(%s): the analytic-surface energy is not computed; ignored",
+                    params_where(ctx), item);
+        else
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "energy",
+                           "unknown energy term '%s' (g, s, c, ion)", a->value[i]);
+    }
+    return IO_OK;
+}
+
+static int apply_site(param_context *ctx, const func_args *a) {
+    for (int i = 0; i < a->count; i++) {
+        char item[32];
+        params_lower(item, sizeof item, a->value[i]);
+        if (!strcmp(item, "f") || !strcmp(item, "field"))
+            ctx->s->site_field = 1;
+        else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
+                 !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
+                 !strcmp(item, "x") || !strcmp(item, "coordinates"))
+            ; /* always written */
+        else
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: site(%s): this column is not produced (the frc output has atom, "
+                    "coordinates, charge, potential and, with f, the field)",
+                    params_where(ctx), a->value[i]);
+    }
+    return IO_OK;
+}
+
+static int apply_center(param_context *ctx, const char *fname, const func_args *a, int mode) {
+    if (a->count != 3 || a->key[0][0] || a->key[1][0] || a->key[2][0]) {
+        for (int i = 0; i < a->count; i++)
+            if (strcmp(a->key[i], "file") == 0)
+                return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, fname,
+                               "centring on the atoms of a file is not supported; give x,y,z");
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                       "expected three numbers: %s(x,y,z)", fname);
+    }
+    double c[3];
+    for (int i = 0; i < 3; i++) {
+        if (io_parse_real(a->value[i], &c[i]) != 0)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                           "'%s' is not a number", a->value[i]);
+    }
+    memcpy(ctx->s->center, c, sizeof c);
+    ctx->s->center_mode = mode;
+    return IO_OK;
+}
+
+int params_apply_function(param_context *ctx, const char *name, const char *args) {
+    func_args *a = malloc(sizeof *a);
+    if (!a) return io_fail(ctx->err, IO_ERR_MEMORY, ctx->origin, ctx->line, name, "out of memory");
+    int rc = split_args(ctx, name, args, a);
+    if (rc == IO_OK) {
+        if (!strcmp(name, "in") || !strcmp(name, "read"))
+            rc = apply_in(ctx, a);
+        else if (!strcmp(name, "out") || !strcmp(name, "write"))
+            rc = apply_out(ctx, a);
+        else if (!strcmp(name, "energy"))
+            rc = apply_energy(ctx, a);
+        else if (!strcmp(name, "site"))
+            rc = apply_site(ctx, a);
+        else if (!strcmp(name, "acenter"))
+            rc = apply_center(ctx, name, a, 1);
+        else if (!strcmp(name, "center"))
+            rc = apply_center(ctx, name, a, 2);
+        else if (!strcmp(name, "buffz") || !strcmp(name, "insobj"))
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: %s(...) is a DelPhi function this program does not use; ignored",
+                    params_where(ctx), name);
+        else
+            rc = io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                         "unknown function '%s(...)'", name);
+    }
+    free(a);
+    return rc;
+}

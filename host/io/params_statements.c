@@ -1,0 +1,325 @@
+/* name=value statements of the DelPhi parameter file (doc section 1 table).
+ *
+ * Each statement has a long name and, where DelPhi defines one, a 2-letter code.  Values are
+ * checked here; a value out of range is an error naming the statement.  DelPhi quirks kept:
+ * nonit values 1..20 become 30 (with a notice); `ci` is chebit, not conint; temper is in Celsius.
+ * Not implemented: periodic boundaries (error), bndcon=5 (error), chebit and grdcon (notices). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io_text.h"
+#include "params_internal.h"
+
+typedef int (*assign_fn)(param_context *ctx, const char *name, const char *value);
+
+typedef struct statement_def {
+    const char *name; /* long name */
+    const char *code; /* 2-letter code, or NULL */
+    assign_fn apply;
+} statement_def;
+
+/* ---- Value parsing with messages ----------------------------------------------------------- */
+
+static int bad_value(param_context *ctx, const char *name, const char *value, const char *want) {
+    return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name, "value '%s' is not %s",
+                   value, want);
+}
+
+static int get_real(param_context *ctx, const char *name, const char *value, double lo, double hi,
+                    int lo_open, double *out) {
+    double v = 0.0;
+    int rc = io_parse_real(value, &v);
+    if (rc == -2) return bad_value(ctx, name, value, "a finite number");
+    if (rc != 0) return bad_value(ctx, name, value, "a number");
+    if ((lo_open ? v <= lo : v < lo) || v > hi) {
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                       "value %g is out of range (must be %s %g and <= %g)", v,
+                       lo_open ? ">" : ">=", lo, hi);
+    }
+    *out = v;
+    return IO_OK;
+}
+
+static int get_int(param_context *ctx, const char *name, const char *value, long lo, long hi,
+                   long *out) {
+    long v = 0;
+    if (io_parse_int(value, &v) != 0) return bad_value(ctx, name, value, "an integer");
+    if (v < lo || v > hi)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                       "value %ld is out of range (%ld to %ld)", v, lo, hi);
+    *out = v;
+    return IO_OK;
+}
+
+static int get_bool(param_context *ctx, const char *name, const char *value, int *out) {
+    static const char *yes[] = {"true", "t", ".true.", "yes", "y", "on", "1"};
+    static const char *no[] = {"false", "f", ".false.", "no", "n", "off", "0"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (io_iequal(value, yes[i])) {
+            *out = 1;
+            return IO_OK;
+        }
+        if (io_iequal(value, no[i])) {
+            *out = 0;
+            return IO_OK;
+        }
+    }
+    return bad_value(ctx, name, value, "true or false");
+}
+
+/* ---- Statements --------------------------------------------------------------------------- */
+
+static int set_gsize(param_context *ctx, const char *name, const char *value) {
+    long v = 0;
+    int rc = get_int(ctx, name, value, 5, 4095, &v);
+    if (rc) return rc;
+    if (v % 2 == 0) {
+        io_note(ctx->notes, IO_NOTE_INFO, "%s: gsize=%ld is even; using %ld (the grid must be odd)",
+                params_where(ctx), v, v + 1);
+        v++;
+    }
+    ctx->s->gsize = (int)v;
+    ctx->s->gsize_given = 1;
+    return IO_OK;
+}
+
+#define REAL_SETTER(fn, field, lo, hi, lo_open, flag)                                              \
+    static int fn(param_context *ctx, const char *name, const char *value) {                       \
+        double v = 0;                                                                              \
+        int rc = get_real(ctx, name, value, lo, hi, lo_open, &v);                                  \
+        if (rc) return rc;                                                                         \
+        ctx->s->field = v;                                                                         \
+        flag;                                                                                      \
+        return IO_OK;                                                                              \
+    }
+
+REAL_SETTER(set_scale, scale, 0.0, 1000.0, 1, ctx->s->scale_given = 1)
+REAL_SETTER(set_perfil, perfil, 0.0, 100.0, 1, ctx->s->perfil_given = 1)
+REAL_SETTER(set_exdi, exdi, 0.0, 1.0e6, 1, (void)0)
+REAL_SETTER(set_prbrad, prbrad, 0.0, 100.0, 0, (void)0)
+REAL_SETTER(set_ionrad, ionrad, 0.0, 100.0, 0, (void)0)
+REAL_SETTER(set_salt, salt, 0.0, 100.0, 0, (void)0)
+REAL_SETTER(set_salt2, salt2, 0.0, 100.0, 0, (void)0)
+REAL_SETTER(set_maxc, maxc, 0.0, 1.0e30, 0, (void)0)
+REAL_SETTER(set_rmsc, rmsc, 0.0, 1.0e30, 0, (void)0)
+REAL_SETTER(set_normc, normc, 0.0, 1.0e30, 0, (void)0)
+REAL_SETTER(set_relpar, relpar, 0.0, 2.0, 1, ctx->s->relpar_given = 1)
+
+static int set_indi(param_context *ctx, const char *name, const char *value) {
+    double v = 0.0;
+    if (io_parse_real(value, &v) == 0 && v < 0.0)
+        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, name,
+                       "a negative interior dielectric is DelPhi's \"diff\" option (rerun with a "
+                       "uniform dielectric and subtract), which is not supported");
+    int rc = get_real(ctx, name, value, 0.0, 1.0e6, 1, &v);
+    if (rc) return rc;
+    ctx->s->indi = v;
+    return IO_OK;
+}
+
+static int set_relfac(param_context *ctx, const char *name, const char *value) {
+    double v = 0.0;
+    int rc = get_real(ctx, name, value, 0.0, 1.0, 0, &v);
+    if (rc) return rc;
+    if (v >= 1.0)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                       "the spectral radius must be < 1 (got %g)", v);
+    ctx->s->relfac = v;
+    ctx->s->relfac_given = 1;
+    return IO_OK;
+}
+
+static int set_valence(param_context *ctx, const char *name, const char *value) {
+    static const char *names[4] = {"val+1", "val-1", "val+2", "val-2"};
+    long v = 0;
+    int rc = get_int(ctx, name, value, 1, 4, &v);
+    if (rc) return rc;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) ctx->s->valence[i] = (int)v;
+    return IO_OK;
+}
+
+static int set_bndcon(param_context *ctx, const char *name, const char *value) {
+    long v = 0;
+    int rc = get_int(ctx, name, value, 1, 7, &v);
+    if (rc) return rc;
+    if (v == 5)
+        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, name,
+                       "bndcon=5 (voltage drop along z) is not supported; use 1, 2, 3 or 4");
+    if (v == 6 || v == 7) {
+        long to = v == 6 ? 2 : 4;
+        io_note(ctx->notes, IO_NOTE_INFO,
+                "%s: bndcon=%ld is an ion variant that DelPhi treats as bndcon=%ld; using %ld",
+                params_where(ctx), v, to, to);
+        v = to;
+    }
+    ctx->s->bndcon = (int)v;
+    return IO_OK;
+}
+
+static int set_linit(param_context *ctx, const char *name, const char *value) {
+    long v = 0;
+    int rc = get_int(ctx, name, value, 1, 100000000L, &v);
+    if (rc) return rc;
+    ctx->s->linit = (int)v;
+    ctx->s->linit_given = 1;
+    ctx->s->autoc = 0; /* as DelPhi: linit switches the automatic iteration count off */
+    return IO_OK;
+}
+
+static int set_nonit(param_context *ctx, const char *name, const char *value) {
+    long v = 0;
+    int rc = get_int(ctx, name, value, 0, 100000000L, &v);
+    if (rc) return rc;
+    if (v > 0 && v <= 20) {
+        io_note(ctx->notes, IO_NOTE_INFO,
+                "%s: nonit=%ld raised to 30 (as DelPhi does for values up to 20)",
+                params_where(ctx), v);
+        v = 30;
+    }
+    ctx->s->nonit = (int)v;
+    return IO_OK;
+}
+
+static int set_int_positive(param_context *ctx, const char *name, const char *value) {
+    long v = 0;
+    int rc = get_int(ctx, name, value, 1, 100000000L, &v);
+    if (rc) return rc;
+    if (strcmp(name, "conint") == 0)
+        ctx->s->conint = (int)v;
+    else
+        ctx->s->confra = (int)v;
+    return IO_OK;
+}
+
+static int set_autoc(param_context *ctx, const char *name, const char *value) {
+    int v = 0;
+    int rc = get_bool(ctx, name, value, &v);
+    if (rc) return rc;
+    ctx->s->autoc = v;
+    return IO_OK;
+}
+
+static int set_grdcon(param_context *ctx, const char *name, const char *value) {
+    double v = 0.0;
+    int rc = get_real(ctx, name, value, 0.0, 1.0e30, 0, &v);
+    if (rc) return rc;
+    ctx->s->grdcon = v;
+    if (v > 0.0)
+        io_note(ctx->notes, IO_NOTE_WARNING,
+                "%s: grdcon (stop on a stable grid energy) is not implemented and is ignored; the "
+                "iteration count and rmsc/maxc/normc decide when to stop",
+                params_where(ctx));
+    return IO_OK;
+}
+
+static int set_chebit(param_context *ctx, const char *name, const char *value) {
+    int v = 0;
+    int rc = get_bool(ctx, name, value, &v);
+    if (rc) return rc;
+    if (v)
+        io_note(ctx->notes, IO_NOTE_WARNING,
+                "%s: chebit (Chebyshev omega sequence) is not implemented; plain SOR with the "
+                "optimal fixed omega is used (same converged solution)",
+                params_where(ctx));
+    return IO_OK;
+}
+
+static int set_periodic(param_context *ctx, const char *name, const char *value) {
+    int v = 0;
+    int rc = get_bool(ctx, name, value, &v);
+    if (rc) return rc;
+    if (v)
+        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, name,
+                       "periodic boundary conditions are not supported");
+    return IO_OK;
+}
+
+static int set_temper(param_context *ctx, const char *name, const char *value) {
+    double v = 0.0;
+    int rc = get_real(ctx, name, value, -273.15, 1.0e4, 1, &v);
+    if (rc) return rc;
+    ctx->s->temperature = v + 273.15;
+    return IO_OK;
+}
+
+static int ignore_option(param_context *ctx, const char *name, const char *value) {
+    io_note(ctx->notes, IO_NOTE_WARNING,
+            "%s: '%s=%s' is a DelPhi option this program does not use; ignored", params_where(ctx),
+            name, value);
+    return IO_OK;
+}
+
+static const statement_def statements[] = {
+    {"gsize", "gs", set_gsize},
+    {"scale", "sc", set_scale},
+    {"perfil", "pf", set_perfil},
+    {"indi", "id", set_indi},
+    {"exdi", "ed", set_exdi},
+    {"prbrad", "pr", set_prbrad},
+    {"ionrad", "ir", set_ionrad},
+    {"salt", "is", set_salt},
+    {"salt2", NULL, set_salt2},
+    {"val+1", NULL, set_valence},
+    {"val-1", NULL, set_valence},
+    {"val+2", NULL, set_valence},
+    {"val-2", NULL, set_valence},
+    {"bndcon", "bc", set_bndcon},
+    {"linit", "li", set_linit},
+    {"nonit", "ni", set_nonit},
+    {"maxc", NULL, set_maxc},
+    {"rmsc", NULL, set_rmsc},
+    {"normc", NULL, set_normc},
+    {"grdcon", "gc", set_grdcon},
+    {"autoc", NULL, set_autoc},
+    {"relfac", "rf", set_relfac},
+    {"relpar", NULL, set_relpar},
+    {"conint", NULL, set_int_positive},
+    {"confra", NULL, set_int_positive},
+    {"chebit", "ci", set_chebit}, /* DelPhi: "ci" is chebit (duplicate code, last match wins) */
+    {"pbx", NULL, set_periodic},
+    {"pby", NULL, set_periodic},
+    {"pbz", NULL, set_periodic},
+    {"temper", "te", set_temper},
+    /* DelPhi options not used here: accepted with a warning. */
+    {"fcrg", NULL, ignore_option},
+    {"exitun", NULL, ignore_option},
+    {"solvpb", NULL, ignore_option},
+    {"clcsrf", NULL, ignore_option},
+    {"phicon", NULL, ignore_option},
+    {"radpol", NULL, ignore_option},
+    {"vdropx", NULL, ignore_option},
+    {"vdropy", NULL, ignore_option},
+    {"vdropz", NULL, ignore_option},
+    {"atpods", NULL, ignore_option},
+};
+
+static const statement_def *find_statement(const char *name) {
+    for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++) {
+        if (strcmp(name, statements[i].name) == 0) return &statements[i];
+        if (statements[i].code && strcmp(name, statements[i].code) == 0) return &statements[i];
+    }
+    return NULL;
+}
+
+int params_is_assignment_name(const char *name) {
+    return find_statement(name) != NULL;
+}
+
+int params_apply_assignment(param_context *ctx, const char *name, const char *value) {
+    const statement_def *def = find_statement(name);
+    if (!def)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                       "unknown statement '%s=%s'", name, value);
+    /* Messages name the statement by its long name (the 2-letter code is shown in brackets). */
+    char shown[32];
+    if (strcmp(name, def->name) != 0)
+        snprintf(shown, sizeof shown, "%s (%s)", def->name, name);
+    else
+        snprintf(shown, sizeof shown, "%s", def->name);
+    if (def->apply == set_valence) return set_valence(ctx, def->name, value);
+    if (def->apply == set_int_positive) return set_int_positive(ctx, def->name, value);
+    int rc = def->apply(ctx, shown, value);
+    return rc;
+}

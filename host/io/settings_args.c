@@ -1,0 +1,247 @@
+/* Command-line options of delphi-gpu (host/app/CLI.md).  Options override the parameter file.
+ *
+ * Every name=value statement is also an option: --NAME VALUE or --NAME=VALUE (long names).
+ * --set 'STATEMENT' passes any statement.  --phi/--dx/--cube replace the parameter file's map
+ * outputs of the same format; --energy replaces the file's energy(...) selection. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "delphi_gpu/delphi_gpu_types.h"
+#include "io_settings.h"
+#include "io_text.h"
+#include "params_internal.h"
+
+/* Options that take a value, besides the statement names. */
+static const char *value_options[] = {
+    "set", "pqr",  "pdb", "siz",     "crg",       "phi-in", "phi",     "dx",      "cube",
+    "frc", "json", "log", "backend", "precision", "device", "threads", "surface", "energy",
+};
+static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
+
+static int in_list(const char *name, const char **list, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, list[i]) == 0) return 1;
+    return 0;
+}
+
+static int takes_value(const char *name) {
+    return in_list(name, value_options, sizeof value_options / sizeof value_options[0]) ||
+           params_is_assignment_name(name);
+}
+
+/* Split "--name=value" / "--name value".  Returns 0 and sets name (without dashes) and value
+ * (NULL for flags); *consumed is the number of argv entries used. */
+static int split_option(int argc, char **argv, int i, char *name, size_t size, const char **value,
+                        int *consumed, io_error *err) {
+    const char *arg = argv[i] + 2;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (len == 0 || len >= size)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL, "malformed option '%s'", argv[i]);
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    *consumed = 1;
+    *value = NULL;
+    if (takes_value(name)) {
+        if (eq)
+            *value = eq + 1;
+        else if (i + 1 < argc) {
+            *value = argv[i + 1];
+            *consumed = 2;
+        } else
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, argv[i], "needs a value");
+    } else if (in_list(name, flag_options, sizeof flag_options / sizeof flag_options[0])) {
+        if (eq) return io_fail(err, IO_ERR_INPUT, NULL, 0, argv[i], "takes no value");
+    } else {
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                       "unknown option '%s' (delphi-gpu --help lists the options)", argv[i]);
+    }
+    return IO_OK;
+}
+
+int settings_find_param_file(int argc, char **argv, const char **param_file, io_error *err) {
+    *param_file = NULL;
+    int options_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = 1;
+            continue;
+        }
+        if (!options_done && (strcmp(arg, "-h") == 0)) continue;
+        if (!options_done && arg[0] == '-' && arg[1] == '-') {
+            char name[64];
+            const char *value;
+            int consumed;
+            int rc = split_option(argc, argv, i, name, sizeof name, &value, &consumed, err);
+            if (rc) return rc;
+            i += consumed - 1;
+            continue;
+        }
+        if (!options_done && arg[0] == '-' && arg[1] != '\0')
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                           "unknown option '%s' (options start with --)", arg);
+        if (*param_file)
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                           "more than one parameter file given ('%s' and '%s')", *param_file, arg);
+        *param_file = arg;
+    }
+    return IO_OK;
+}
+
+static int choose(const char *option, const char *value, const char **names, const int *values,
+                  int count, int *out, io_error *err) {
+    for (int i = 0; i < count; i++)
+        if (io_iequal(value, names[i])) {
+            *out = values[i];
+            return IO_OK;
+        }
+    char list[128] = "";
+    for (int i = 0; i < count; i++) {
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+        if (i + 1 < count) strncat(list, "|", sizeof list - strlen(list) - 1);
+    }
+    return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "'%s' is not one of %s", value, list);
+}
+
+static int nonnegative_int(const char *option, const char *value, int *out, io_error *err) {
+    long v;
+    if (io_parse_int(value, &v) != 0 || v < 0 || v > 1000000)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "'%s' is not a non-negative integer",
+                       value);
+    *out = (int)v;
+    return IO_OK;
+}
+
+/* Remove the map outputs of one format that came from the parameter file. */
+static void drop_maps(run_settings *s, int format) {
+    int kept = 0;
+    for (int i = 0; i < s->map_count; i++)
+        if (s->maps[i].format != format) s->maps[kept++] = s->maps[i];
+    s->map_count = kept;
+}
+
+static int apply_one(run_settings *s, const char *name, const char *option, const char *value,
+                     int replaced_maps[3], io_notes *notes, io_error *err) {
+    param_context ctx = {s, option, 0, 1, notes, err, ""};
+    static const char *backend_names[] = {"auto", "cpu", "cuda"};
+    static const int backend_values[] = {DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA};
+    static const char *precision_names[] = {"double", "float"};
+    static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT};
+    static const char *surface_names[] = {"molecular", "vdw"};
+    static const int surface_values[] = {SURFACE_MOLECULAR, SURFACE_VDW};
+
+    if (value && !value[0] && strcmp(name, "set") != 0)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "empty value");
+    if (params_is_assignment_name(name)) {
+        char lower[64];
+        params_lower(lower, sizeof lower, name);
+        return params_apply_assignment(&ctx, lower, value);
+    }
+    if (!strcmp(name, "set")) return settings_parse_text(s, value, "--set", 0, notes, err);
+    if (!strcmp(name, "pqr"))
+        params_set_input(&ctx, INPUT_PQR, value);
+    else if (!strcmp(name, "pdb"))
+        params_set_input(&ctx, INPUT_PDB, value);
+    else if (!strcmp(name, "siz"))
+        params_set_input(&ctx, INPUT_SIZ, value);
+    else if (!strcmp(name, "crg"))
+        params_set_input(&ctx, INPUT_CRG, value);
+    else if (!strcmp(name, "phi-in"))
+        params_set_input(&ctx, INPUT_PHI, value);
+    else if (!strcmp(name, "phi") || !strcmp(name, "dx") || !strcmp(name, "cube")) {
+        int format = !strcmp(name, "phi") ? MAP_DELPHI : !strcmp(name, "dx") ? MAP_DX : MAP_CUBE;
+        if (!replaced_maps[format]) {
+            drop_maps(s, format);
+            replaced_maps[format] = 1;
+        }
+        return params_add_map(&ctx, format, value);
+    } else if (!strcmp(name, "frc"))
+        snprintf(s->frc_out_file, sizeof s->frc_out_file, "%s", value);
+    else if (!strcmp(name, "json"))
+        snprintf(s->json_file, sizeof s->json_file, "%s", value);
+    else if (!strcmp(name, "log"))
+        snprintf(s->log_file, sizeof s->log_file, "%s", value);
+    else if (!strcmp(name, "backend"))
+        return choose(option, value, backend_names, backend_values, 3, &s->backend, err);
+    else if (!strcmp(name, "precision"))
+        return choose(option, value, precision_names, precision_values, 2, &s->precision, err);
+    else if (!strcmp(name, "surface"))
+        return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
+    else if (!strcmp(name, "device"))
+        return nonnegative_int(option, value, &s->device, err);
+    else if (!strcmp(name, "threads"))
+        return nonnegative_int(option, value, &s->threads, err);
+    else if (!strcmp(name, "energy")) {
+        char list[256];
+        size_t n = 0;
+        for (const char *p = value; *p && n + 1 < sizeof list; p++)
+            if (*p != ' ' && *p != '\t') list[n++] = *p;
+        list[n] = '\0';
+        s->energy_grid = s->energy_solvation = s->energy_coulombic = s->energy_ionic = 0;
+        return params_apply_function(&ctx, "energy", list);
+    } else if (!strcmp(name, "solvation-two-run"))
+        s->solvation_two_run = 1;
+    else if (!strcmp(name, "quiet"))
+        s->quiet = 1;
+    else if (!strcmp(name, "help"))
+        s->show_help = 1;
+    else if (!strcmp(name, "version"))
+        s->show_version = 1;
+    return IO_OK;
+}
+
+int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
+    int replaced_maps[3] = {0, 0, 0};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) break;
+        if (strcmp(arg, "-h") == 0) {
+            s->show_help = 1;
+            continue;
+        }
+        if (!(arg[0] == '-' && arg[1] == '-')) {
+            if (arg[0] == '-' && arg[1] != '\0')
+                return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                               "unknown option '%s' (options start with --)", arg);
+            continue; /* the parameter file */
+        }
+        char name[64];
+        const char *value;
+        int consumed;
+        int rc = split_option(argc, argv, i, name, sizeof name, &value, &consumed, err);
+        if (rc) return rc;
+        char option[72];
+        snprintf(option, sizeof option, "--%s", name);
+        rc = apply_one(s, name, option, value, replaced_maps, notes, err);
+        if (rc) return rc;
+        i += consumed - 1;
+    }
+    return IO_OK;
+}
+
+int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
+    settings_defaults(s);
+    io_error_clear(err);
+    const char *param_file = NULL;
+    int rc = settings_find_param_file(argc, argv, &param_file, err);
+    if (rc) return rc;
+    /* --help and --version need nothing else; look for them before reading any file. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--version")) {
+            if (!strcmp(argv[i], "--version"))
+                s->show_version = 1;
+            else
+                s->show_help = 1;
+        }
+    if (s->show_help || s->show_version) return IO_OK;
+
+    if (param_file) {
+        rc = settings_parse_file(s, param_file, notes, err);
+        if (rc) return rc;
+    }
+    rc = settings_apply_args(s, argc, argv, notes, err);
+    if (rc) return rc;
+    return settings_resolve(s, notes, err);
+}

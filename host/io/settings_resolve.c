@@ -1,0 +1,186 @@
+/* After the parameter file and the options: default file names, where relative input names
+ * are found, and the checks that need the whole set of settings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "io_settings.h"
+#include "io_text.h"
+#include "params_internal.h"
+
+void settings_describe_input(const run_settings *s, int kind, char *buf, size_t size) {
+    const char *field = params_input_name(kind);
+    switch (s->input_source[kind]) {
+    case SOURCE_FILE:
+        snprintf(buf, size, "named by %s at %s", field, s->input_origin[kind]);
+        break;
+    case SOURCE_OPTION:
+        snprintf(buf, size, "given by %s", s->input_origin[kind]);
+        break;
+    case SOURCE_DEFAULT:
+        snprintf(buf, size, "DelPhi's default name, as there is no %s statement", field);
+        break;
+    default:
+        snprintf(buf, size, "not given");
+        break;
+    }
+}
+
+static void set_default(run_settings *s, int kind, const char *name) {
+    char *path = params_input_path(s, kind);
+    if (path[0]) return;
+    snprintf(path, SETTINGS_PATH_MAX, "%s", name);
+    s->input_source[kind] = SOURCE_DEFAULT;
+    s->input_origin[kind][0] = '\0';
+}
+
+/* DelPhi's rule for names from the parameter file: the current directory first, then the
+ * parameter file's directory.  Names from options are relative to the current directory. */
+static void locate(run_settings *s, int kind) {
+    char *path = params_input_path(s, kind);
+    if (!path[0] || path[0] == '/') return;
+    int source = s->input_source[kind];
+    if (source != SOURCE_FILE && source != SOURCE_DEFAULT) return;
+    if (!s->param_file[0] || io_file_readable(path)) return;
+    char dir[SETTINGS_PATH_MAX];
+    io_directory_of(s->param_file, dir, sizeof dir);
+    if (!dir[0]) return;
+    char joined[2 * SETTINGS_PATH_MAX];
+    int len = snprintf(joined, sizeof joined, "%s%s", dir, path);
+    if (len > 0 && len < SETTINGS_PATH_MAX && io_file_readable(joined))
+        memcpy(path, joined, (size_t)len + 1);
+}
+
+static int require_input(run_settings *s, int kind, io_error *err) {
+    const char *path = params_input_path(s, kind);
+    if (io_file_readable(path)) return IO_OK;
+    char how[SETTINGS_ORIGIN_MAX + 64];
+    settings_describe_input(s, kind, how, sizeof how);
+    char dir[SETTINGS_PATH_MAX] = "";
+    int searched_dir = 0;
+    if (path[0] != '/' && s->param_file[0] &&
+        (s->input_source[kind] == SOURCE_FILE || s->input_source[kind] == SOURCE_DEFAULT)) {
+        io_directory_of(s->param_file, dir, sizeof dir);
+        searched_dir = dir[0] != '\0';
+    }
+    return io_fail(err, IO_ERR_FILE, path, 0, params_input_name(kind),
+                   "file not found or not readable (%s; looked in the current directory%s%s%s)",
+                   how, searched_dir ? " and in '" : "", searched_dir ? dir : "",
+                   searched_dir ? "'" : "");
+}
+
+/* Two outputs with one name, or an output over an input, would lose data. */
+static int check_outputs(const run_settings *s, io_error *err) {
+    const char *names[SETTINGS_MAX_OUTPUTS + 3];
+    const char *what[SETTINGS_MAX_OUTPUTS + 3];
+    int n = 0;
+    for (int i = 0; i < s->map_count; i++) {
+        names[n] = s->maps[i].path;
+        what[n++] = "map output";
+    }
+    if (s->frc_out_file[0]) {
+        names[n] = s->frc_out_file;
+        what[n++] = "frc output";
+    }
+    if (s->json_file[0]) {
+        names[n] = s->json_file;
+        what[n++] = "--json";
+    }
+    if (s->log_file[0]) {
+        names[n] = s->log_file;
+        what[n++] = "--log";
+    }
+    const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,  s->pqr_file,
+                            s->phi_in_file, s->frc_in_file, s->param_file};
+    for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(names[i], names[j]) == 0)
+                return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                               "'%s' is named twice as an output (%s and %s)", names[i], what[i],
+                               what[j]);
+        for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++)
+            if (inputs[k][0] && strcmp(names[i], inputs[k]) == 0)
+                return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                               "%s '%s' would overwrite an input file", what[i], names[i]);
+    }
+    return IO_OK;
+}
+
+static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
+    int pqr = s->pqr_file[0] != '\0';
+    int pdb = s->pdb_file[0] != '\0';
+    if (pqr && pdb) {
+        int pqr_opt = s->input_source[INPUT_PQR] == SOURCE_OPTION;
+        int pdb_opt = s->input_source[INPUT_PDB] == SOURCE_OPTION;
+        if (pqr_opt != pdb_opt) {
+            int drop = pqr_opt ? INPUT_PDB : INPUT_PQR;
+            int keep = pqr_opt ? INPUT_PQR : INPUT_PDB;
+            io_note(notes, IO_NOTE_INFO, "%s overrides %s at %s ('%s' is not read)",
+                    s->input_origin[keep], params_input_name(drop), s->input_origin[drop],
+                    params_input_path(s, drop));
+            params_input_path(s, drop)[0] = '\0';
+            s->input_source[drop] = SOURCE_NONE;
+            s->input_origin[drop][0] = '\0';
+            pqr = pqr_opt;
+            pdb = !pqr_opt;
+        } else {
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                           "both a PQR file ('%s', %s) and a PDB file ('%s', %s) are given; "
+                           "give one",
+                           s->pqr_file, s->input_origin[INPUT_PQR], s->pdb_file,
+                           s->input_origin[INPUT_PDB]);
+        }
+    }
+    if (!pqr && !pdb) {
+        if (!s->param_file[0])
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                           "no input molecule: give a parameter file, --pqr FILE, or --pdb FILE "
+                           "with --siz FILE and --crg FILE (delphi-gpu --help)");
+        set_default(s, INPUT_PDB, SETTINGS_DEFAULT_PDB);
+        pdb = 1;
+    }
+    if (pdb) {
+        set_default(s, INPUT_SIZ, SETTINGS_DEFAULT_SIZ);
+        set_default(s, INPUT_CRG, SETTINGS_DEFAULT_CRG);
+    } else if (s->siz_file[0] || s->crg_file[0]) {
+        io_note(notes, IO_NOTE_INFO,
+                "the PQR file carries radii and charges; the radius and charge files given are "
+                "not read");
+    }
+    return IO_OK;
+}
+
+int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
+    int rc = choose_molecule(s, notes, err);
+    if (rc) return rc;
+    for (int kind = 0; kind < INPUT_KIND_COUNT; kind++)
+        locate(s, kind);
+
+    rc = require_input(s, s->pqr_file[0] ? INPUT_PQR : INPUT_PDB, err);
+    if (rc) return rc;
+    /* siz/crg are checked by molecule_load(): a DelPhi PDB file does not need them. */
+
+    if (s->bndcon == BC_FOCUSING) {
+        if (!s->phi_in_file[0])
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, "bndcon",
+                           "bndcon=3 (focusing) needs the source map: in(phi,file=\"...\") or "
+                           "--phi-in FILE");
+        rc = require_input(s, INPUT_PHI, err);
+        if (rc) return rc;
+    } else if (s->phi_in_file[0]) {
+        io_note(notes, IO_NOTE_WARNING,
+                "a focusing source map ('%s') is given but bndcon is not 3; it is not read",
+                s->phi_in_file);
+    }
+    if (s->frc_in_file[0]) {
+        rc = require_input(s, INPUT_FRC, err);
+        if (rc) return rc;
+        if (!s->frc_out_file[0])
+            io_note(notes, IO_NOTE_WARNING,
+                    "site positions ('%s') are given but no out(frc) or --frc; they are not used",
+                    s->frc_in_file);
+    }
+    if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
+        io_note(notes, IO_NOTE_INFO,
+                "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);
+    return check_outputs(s, err);
+}

@@ -1,0 +1,35 @@
+/* Site potentials output (frc-like). */
+#include <math.h>
+#include <stdio.h>
+
+#include "io_sites.h"
+
+int sites_write(const char *path, const molecule *sites, const double *potential,
+                const double *field, const char *title, io_error *err) {
+    if (!sites || !potential)
+        return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "no sites or no potentials to write");
+    atomic_file af;
+    int rc = atomic_file_open(&af, path, 0, err);
+    if (rc) return rc;
+    FILE *fp = af.fp;
+    fprintf(fp, "# site potentials written by delphi-gpu\n");
+    if (title && title[0]) fprintf(fp, "# %s\n", title);
+    fprintf(fp,
+            "# record serial atom residue chain resnum x(A) y(A) z(A) charge(e) "
+            "potential(kT/e)%s\n",
+            field ? " Ex Ey Ez (kT/e/A)" : "");
+    double energy = 0.0;
+    for (size_t i = 0; i < sites->count; i++) {
+        const atom *a = &sites->atoms[i];
+        fprintf(fp, "%-6s %6d %-5s %-4s %c %5d %10.4f %10.4f %10.4f %9.5f %15.7e",
+                a->record[0] ? a->record : "ATOM", a->serial, a->name[0] ? a->name : "-",
+                a->residue[0] ? a->residue : "-", a->chain != ' ' && a->chain ? a->chain : '-',
+                a->residue_number, a->x, a->y, a->z, a->charge, potential[i]);
+        if (field)
+            fprintf(fp, " %15.7e %15.7e %15.7e", field[3 * i], field[3 * i + 1], field[3 * i + 2]);
+        fputc('\n', fp);
+        energy += 0.5 * a->charge * potential[i];
+    }
+    fprintf(fp, "# sites %zu, sum of charge*potential/2 = %.8e kT\n", sites->count, energy);
+    return atomic_file_commit(&af, err);
+}

@@ -1,0 +1,334 @@
+/* Map writers and readers: DelPhi phimap (exact round trip, byte layout, big-endian and real*8
+ * variants, damaged files), OpenDX and cube (round trip to printed precision on a non-cubic
+ * grid, z-fastest order), format recognition and grid coordinates. */
+#include "test_util.h"
+
+#include <stdint.h>
+
+#include "host_io.h"
+
+/* A value that differs at every point and is not float-exact. */
+static double sample(int i, int j, int k) {
+    return sin(0.3 * i + 1.0) * cos(0.17 * j) + 0.01 * k - 1.0 / 3.0;
+}
+
+static void fill(map_grid *m) {
+    for (int k = 0; k < m->n[2]; k++)
+        for (int j = 0; j < m->n[1]; j++)
+            for (int i = 0; i < m->n[0]; i++)
+                m->values[i + m->n[0] * (j + m->n[1] * k)] = sample(i, j, k);
+}
+
+static void test_coordinates(void) {
+    map_grid m;
+    io_error err;
+    int n[3] = {5, 7, 9};
+    double c[3] = {1.0, -2.0, 3.5};
+    CHECK_OK(map_grid_alloc(&m, n, 2.0, c, &err), err);
+    CHECK(map_grid_coordinate(&m, 0, 3) == 1.0); /* middle point (n+1)/2 */
+    CHECK(map_grid_coordinate(&m, 1, 4) == -2.0);
+    CHECK(map_grid_coordinate(&m, 2, 1) == 3.5 - 4 / 2.0);
+    CHECK(map_grid_coordinate(&m, 0, 5) == 2.0);
+    CHECK(map_grid_points(&m) == 315 && m.values[314] == 0.0);
+    map_grid_free(&m);
+}
+
+static uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Fortran-style records written independently of the library: byte order and real size. */
+static int hand_big_endian;
+static void put32(FILE *fp, uint32_t v) {
+    unsigned char p[4] = {v & 0xff, v >> 8 & 0xff, v >> 16 & 0xff, v >> 24 & 0xff};
+    if (hand_big_endian) {
+        unsigned char q[4] = {p[3], p[2], p[1], p[0]};
+        fwrite(q, 1, 4, fp);
+    } else
+        fwrite(p, 1, 4, fp);
+}
+static void put_real(FILE *fp, double d, int size) {
+    if (size == 4) {
+        float f = (float)d;
+        uint32_t v;
+        memcpy(&v, &f, 4);
+        put32(fp, v);
+        return;
+    }
+    uint64_t v;
+    memcpy(&v, &d, 8);
+    uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)(v & 0xffffffffu);
+    put32(fp, hand_big_endian ? hi : lo);
+    put32(fp, hand_big_endian ? lo : hi);
+}
+static void write_by_hand(const char *path, int big_endian, int size, const map_grid *m) {
+    hand_big_endian = big_endian;
+    FILE *fp = fopen(path, "wb");
+    size_t points = map_grid_points(m);
+    put32(fp, 20), fwrite("a map made by a test", 1, 20, fp), put32(fp, 20);
+    put32(fp, 70);
+    fwrite("potential ", 1, 10, fp);
+    for (int i = 0; i < 60; i++)
+        fputc(' ', fp);
+    put32(fp, 70);
+    put32(fp, (uint32_t)(size * points));
+    for (size_t i = 0; i < points; i++)
+        put_real(fp, m->values[i], size);
+    put32(fp, (uint32_t)(size * points));
+    put32(fp, 16), fwrite("end of the map  ", 1, 16, fp), put32(fp, 16);
+    put32(fp, (uint32_t)(4 * size + 4));
+    put_real(fp, m->scale, size);
+    for (int k = 0; k < 3; k++)
+        put_real(fp, m->center[k], size);
+    put32(fp, (uint32_t)m->n[0]);
+    put32(fp, (uint32_t)(4 * size + 4));
+    fclose(fp);
+}
+
+static void test_phimap(void) {
+    map_grid m, r;
+    io_error err;
+    int n[3] = {17, 17, 17};
+    double c[3] = {12.25, -3.5, 0.125}; /* float-exact, so the round trip is exact */
+    CHECK_OK(map_grid_alloc(&m, n, 1.5, c, &err), err);
+    fill(&m);
+    snprintf(m.title, sizeof m.title, "round trip test");
+    CHECK_OK(map_write("t.phi", MAP_DELPHI, &m, NULL, &err), err);
+    CHECK_OK(map_read("t.phi", MAP_DELPHI, &r, &err), err);
+    CHECK(r.n[0] == 17 && r.n[1] == 17 && r.n[2] == 17 && r.scale == 1.5);
+    CHECK(r.center[0] == 12.25 && r.center[1] == -3.5 && r.center[2] == 0.125);
+    CHECK(strcmp(r.kind, "potential") == 0 && strcmp(r.title, "round trip test") == 0);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < map_grid_points(&m); i++)
+        if (r.values[i] != (double)(float)m.values[i]) mismatches++;
+    CHECK(mismatches == 0);
+    map_grid_free(&r);
+
+    /* Byte layout: 5 records with 4-byte little-endian markers. */
+    FILE *fp = fopen("t.phi", "rb");
+    size_t points = 17 * 17 * 17, expect = 28 + 78 + 8 + 4 * points + 24 + 28;
+    unsigned char *b = malloc(expect + 16);
+    size_t got = fp ? fread(b, 1, expect + 16, fp) : 0;
+    if (fp) fclose(fp);
+    CHECK(got == expect);
+    if (got == expect) {
+        CHECK(le32(b) == 20 && le32(b + 24) == 20 && le32(b + 28) == 70);
+        CHECK(memcmp(b + 32, "potential ", 10) == 0);
+        CHECK(le32(b + 106) == 4 * points);
+        float v0, v1;
+        uint32_t u = le32(b + 110), u1 = le32(b + 114);
+        memcpy(&v0, &u, 4);
+        memcpy(&v1, &u1, 4);
+        CHECK(v0 == (float)sample(0, 0, 0) && v1 == (float)sample(1, 0, 0)); /* x fastest */
+        const unsigned char *r5 = b + expect - 28;
+        CHECK(le32(r5) == 20 && le32(r5 + 20) == 17);
+        float s;
+        u = le32(r5 + 4);
+        memcpy(&s, &u, 4);
+        CHECK(s == 1.5f);
+    }
+
+    /* The same map written by hand in big-endian byte order reads the same. */
+    write_by_hand("big.phi", 1, 4, &m);
+    if (phimap_read("big.phi", &r, &err) == IO_OK) {
+        CHECK(r.n[0] == 17 && r.scale == 1.5 && r.center[1] == -3.5);
+        CHECK(r.values[5] == (double)(float)m.values[5]);
+        CHECK(r.values[points - 1] == (double)(float)m.values[points - 1]);
+        map_grid_free(&r);
+    } else {
+        CHECK_OK(IO_ERR_INPUT, err);
+    }
+
+    /* Damaged files. */
+    fp = fopen("short.phi", "wb");
+    fwrite(b, 1, expect / 2, fp);
+    fclose(fp);
+    int rc = phimap_read("short.phi", &r, &err);
+    CHECK(rc == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "short.phi");
+    CHECK_CONTAINS(err.message, "truncated");
+    b[102] ^= 0x01; /* trailing marker of record 2 */
+    fp = fopen("corrupt.phi", "wb");
+    fwrite(b, 1, expect, fp);
+    fclose(fp);
+    rc = phimap_read("corrupt.phi", &r, &err);
+    CHECK(rc == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "markers disagree");
+    write_text("text.phi", "this is not a map at all\n");
+    rc = phimap_read("text.phi", &r, &err);
+    CHECK(rc == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "not a DelPhi phimap");
+    free(b);
+    map_grid_free(&m);
+}
+
+/* A real*8 phimap (records 3 and 5 in double precision), written by hand. */
+static void test_phimap_real8(void) {
+    map_grid m, r;
+    io_error err;
+    int n[3] = {3, 3, 3};
+    double c[3] = {1.0, 2.0, 3.0};
+    CHECK_OK(map_grid_alloc(&m, n, 0.5, c, &err), err);
+    for (int i = 0; i < 27; i++)
+        m.values[i] = 0.1 * i + 1e-12; /* not float-exact */
+    write_by_hand("r8.phi", 0, 8, &m);
+    if (map_read("r8.phi", -1, &r, &err) == IO_OK) {
+        CHECK(r.n[2] == 3 && r.scale == 0.5 && r.center[2] == 3.0);
+        CHECK(r.values[26] == 0.1 * 26 + 1e-12); /* exact: no float conversion */
+        map_grid_free(&r);
+    } else {
+        CHECK_OK(IO_ERR_INPUT, err);
+    }
+    map_grid_free(&m);
+}
+
+static void compare_text_map(const map_grid *m, const map_grid *r, double rel) {
+    CHECK(r->n[0] == m->n[0] && r->n[1] == m->n[1] && r->n[2] == m->n[2]);
+    CHECK_NEAR(r->scale, m->scale, 1e-8 * m->scale);
+    for (int a = 0; a < 3; a++)
+        CHECK_NEAR(r->center[a], m->center[a], 1e-7);
+    if (r->n[0] != m->n[0] || r->n[1] != m->n[1] || r->n[2] != m->n[2]) return;
+    size_t bad = 0;
+    for (size_t i = 0; i < map_grid_points(m); i++)
+        if (fabs(r->values[i] - m->values[i]) > rel * fabs(m->values[i])) bad++;
+    CHECK(bad == 0);
+}
+
+static void test_dx_and_cube(void) {
+    map_grid m, r;
+    io_error err;
+    int n[3] = {7, 9, 11}; /* non-cubic */
+    double c[3] = {-10.3, 4.7, 22.1};
+    CHECK_OK(map_grid_alloc(&m, n, 2.3, c, &err), err);
+    fill(&m);
+
+    CHECK_OK(map_write("t.dx", MAP_DX, &m, NULL, &err), err);
+    char *text = read_text("t.dx");
+    CHECK(text != NULL);
+    if (text) {
+        CHECK_CONTAINS(text, "\nobject 1 class gridpositions counts 7 9 11\n");
+        CHECK_CONTAINS(text, "\nobject 2 class gridconnections counts 7 9 11\n");
+        CHECK_CONTAINS(text, "\nobject 3 class array type double rank 0 items 693 data follows\n");
+        CHECK_CONTAINS(text, "\nattribute \"dep\" string \"positions\"\n");
+        CHECK_CONTAINS(text, "class field\n");
+        /* First data line: z fastest, three values. */
+        const char *data = strstr(text, "data follows\n");
+        double v[4];
+        int count = data ? sscanf(data + 13, "%lf %lf %lf\n%lf", &v[0], &v[1], &v[2], &v[3]) : 0;
+        CHECK(count == 4);
+        if (count == 4) {
+            CHECK_NEAR(v[1], sample(0, 0, 1), 1e-6);
+            CHECK_NEAR(v[3], sample(0, 0, 3), 1e-6);
+        }
+        free(text);
+    }
+    CHECK_OK(map_read("t.dx", MAP_DX, &r, &err), err);
+    compare_text_map(&m, &r, 1e-6);
+    map_grid_free(&r);
+
+    molecule mol = {0};
+    atom atoms[2] = {{.x = 1, .y = 2, .z = 3, .name = "CA"}, {.x = -1, .name = "O1"}};
+    mol.atoms = atoms;
+    mol.count = 2;
+    CHECK_OK(map_write("atoms.cube", MAP_CUBE, &m, &mol, &err), err);
+    CHECK_OK(map_write("t.cube", MAP_CUBE, &m, NULL, &err), err);
+    text = read_text("t.cube");
+    if (text) {
+        int natoms = 0, nx = 0;
+        double ox = 0, hx = 0;
+        const char *l3 = strchr(strchr(text, '\n') + 1, '\n') + 1;
+        sscanf(l3, "%d %lf", &natoms, &ox);
+        sscanf(strchr(l3, '\n') + 1, "%d %lf", &nx, &hx);
+        CHECK(natoms == 1 && nx == 7);
+        CHECK_NEAR(ox, (c[0] - 3 / 2.3) / IO_BOHR_IN_ANGSTROM, 1e-7); /* Bohr */
+        CHECK_NEAR(hx, 1.0 / 2.3 / IO_BOHR_IN_ANGSTROM, 1e-7);
+        free(text);
+    }
+    text = read_text("atoms.cube");
+    if (text) {
+        CHECK_CONTAINS(text, "\n    2 ");
+        CHECK_CONTAINS(text, "\n    6     6.00000000"); /* CA: carbon */
+        CHECK_CONTAINS(text, "\n    8     8.00000000"); /* O1: oxygen */
+        free(text);
+    }
+    const char *cubes[2] = {"t.cube", "atoms.cube"};
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(map_read(cubes[i], MAP_CUBE, &r, &err), err);
+        compare_text_map(&m, &r, 1e-6);
+        map_grid_free(&r);
+    }
+
+    /* Recognition by content. */
+    const char *files[3] = {"t.dx", "t.cube", "t.phi"};
+    int formats[3] = {MAP_DX, MAP_CUBE, MAP_DELPHI};
+    for (int i = 0; i < 3; i++) {
+        int f = -2;
+        CHECK_OK(map_detect_format(files[i], &f, &err), err);
+        CHECK(f == formats[i]);
+    }
+    map_grid_free(&m);
+}
+
+static void test_text_map_errors(void) {
+    static const struct {
+        const char *file, *text, *part;
+        int status;
+    } cases[] = {
+        {"skew.dx",
+         "object 1 class gridpositions counts 2 2 2\norigin 0 0 0\ndelta 1 0.5 0\n"
+         "delta 0 1 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 8 "
+         "data follows\n1 2 3 4 5 6 7 8\n",
+         "not aligned", IO_ERR_UNSUPPORTED},
+        {"aniso.dx",
+         "object 1 class gridpositions counts 2 2 2\norigin 0 0 0\ndelta 1 0 0\n"
+         "delta 0 2 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 8 "
+         "data follows\n1 2 3 4 5 6 7 8\n",
+         "same positive value", IO_ERR_UNSUPPORTED},
+        {"items.dx",
+         "object 1 class gridpositions counts 2 2 2\norigin 0 0 0\ndelta 1 0 0\n"
+         "delta 0 1 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 9 "
+         "data follows\n1 2 3 4 5 6 7 8 9\n",
+         "9 items", IO_ERR_INPUT},
+        {"short.dx",
+         "# comment\nobject 1 class gridpositions counts 2 2 2\norigin 0 0 0\n"
+         "delta 1 0 0\ndelta 0 1 0\ndelta 0 0 1\nobject 3 class array type double "
+         "rank 0 items 8 data follows\n1 2 3\n4 5 6\nattribute \"dep\"\n",
+         "expected 8 values", IO_ERR_INPUT},
+        {"nan.dx",
+         "object 1 class gridpositions counts 1 1 2\norigin 0 0 0\ndelta 1 0 0\n"
+         "delta 0 1 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 2 "
+         "data follows\n1 nan\n",
+         "NaN", IO_ERR_INPUT},
+        {"mo.cube", "t\nt\n-1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 1\n1 2 3 4 5 6 7 8\n",
+         "orbital", IO_ERR_UNSUPPORTED},
+        {"short.cube", "t\nt\n1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 2 3\n",
+         "ends or breaks", IO_ERR_INPUT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_text(cases[i].file, cases[i].text);
+        map_grid r;
+        io_error err;
+        int rc = map_read(cases[i].file, -1, &r, &err);
+        CHECK(rc == cases[i].status);
+        CHECK_CONTAINS(err.message, cases[i].file);
+        CHECK_CONTAINS(err.message, cases[i].part);
+    }
+    /* A cube file in Angstrom (negative counts) and an APBS-like DX with odd spacing. */
+    write_text("ang.cube", "t\nt\n1 -1.0 0 0\n-2 0.5 0 0\n-2 0 0.5 0\n-2 0 0 0.5\n0 0 0 0 0\n"
+                           "1 2\n3 4\n5 6\n7 8\n");
+    map_grid r;
+    io_error err;
+    CHECK_OK(map_read("ang.cube", MAP_CUBE, &r, &err), err);
+    CHECK(r.scale == 2.0 && r.center[0] == -0.75 && r.values[1] == 5.0 && r.values[4] == 2.0);
+    map_grid_free(&r);
+}
+
+int main(void) {
+    test_enter_scratch("maps");
+    test_coordinates();
+    test_phimap();
+    test_phimap_real8();
+    test_dx_and_cube();
+    test_text_map_errors();
+    return test_finish("host_io_maps");
+}

@@ -1,0 +1,198 @@
+/* Site-potential output, the logger (terminal, quiet mode, atomic log file) and the atomic
+ * output helper. */
+#include "test_util.h"
+
+#include "host_io.h"
+
+static void test_sites(void) {
+    atom atoms[3] = {
+        {.x = 1.5,
+         .y = -2.25,
+         .z = 3.0,
+         .charge = 0.5,
+         .radius = 1.5,
+         .record = "ATOM",
+         .serial = 1,
+         .name = "N",
+         .residue = "MET",
+         .chain = 'A',
+         .residue_number = 1},
+        {.x = 0.0,
+         .y = 0.0,
+         .z = 0.0,
+         .charge = -1.0,
+         .radius = 2.0,
+         .record = "HETATM",
+         .serial = 2,
+         .name = "CL",
+         .residue = "CL",
+         .chain = ' ',
+         .residue_number = 99},
+        {.x = -10.0,
+         .y = 100.0,
+         .z = -1000.0,
+         .charge = 0.0,
+         .record = "",
+         .serial = 3,
+         .name = "",
+         .residue = "",
+         .chain = 0,
+         .residue_number = 0},
+    };
+    molecule mol = {atoms, 3, "sites.pqr"};
+    double phi[3] = {1.25, -3.5e-3, 2.0e4};
+    double field[9] = {1, 2, 3, -4, -5, -6, 0.5, 0.25, 0.125};
+    io_error err;
+    CHECK_OK(sites_write("sites.frc", &mol, phi, NULL, "test sites", &err), err);
+    CHECK_OK(sites_write("field.frc", &mol, phi, field, NULL, &err), err);
+    CHECK(sites_write("none.frc", &mol, NULL, NULL, NULL, &err) == IO_ERR_INPUT);
+    CHECK(!file_exists("none.frc"));
+
+    /* Read the lines back: 11 (or 14) fields each, values to printed precision. */
+    const char *files[2] = {"sites.frc", "field.frc"};
+    for (int f = 0; f < 2; f++) {
+        FILE *fp = fopen(files[f], "r");
+        CHECK(fp != NULL);
+        if (!fp) continue;
+        char line[512];
+        int n = 0, comments = 0;
+        double sum = NAN;
+        while (fgets(line, sizeof line, fp)) {
+            if (line[0] == '#') {
+                comments++;
+                const char *e = strstr(line, "charge*potential/2 = ");
+                if (e) sum = atof(e + 21);
+                continue;
+            }
+            char rec[8], name[8], res[8], chain[4];
+            int serial, resnum;
+            double x, y, z, q, p, ex = 0, ey = 0, ez = 0;
+            int got = sscanf(line, "%7s %d %7s %7s %3s %d %lf %lf %lf %lf %lf %lf %lf %lf", rec,
+                             &serial, name, res, chain, &resnum, &x, &y, &z, &q, &p, &ex, &ey, &ez);
+            CHECK(got == (f == 0 ? 11 : 14));
+            if (n < 3 && got >= 11) {
+                CHECK_NEAR(x, atoms[n].x, 1e-4);
+                CHECK_NEAR(z, atoms[n].z, 1e-4);
+                CHECK_NEAR(q, atoms[n].charge, 1e-5);
+                CHECK_NEAR(p, phi[n], 1e-6 * fabs(phi[n]));
+                CHECK(serial == atoms[n].serial && resnum == atoms[n].residue_number);
+                if (f == 1) CHECK_NEAR(ez, field[3 * n + 2], 1e-7);
+            }
+            if (n == 0) CHECK(!strcmp(rec, "ATOM") && !strcmp(name, "N") && !strcmp(chain, "A"));
+            if (n == 1) CHECK(!strcmp(rec, "HETATM") && !strcmp(chain, "-"));
+            if (n == 2) CHECK(!strcmp(name, "-") && !strcmp(res, "-"));
+            n++;
+        }
+        fclose(fp);
+        CHECK(n == 3 && comments >= 3);
+        CHECK_NEAR(sum, 0.5 * (0.5 * 1.25 + 1.0 * 3.5e-3), 1e-9);
+    }
+    char *text = read_text("sites.frc");
+    if (text) CHECK_CONTAINS(text, "# test sites\n");
+    free(text);
+}
+
+static void test_log(void) {
+    io_log log;
+    io_error err;
+    FILE *out = tmpfile(), *errs = tmpfile();
+    CHECK_OK(log_open(&log, "run.log", 1, &err), err);
+    log_set_streams(&log, out, errs);
+    CHECK(!file_exists("run.log")); /* only the temporary exists while the run goes on */
+    log_info(&log, "grid %d", 65);
+    log_progress(&log, "iteration %d", 10);
+    log_warning(&log, "careful %s", "now");
+    log_error(&log, "bad %s", "thing");
+    io_notes notes;
+    io_notes_clear(&notes);
+    io_note(&notes, IO_NOTE_INFO, "an info");
+    io_note(&notes, IO_NOTE_WARNING, "a warning");
+    for (int i = 0; i < IO_NOTES_MAX + 3; i++)
+        io_note(&notes, IO_NOTE_INFO, "filler %d", i);
+    CHECK(notes.count == IO_NOTES_MAX && notes.dropped == 5);
+    log_notes(&log, &notes);
+    CHECK(notes.count == 0 && notes.dropped == 0);
+    CHECK_OK(log_close(&log, 1, &err), err);
+
+    char terminal[4096] = "", errors[1024] = "";
+    rewind(out);
+    rewind(errs);
+    size_t n1 = fread(terminal, 1, sizeof terminal - 1, out);
+    size_t n2 = fread(errors, 1, sizeof errors - 1, errs);
+    terminal[n1] = errors[n2] = '\0';
+    fclose(out);
+    fclose(errs);
+    CHECK_CONTAINS(terminal, "grid 65\n");
+    CHECK(strstr(terminal, "iteration 10") == NULL); /* quiet: no progress on the terminal */
+    CHECK_CONTAINS(terminal, "warning: careful now\n");
+    CHECK_CONTAINS(terminal, "note: an info\n");
+    CHECK_CONTAINS(terminal, "warning: a warning\n");
+    CHECK_CONTAINS(terminal, "warning: 5 more notes were not kept\n");
+    CHECK(strstr(terminal, "bad thing") == NULL);
+    CHECK_CONTAINS(errors, "error: bad thing\n");
+
+    char *file = read_text("run.log"); /* the file keeps everything */
+    CHECK(file != NULL);
+    if (file) {
+        CHECK_CONTAINS(file, "grid 65\niteration 10\nwarning: careful now\nerror: bad thing\n");
+        CHECK_CONTAINS(file, "note: an info\n");
+        free(file);
+    }
+
+    /* Not quiet: progress shows; a discarded log leaves nothing. */
+    out = tmpfile();
+    CHECK_OK(log_open(&log, "discard.log", 0, &err), err);
+    log_set_streams(&log, out, out);
+    log_progress(&log, "iteration %d", 20);
+    log_close(&log, 0, &err);
+    rewind(out);
+    n1 = fread(terminal, 1, sizeof terminal - 1, out);
+    terminal[n1] = '\0';
+    fclose(out);
+    CHECK_CONTAINS(terminal, "iteration 20\n");
+    CHECK(!file_exists("discard.log"));
+    CHECK(count_names_containing(".", ".tmp-") == 0);
+
+    /* No log file at all. */
+    CHECK_OK(log_open(&log, "", 0, &err), err);
+    CHECK(log.has_file == 0);
+    CHECK_OK(log_close(&log, 1, &err), err);
+}
+
+static void test_atomic_file(void) {
+    atomic_file af;
+    io_error err;
+    write_text("out.txt", "previous");
+    CHECK_OK(atomic_file_open(&af, "out.txt", 0, &err), err);
+    fputs("new content", af.fp);
+    char *text = read_text("out.txt");
+    CHECK(text && strcmp(text, "previous") == 0); /* untouched until commit */
+    free(text);
+    CHECK(count_names_containing(".", "out.txt.tmp-") == 1);
+    CHECK_OK(atomic_file_commit(&af, &err), err);
+    text = read_text("out.txt");
+    CHECK(text && strcmp(text, "new content") == 0);
+    free(text);
+    CHECK_OK(atomic_file_open(&af, "out.txt", 0, &err), err);
+    fputs("abandoned", af.fp);
+    atomic_file_abort(&af);
+    atomic_file_abort(&af); /* twice is harmless */
+    text = read_text("out.txt");
+    CHECK(text && strcmp(text, "new content") == 0);
+    free(text);
+    CHECK(count_names_containing(".", ".tmp-") == 0);
+    CHECK(atomic_file_open(&af, "", 0, &err) == IO_ERR_INPUT);
+    /* Permissions follow the umask, not mkstemp's 0600. */
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    CHECK(stat("out.txt", &st) == 0 && (st.st_mode & 0777) == (0666 & ~mask));
+}
+
+int main(void) {
+    test_enter_scratch("outputs");
+    test_sites();
+    test_log();
+    test_atomic_file();
+    return test_finish("host_io_outputs");
+}

@@ -1,0 +1,159 @@
+/* Boundary conditions on the grid faces. */
+#include "boundary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics_constants.h"
+#include "settings.h"
+
+double debye_huckel_potential(const double p[3], const double *xyz, const double *q, size_t count,
+                              double eps_out, double debye_length, double temperature) {
+    const int screened = isfinite(debye_length) && debye_length > 0.0;
+    const double inverse_length = screened ? 1.0 / debye_length : 0.0;
+    double sum = 0.0;
+    for (size_t i = 0; i < count; ++i) {
+        const double dx = p[0] - xyz[3 * i], dy = p[1] - xyz[3 * i + 1], dz = p[2] - xyz[3 * i + 2];
+        const double r = sqrt(dx * dx + dy * dy + dz * dz);
+        if (r <= 0.0) continue; /* a charge on a face is refused before this */
+        sum += screened ? q[i] * exp(-r * inverse_length) / r : q[i] / r;
+    }
+    return sum * epkt_at(temperature) / eps_out;
+}
+
+/* 0-based full indices of the face points of an n^3 grid (each once). */
+static long *face_points(int n, size_t *count) {
+    const size_t total = (size_t)n * n * n - (size_t)(n - 2) * (n - 2) * (n - 2);
+    long *list = malloc(total * sizeof *list);
+    if (!list) return NULL;
+    size_t k = 0;
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y) {
+            const int whole_row = z == 0 || z == n - 1 || y == 0 || y == n - 1;
+            for (int x = 0; x < n; x += (whole_row || x == n - 1) ? 1 : n - 1)
+                list[k++] = x + (long)n * (y + (long)n * z);
+        }
+    *count = k;
+    return list;
+}
+
+static void position_of(const phi_map *phi, long w, double p[3]) {
+    const int n = phi->n;
+    const long idx[3] = {w % n, (w / n) % n, w / ((long)n * n)};
+    for (int a = 0; a < 3; ++a)
+        p[a] = (idx[a] - 0.5 * (n - 1)) / phi->scale + phi->center[a];
+}
+
+/* Charges reduced to the sums' sources: every atom (Coulombic) or two centroids (dipolar). */
+static int gather_sources(const molecule *mol, int dipolar, double **xyz, double **q,
+                          size_t *count) {
+    *xyz = malloc((mol->count + 2) * 3 * sizeof(double));
+    *q = malloc((mol->count + 2) * sizeof(double));
+    if (!*xyz || !*q) return -1;
+    size_t k = 0;
+    if (!dipolar) {
+        for (size_t i = 0; i < mol->count; ++i) {
+            const atom *a = &mol->atoms[i];
+            if (a->charge == 0.0) continue;
+            (*xyz)[3 * k] = a->x, (*xyz)[3 * k + 1] = a->y, (*xyz)[3 * k + 2] = a->z;
+            (*q)[k++] = a->charge;
+        }
+    } else {
+        for (int sign = 1; sign >= -1; sign -= 2) {
+            double total = 0.0, centroid[3] = {0, 0, 0};
+            for (size_t i = 0; i < mol->count; ++i) {
+                const atom *a = &mol->atoms[i];
+                if (a->charge * sign <= 0.0) continue;
+                total += a->charge;
+                centroid[0] += a->charge * a->x, centroid[1] += a->charge * a->y;
+                centroid[2] += a->charge * a->z;
+            }
+            if (total == 0.0) continue;
+            for (int d = 0; d < 3; ++d)
+                (*xyz)[3 * k + d] = centroid[d] / total;
+            (*q)[k++] = total;
+        }
+    }
+    *count = k;
+    return 0;
+}
+
+/* The new box must lie inside the focusing source map: its 8 corners must. */
+static int check_inside(const phi_map *phi, const phi_map *src, char *msg, size_t msg_size) {
+    const double half = 0.5 * (phi->n - 1) / phi->scale;
+    const double src_half = 0.5 * (src->n - 1) / src->scale;
+    for (int a = 0; a < 3; ++a) {
+        const double lo = phi->center[a] - half, hi = phi->center[a] + half;
+        const double src_lo = src->center[a] - src_half, src_hi = src->center[a] + src_half;
+        const double tol = 1e-6 / src->scale;
+        if (lo < src_lo - tol || hi > src_hi + tol) {
+            snprintf(msg, msg_size,
+                     "focusing: the new grid spans %c from %.3f to %.3f A but the source map "
+                     "only from %.3f to %.3f A (%d^3 points, scale %g, centre %.3f %.3f %.3f): "
+                     "the new box must lie inside the old one",
+                     "xyz"[a], lo, hi, src_lo, src_hi, src -> n, src -> scale, src -> center[0],
+                     src -> center[1], src -> center[2]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int boundary_apply(phi_map *phi, const molecule *mol, const boundary_params *bp, char *msg,
+                   size_t msg_size) {
+    const int kind = bp->kind;
+    if (kind != BC_ZERO && kind != BC_DIPOLAR && kind != BC_COULOMBIC && kind != BC_FOCUSING) {
+        snprintf(msg, msg_size,
+                 "bndcon %d is not supported (1 zero, 2 dipolar, 3 focusing, 4 Coulombic)", kind);
+        return -1;
+    }
+    if (kind == BC_FOCUSING) {
+        if (!bp->focus_source || !bp->focus_source->data) {
+            snprintf(msg, msg_size, "bndcon=3 (focusing) needs a source map: in(phi,file=...)");
+            return -1;
+        }
+        if (check_inside(phi, bp->focus_source, msg, msg_size) != 0) return -1;
+    }
+    size_t count = 0;
+    long *faces = face_points(phi->n, &count);
+    double *xyz = NULL, *q = NULL;
+    size_t sources = 0;
+    int failed = !faces;
+    if (!failed && (kind == BC_DIPOLAR || kind == BC_COULOMBIC))
+        failed = gather_sources(mol, kind == BC_DIPOLAR, &xyz, &q, &sources) != 0;
+    if (failed) {
+        free(faces), free(xyz), free(q);
+        snprintf(msg, msg_size, "out of memory setting the boundary values");
+        return -1;
+    }
+    int outside = 0;
+#pragma omp parallel for schedule(static) reduction(+ : outside)
+    for (size_t k = 0; k < count; ++k) {
+        double p[3], v = 0.0;
+        position_of(phi, faces[k], p);
+        if (kind == BC_DIPOLAR || kind == BC_COULOMBIC)
+            v = debye_huckel_potential(p, xyz, q, sources, bp->eps_out, bp->debye_length,
+                                       bp->temperature);
+        else if (kind == BC_FOCUSING && phi_map_interpolate(bp->focus_source, p, &v) != 0)
+            ++outside, v = 0.0;
+        phi_set(phi, (size_t)faces[k], v);
+    }
+    free(faces), free(xyz), free(q);
+    if (outside) { /* cannot happen after check_inside; kept as a guard */
+        snprintf(msg, msg_size, "focusing: %d face points fall outside the source map", outside);
+        return -1;
+    }
+    return 0;
+}
+
+void boundary_face_centres(const phi_map *phi, double out[6]) {
+    const int n = phi->n, m = (n - 1) / 2;
+    const long centre = m + (long)n * (m + (long)n * m);
+    const long stride[3] = {1, n, (long)n * n};
+    for (int a = 0; a < 3; ++a) {
+        out[2 * a] = phi_get(phi, (size_t)(centre - (long)m * stride[a]));
+        out[2 * a + 1] = phi_get(phi, (size_t)(centre + (long)m * stride[a]));
+    }
+}

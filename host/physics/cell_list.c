@@ -1,0 +1,79 @@
+/* Cell list: counting sort of the points by cell (two passes, CSR layout). */
+#include "cell_list.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int clamp_int(double v, int hi) {
+    return v < 0 ? 0 : v > hi ? hi : (int)v;
+}
+
+static int cell_of(const cell_list *cl, const double *p) {
+    int c[3];
+    for (int a = 0; a < 3; ++a)
+        c[a] = clamp_int(floor((p[a] - cl->origin[a]) / cl->cell), cl->dim[a] - 1);
+    return cell_list_index(cl, c[0], c[1], c[2]);
+}
+
+int cell_list_build(cell_list *cl, const double *xyz, int count, double cell) {
+    return cell_list_build_subset(cl, xyz, count, cell, NULL);
+}
+
+int cell_list_build_subset(cell_list *cl, const double *xyz, int count, double cell,
+                           const unsigned char *mask) {
+    memset(cl, 0, sizeof *cl);
+    cl->cell = cell;
+    double hi[3] = {0, 0, 0};
+    for (int a = 0; a < 3; ++a)
+        cl->origin[a] = INFINITY, hi[a] = -INFINITY;
+    for (int i = 0; i < count; ++i)
+        for (int a = 0; a < 3 && (!mask || mask[i]); ++a) {
+            if (xyz[3 * i + a] < cl->origin[a]) cl->origin[a] = xyz[3 * i + a];
+            if (xyz[3 * i + a] > hi[a]) hi[a] = xyz[3 * i + a];
+        }
+    for (int a = 0; a < 3; ++a)
+        if (!isfinite(cl->origin[a])) cl->origin[a] = hi[a] = 0.0; /* no points */
+    size_t cells = 1;
+    for (int a = 0; a < 3; ++a) {
+        cl->dim[a] = (int)floor((hi[a] - cl->origin[a]) / cell) + 1;
+        cells *= (size_t)cl->dim[a];
+    }
+    cl->start = calloc(cells + 1, sizeof *cl->start);
+    cl->items = malloc(((size_t)count + 1) * sizeof *cl->items);
+    if (!cl->start || !cl->items) {
+        cell_list_free(cl);
+        return -1;
+    }
+    for (int i = 0; i < count; ++i)
+        if (!mask || mask[i]) cl->start[cell_of(cl, xyz + 3 * i) + 1]++;
+    for (size_t c = 0; c < cells; ++c)
+        cl->start[c + 1] += cl->start[c];
+    int *fill = malloc(cells * sizeof *fill);
+    if (!fill) {
+        cell_list_free(cl);
+        return -1;
+    }
+    memcpy(fill, cl->start, cells * sizeof *fill);
+    for (int i = 0; i < count; ++i)
+        if (!mask || mask[i]) cl->items[fill[cell_of(cl, xyz + 3 * i)]++] = i;
+    free(fill);
+    return 0;
+}
+
+void cell_list_free(cell_list *cl) {
+    free(cl->start);
+    free(cl->items);
+    memset(cl, 0, sizeof *cl);
+}
+
+int cell_list_range(const cell_list *cl, const double x[3], double r, int lo[3], int hi[3]) {
+    for (int a = 0; a < 3; ++a) {
+        double l = floor((x[a] - r - cl->origin[a]) / cl->cell);
+        double h = floor((x[a] + r - cl->origin[a]) / cl->cell);
+        if (h < 0 || l > cl->dim[a] - 1) return 0;
+        lo[a] = l < 0 ? 0 : (int)l;
+        hi[a] = h > cl->dim[a] - 1 ? cl->dim[a] - 1 : (int)h;
+    }
+    return 1;
+}

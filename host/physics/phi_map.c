@@ -1,0 +1,46 @@
+/* Potential maps: allocation and trilinear interpolation. */
+#include "phi_map.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int phi_map_alloc(phi_map *m, int n, int is_double, double scale, const double center[3]) {
+    memset(m, 0, sizeof *m);
+    m->n = n, m->is_double = is_double, m->scale = scale;
+    memcpy(m->center, center, sizeof m->center);
+    m->data = calloc((size_t)n * n * n, is_double ? sizeof(double) : sizeof(float));
+    return m->data ? 0 : -1;
+}
+
+void phi_map_free(phi_map *m) {
+    free(m->data);
+    m->data = NULL;
+}
+
+int phi_map_interpolate(const phi_map *m, const double p[3], double *value) {
+    const int n = m->n;
+    int base[3];
+    double f[3];
+    for (int a = 0; a < 3; ++a) {
+        double g = phi_map_coordinate(m, a, p[a]);
+        if (g < -1e-6 || g > n - 1 + 1e-6) {
+            *value = NAN;
+            return -1;
+        }
+        g = fmin(fmax(g, 0.0), n - 1.0);
+        base[a] = (int)floor(g);
+        if (base[a] > n - 2) base[a] = n - 2;
+        f[a] = g - base[a];
+    }
+    double sum = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        const int dx = k & 1, dy = (k >> 1) & 1, dz = (k >> 2) & 1;
+        const double w = (dx ? f[0] : 1 - f[0]) * (dy ? f[1] : 1 - f[1]) * (dz ? f[2] : 1 - f[2]);
+        if (w == 0.0) continue;
+        sum += w * phi_get(m, (size_t)(base[0] + dx) +
+                                  (size_t)n * ((base[1] + dy) + (size_t)n * (base[2] + dz)));
+    }
+    *value = sum;
+    return 0;
+}
