@@ -164,11 +164,14 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
         }
     }
     p->time_outputs = omp_get_wtime() - before_outputs;
-    write_summary(p, start);
+    /* A failed run (bad input, solver or device failure) leaves no files behind: no summary
+       and no log file; its message is on stderr. */
+    const int run_succeeded = p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED;
+    if (run_succeeded) write_summary(p, start);
     p->time_total = omp_get_wtime() - start;
     if (p->calc_ran) report_timing(&p->log, &p->calc, p->time_read, p->time_outputs, p->time_total);
     log_info(&p->log, "exit status %d", p->exit_code);
-    if (log_close(&p->log, 1, &err) != IO_OK) {
+    if (log_close(&p->log, run_succeeded, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         if (p->exit_code == EXIT_OK) p->exit_code = EXIT_BAD_INPUT;
     }

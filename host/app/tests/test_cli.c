@@ -38,6 +38,14 @@ int main(void) {
     CHECK(!file_exists("b.phi") && !file_exists("b.frc"));
     pipeline_free(p);
 
+    /* A malformed atom line: status 1, and neither the summary nor the log file is left. */
+    write_text("nan.pqr",
+               "ATOM      1  N   MET A   1         nan   1.000   2.000  0.5000 1.5000\n");
+    CHECK(run_program(p, 0, "--pqr", "nan.pqr", "--json", "nan.json", "--log", "nan.log", "--phi",
+                      "nan.phi", "--quiet", NULL) == EXIT_BAD_INPUT);
+    CHECK(!file_exists("nan.json") && !file_exists("nan.log") && !file_exists("nan.phi"));
+    pipeline_free(p);
+
     /* linit too small for maxc: not converged -> status 3, outputs written, flagged in JSON. */
     CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--linit", "20", "--maxc", "1e-9",
                       "--phi", "c.phi", "--json", "c.json", "--quiet", NULL) == EXIT_NOT_CONVERGED);
