@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Install the Debian packages the build, the tests and the regression suite need (only those
-# missing).  Safe to run repeatedly.  Uses sudo when not root.
+# Install the Debian packages the project needs, only those missing; safe to run repeatedly.
+#   install_deps.sh build   compilers and CMake (enough to build and run the program)
+#   install_deps.sh all     also what the tests need: APBS, PDB2PQR, numpy, matplotlib,
+#                           clang-format (the default)
 set -euo pipefail
-packages=(cmake make gcc g++ gfortran libgomp1 python3 python3-numpy python3-matplotlib
-          apbs pdb2pqr clang-format)
+profile=${1:-all}
+packages=(cmake make gcc g++ gfortran libgomp1 python3)
+if [ "$profile" = all ]; then
+  packages+=(python3-numpy python3-matplotlib apbs pdb2pqr clang-format)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
