@@ -16,7 +16,7 @@ void dg_default_options(dg_options *o) {
     o->num_threads = 0;
     o->block_x = 0;
     o->block_y = 0;
-    o->autotune = 0;
+    o->autotune = 1;
     o->equation = DG_EQUATION_AUTO;
     o->omega = 0.0;
     o->spectral_radius = 0.0;

@@ -29,8 +29,12 @@ static int start_cuda(dg_solver s, dg_error *err) {
     int count = 0;
     int st = dg_cuda_count_devices(&count, err);
     if (st != DG_OK) return st;
-    if (count == 0)
-        return dg_error_set(err, DG_ERR_NO_DEVICE, "no CUDA-capable device is available");
+    if (count == 0) { /* the runtime's reason, if it gave one, is in err->message */
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err->message);
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "no CUDA-capable device is available%s%s",
+                            reason[0] ? ": " : "", reason);
+    }
     if (s->options.device >= count)
         return dg_error_set(err, DG_ERR_NO_DEVICE,
                             "CUDA device %d requested but only %d device(s) available",

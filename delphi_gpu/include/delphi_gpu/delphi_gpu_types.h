@@ -141,9 +141,11 @@ typedef struct dg_options {
     int precision;   /**< dg_precision; default DG_PRECISION_DOUBLE */
     int device;      /**< CUDA device ordinal; default 0 */
     int num_threads; /**< CPU threads; 0 = OpenMP's default; default 0 */
-    int block_x;     /**< CUDA thread-block width; 0 = 16x16, or the autotuned shape; default 0 */
-    int block_y;     /**< CUDA thread-block height; 0 as above; default 0 */
-    int autotune; /**< 1 = time a few CUDA block shapes on first use and keep the best; default 0 */
+    int block_x;     /**< CUDA thread-block width; > 0 fixes the shape; default 0 */
+    int block_y;     /**< CUDA thread-block height; with block_x; default 0 */
+    int autotune;    /**< 1 = on first use for a grid, time a few CUDA block shapes (from the
+                          16x16 default) during the first iterations and keep the best; results
+                          do not depend on the shape; 0 = always 16x16; default 1 */
 
     /* Equation. */
     int equation; /**< dg_equation; default DG_EQUATION_AUTO */

@@ -1,0 +1,263 @@
+/* The CUDA backend behind backend.h: device selection, the ops table, and the extra entry
+ * points of cuda_backend.h.  Every operation first makes the handle's device current, since a
+ * handle may be used from different host threads (one at a time). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.cuh"
+
+static int use_device(dg_cuda_state *st, dg_error *err) {
+    DG_CUDA_TRY(cudaSetDevice(st->device), "cudaSetDevice");
+    return DG_OK;
+}
+
+static void cuda_destroy(void *state) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    if (!st) return;
+    cudaSetDevice(st->device);
+    if (st->stream) cudaStreamSynchronize(st->stream);
+    dg_cuda_free_medium(st);
+    for (size_t i = 0; i < sizeof st->tuner.event / sizeof st->tuner.event[0]; ++i)
+        if (st->tuner.event[i]) cudaEventDestroy(st->tuner.event[i]);
+    cudaFree(st->result_device);
+    cudaFreeHost(st->result_host);
+    if (st->stream) cudaStreamDestroy(st->stream);
+    free(st);
+}
+
+static int open_device(dg_cuda_state *st, const dg_backend_config *config, dg_error *err) {
+    int count = 0;
+    cudaError_t code = cudaGetDeviceCount(&count);
+    if (code != cudaSuccess)
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "no usable CUDA device: %s (%s)",
+                            cudaGetErrorString(code), cudaGetErrorName(code));
+    if (config->device < 0 || config->device >= count)
+        return dg_error_set(err, DG_ERR_NO_DEVICE,
+                            "CUDA device %d requested (options.device) but %d device(s) present",
+                            config->device, count);
+    st->device = config->device;
+    code = cudaSetDevice(st->device);
+    if (code == cudaSuccess) code = cudaFree(0); /* create the context now */
+    if (code != cudaSuccess)
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "CUDA device %d cannot be used: %s (%s)",
+                            st->device, cudaGetErrorString(code), cudaGetErrorName(code));
+    cudaDeviceProp prop;
+    DG_CUDA_TRY(cudaGetDeviceProperties(&prop, st->device), "cudaGetDeviceProperties");
+    snprintf(st->device_name, sizeof st->device_name, "%s", prop.name);
+    st->sm_count = prop.multiProcessorCount;
+    DG_CUDA_TRY(cudaDeviceGetAttribute(&st->max_texture_linear, cudaDevAttrMaxTexture1DLinearWidth,
+                                       st->device),
+                "cudaDeviceGetAttribute (1D texture width)");
+    int status = dg_cuda_probe_kernels(err);
+    if (status != DG_OK)
+        return dg_error_set(err, DG_ERR_NO_DEVICE,
+                            "CUDA device %d (%s, compute capability %d.%d) cannot run this "
+                            "build's kernels (built for CMAKE_CUDA_ARCHITECTURES; rebuild for "
+                            "this GPU): %s",
+                            st->device, st->device_name, prop.major, prop.minor, err->message);
+    return DG_OK;
+}
+
+static int cuda_create(void **state, const dg_backend_config *config, dg_error *err) {
+    *state = NULL;
+    /* Plain C allocation: the backend needs no C++ runtime, so C programs link it as they are. */
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(calloc(1, sizeof(dg_cuda_state)));
+    if (!st) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (CUDA backend state)");
+    st->config = *config;
+    st->is_float = config->precision == DG_PRECISION_FLOAT;
+    st->es = st->is_float ? sizeof(float) : sizeof(double);
+    st->sparse_reader = DG_CUDA_READER_LDG;
+    st->depth = DG_CUDA_DEFAULT_DEPTH;
+    int status = open_device(st, config, err);
+    if (status == DG_OK) {
+        cudaError_t code = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking);
+        if (code == cudaSuccess) code = cudaMalloc(&st->result_device, sizeof(dg_cuda_partial));
+        if (code == cudaSuccess) code = cudaMallocHost(&st->result_host, sizeof(dg_cuda_partial));
+        if (code != cudaSuccess) status = dg_cuda_fail(err, code, "backend set-up");
+    }
+    if (status != DG_OK) {
+        cuda_destroy(st);
+        return status;
+    }
+    *state = st;
+    return DG_OK;
+}
+
+static int cuda_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_set_medium(st, prep, err);
+}
+
+static int require_medium(const dg_cuda_state *st, dg_error *err) {
+    if (!st->has_medium) return dg_error_set(err, DG_ERR_STATE, "CUDA backend: no medium set");
+    return DG_OK;
+}
+
+static int cuda_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_load_phi(st, phi, is_double, err);
+}
+
+static int cuda_store_phi(void *state, void *phi, int is_double, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_store_phi(st, phi, is_double, err);
+}
+
+static int cuda_set_omega(void *state, double omega, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status != DG_OK) return status;
+    st->omega = omega;
+    return dg_cuda_launch_rescale(st, err);
+}
+
+static int cuda_iterate(void *state, int count, int measure, int stride, dg_change *change,
+                        dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status != DG_OK) return status;
+    if (count < 1 || (measure && (stride < 1 || !change)))
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CUDA backend: iterate(count %d, stride %d)", count, stride);
+    for (int i = 0; i < count && status == DG_OK; ++i)
+        status = dg_cuda_tuned_iteration(st, measure && i == count - 1, stride, err);
+    if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
+    return status;
+}
+
+static int cuda_update_nonlinear_source(void *state, double fraction, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status != DG_OK) return status;
+    if (!st->has_salt)
+        return dg_error_set(err, DG_ERR_STATE,
+                            "CUDA backend: nonlinear source needs a medium with salt");
+    status = dg_cuda_alloc_qmap(st, err);
+    if (status == DG_OK) status = dg_cuda_launch_nonlinear_source(st, fraction, err);
+    if (status == DG_OK) st->nonlinear_active = 1;
+    return status;
+}
+
+static const dg_backend_ops cuda_ops = {
+    "cuda",          cuda_create,   cuda_destroy,
+    cuda_set_medium, cuda_load_phi, cuda_store_phi,
+    cuda_set_omega,  cuda_iterate,  cuda_update_nonlinear_source,
+};
+
+extern "C" const dg_backend_ops *dg_cuda_backend(void) {
+    return &cuda_ops;
+}
+
+extern "C" int dg_cuda_count_devices(int *count, dg_error *err) {
+    *count = 0;
+    cudaError_t code = cudaGetDeviceCount(count);
+    if (code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver) {
+        /* No GPU or no driver: 0 devices, not an error; the reason stays in the message. */
+        *count = 0;
+        if (err) {
+            err->status = DG_OK;
+            snprintf(err->message, sizeof err->message, "%s (%s)", cudaGetErrorString(code),
+                     cudaGetErrorName(code));
+        }
+        return DG_OK;
+    }
+    if (code != cudaSuccess) {
+        *count = 0;
+        return dg_cuda_fail(err, code, "cudaGetDeviceCount");
+    }
+    return DG_OK;
+}
+
+/* ---- cuda_backend.h ------------------------------------------------------------------------ */
+
+extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    memset(info, 0, sizeof *info);
+    int status = use_device(st, err);
+    if (status != DG_OK) return status;
+    size_t free_bytes = 0, total_bytes = 0;
+    DG_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    snprintf(info->device_name, sizeof info->device_name, "%s", st->device_name);
+    info->device = st->device;
+    info->sm_count = st->sm_count;
+    info->free_mib = free_bytes / 1048576.0, info->total_mib = total_bytes / 1048576.0;
+    info->medium_mib = st->medium_bytes / 1048576.0;
+    info->block_x = st->shape.bx, info->block_y = st->shape.by, info->zchunks = st->shape.zchunks;
+    info->depth = st->shape.depth;
+    info->autotuned = st->shape_from_autotune;
+    info->tuning = st->tuner.active;
+    info->sparse_reader = st->sparse_reader;
+    if (st->tuner.tuned_nx) {
+        info->tune_count = st->tuner.count < 20 ? st->tuner.count : 20;
+        for (int i = 0; i < info->tune_count; ++i) {
+            info->tune_bx[i] = st->tuner.candidate[i].bx;
+            info->tune_by[i] = st->tuner.candidate[i].by;
+            info->tune_depth[i] = st->tuner.candidate[i].depth;
+            info->tune_ms[i] = st->tuner.ms[i];
+        }
+    }
+    return DG_OK;
+}
+
+extern "C" int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    if (reader != DG_CUDA_READER_LDG && reader != DG_CUDA_READER_TEXTURE)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "unknown sparse reader %d", reader);
+    if (reader == DG_CUDA_READER_TEXTURE)
+        for (int c = 0; c < 2; ++c)
+            if (st->sparse[c].total_count > 0 && !st->sparse[c].tex_index)
+                return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                                    "the lists (%d entries) exceed a 1D texture (%d elements)",
+                                    st->sparse[c].total_count, st->max_texture_linear);
+    st->sparse_reader = reader;
+    return DG_OK;
+}
+
+extern "C" int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    if (depth < 1 || depth > 3)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "prefetch depth %d (1..3)", depth);
+    int status = use_device(st, err);
+    if (status != DG_OK) return status;
+    st->depth = depth;
+    if (!st->has_medium) return DG_OK;
+    const int bx = st->shape.bx, by = st->shape.by; /* keep the block, refit the chunks */
+    status = dg_cuda_make_shape(st, bx, by, &st->shape, err);
+    st->tuner.active = 0; /* a tuner still running would mix depths: stop it */
+    return status;
+}
+
+extern "C" int dg_cuda_copy_bandwidth(int device, size_t bytes, int repeats, double *gb_per_s,
+                                      dg_error *err) {
+    *gb_per_s = 0.0;
+    DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice");
+    void *a = NULL, *b = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    cudaError_t code = cudaMalloc(&a, bytes);
+    if (code == cudaSuccess) code = cudaMalloc(&b, bytes);
+    if (code == cudaSuccess) code = cudaMemset(a, 1, bytes);
+    if (code == cudaSuccess) code = cudaEventCreate(&start);
+    if (code == cudaSuccess) code = cudaEventCreate(&stop);
+    if (code == cudaSuccess) code = cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); /* warm */
+    if (code == cudaSuccess) code = cudaEventRecord(start);
+    for (int i = 0; i < repeats && code == cudaSuccess; ++i)
+        code = cudaMemcpy(i % 2 ? a : b, i % 2 ? b : a, bytes, cudaMemcpyDeviceToDevice);
+    if (code == cudaSuccess) code = cudaEventRecord(stop);
+    if (code == cudaSuccess) code = cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    if (code == cudaSuccess) code = cudaEventElapsedTime(&ms, start, stop);
+    if (code == cudaSuccess && ms > 0.0f) *gb_per_s = 2.0 * bytes * repeats / (ms * 1e-3) / 1e9;
+    cudaFree(a), cudaFree(b);
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    return code == cudaSuccess ? DG_OK : dg_cuda_fail(err, code, "copy bandwidth measurement");
+}

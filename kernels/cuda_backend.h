@@ -1,0 +1,45 @@
+/* Extra entry points of the CUDA backend for its tests and benchmark (C, no CUDA types).
+ * The library itself reaches the backend only through backend.h's dg_cuda_backend(). */
+#ifndef DG_CUDA_BACKEND_H
+#define DG_CUDA_BACKEND_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+/* How the correction kernel reads positions, weights and sources. */
+#define DG_CUDA_READER_LDG     0 /* read-only data path (const __restrict__, __ldg) */
+#define DG_CUDA_READER_TEXTURE 1 /* 1D texture objects over linear memory */
+
+typedef struct dg_cuda_info {
+    char device_name[256];
+    int device;
+    int sm_count;
+    double free_mib, total_mib; /* device memory now */
+    double medium_mib;          /* device memory held for the current medium */
+    int block_x, block_y;       /* sweep block shape in use (x counts pairs of grid points) */
+    int zchunks;                /* sweep blocks along z */
+    int depth;                  /* planes the sweep prefetches ahead */
+    int autotuned;              /* 1 if the shape was chosen by the autotune */
+    int tuning;                 /* 1 while the autotune is still timing candidates */
+    int sparse_reader;          /* DG_CUDA_READER_* */
+    int tune_count;             /* candidates the autotune timed (0 if it has not run) */
+    int tune_bx[20], tune_by[20], tune_depth[20];
+    double tune_ms[20]; /* each candidate's time for its timed iterations */
+} dg_cuda_info;
+
+/** Describe a CUDA backend state (from dg_cuda_backend()->create). */
+int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err);
+
+/** Choose how the correction kernel reads its lists (texture needs lists that fit a 1D
+ *  texture; DG_ERR_UNSUPPORTED otherwise). */
+int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err);
+
+/** Planes the sweep kernels prefetch ahead (1..3), for measurements; keeps the block shape. */
+int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err);
+
+/** Device-to-device cudaMemcpy bandwidth of device `device`: a buffer of `bytes` copied
+ *  `repeats` times; GB/s counting bytes read plus bytes written (1 GB = 1e9 bytes). */
+int dg_cuda_copy_bandwidth(int device, size_t bytes, int repeats, double *gb_per_s, dg_error *err);
+
+#endif /* DG_CUDA_BACKEND_H */

@@ -1,0 +1,175 @@
+/* The CUDA backend's state and internal entry points (CUDA translation units only).
+ *
+ * Device layout of a medium (T = float or double, the working precision):
+ *   phi[c]     half grid of colour c (prepared.h conventions: h = w / 2, colour = w & 1)
+ *   flag[c]    1 byte per half point: bit 0 = salt factor applies (PB only), and in colour 1
+ *              bit 1 = the point is on a sparse list (the convergence sample takes its change
+ *              from the sparse kernel, not the sweep).  Poisson has flag[0] = NULL and flag[1]
+ *              carrying bit 1 only.
+ *   qmap[c]    nonlinear lagged source (allocated on first use)
+ *   sparse[c]  boundary points (with 6 weights) followed by charge-only points; sorted by
+ *              half-index, one entry per point, so the correction kernel has no write races.
+ */
+#ifndef DG_CUDA_INTERNAL_CUH
+#define DG_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+extern "C" {
+#include "backend.h"
+#include "delphi_gpu/delphi_gpu_types.h"
+#include "cuda_backend.h"
+}
+
+/* Per-block partial of the convergence reduction (also the final result). */
+struct dg_cuda_partial {
+    double max_abs;
+    double sum_sq;
+    int nonfinite; /* count of non-finite deltas */
+    int pad;
+};
+
+struct dg_cuda_sparse {
+    int boundary_count; /* entries [0, boundary_count) carry 6 weights */
+    int total_count;    /* boundary entries + charge-only entries */
+    int *index;         /* [total] half-index, ascending */
+    double *weight_raw; /* [6 * boundary] unscaled weights (double) */
+    double *source_raw; /* [total] unscaled sources, 0 where the point has no charge */
+    void *weight;       /* [6 * boundary] T, omega * weight, as the CPU backend rounds them */
+    void *source;       /* [total] T, omega * source */
+    void *last;         /* [total] T, value after the last correction (colour 1 only) */
+    cudaTextureObject_t tex_index, tex_weight, tex_source; /* 0 when not created */
+};
+
+/* Block shape and z chunking of the sweep kernels. */
+struct dg_cuda_shape {
+    int bx, by;           /* threads: x pairs (2 grid points each) and y rows */
+    int depth;            /* planes prefetched ahead (1..3, dg_sweep_kernel DEPTH) */
+    int tiles_x, tiles_y; /* blocks over the x-y plane */
+    int zchunks;          /* blocks along z; each marches over planes_per_chunk planes */
+    int planes_per_chunk;
+    int blocks; /* total blocks of one sweep launch */
+};
+
+#define DG_CUDA_MAX_CANDIDATES 20
+
+struct dg_cuda_tuner {
+    int active; /* timing candidates now */
+    int count;  /* candidates */
+    dg_cuda_shape candidate[DG_CUDA_MAX_CANDIDATES];
+    float ms[DG_CUDA_MAX_CANDIDATES];
+    int next; /* next iteration slot to time (2 per candidate after one warm-up) */
+    cudaEvent_t event[2 * DG_CUDA_MAX_CANDIDATES * 2 + 1];
+    int tuned_nx, tuned_ny, tuned_nz; /* grid the kept shape was tuned for (0 = none) */
+    dg_cuda_shape best;
+};
+
+struct dg_cuda_state {
+    dg_backend_config config;
+    int device;
+    cudaStream_t stream;
+    char device_name[256];
+    int sm_count;
+    int max_texture_linear; /* elements of a 1D linear texture */
+    int is_float;
+    size_t es; /* sizeof(T) */
+
+    /* Grid and medium. */
+    int has_medium;
+    int nx, ny, nz;
+    size_t half_count[2];
+    size_t interior_count;
+    long long offsets[2][6];
+    int has_salt;
+    double factor[2];
+    double nonlinear_coefficient, chi[4];
+    size_t medium_bytes; /* device bytes held for the medium */
+
+    void *phi[2];
+    unsigned char *flag[2];
+    void *qmap[2];
+    int nonlinear_active;
+    dg_cuda_sparse sparse[2];
+
+    void *staging; /* full-grid slab for load_phi/store_phi */
+    size_t staging_bytes;
+
+    dg_cuda_partial *partials; /* per-block partials of the measured iteration */
+    int partial_capacity;
+    int partial_count; /* partials written by the last measured iteration */
+    dg_cuda_partial *result_device;
+    dg_cuda_partial *result_host; /* pinned */
+
+    double omega;
+    dg_cuda_shape shape;
+    int shape_from_autotune;
+    dg_cuda_tuner tuner;
+    int sparse_reader; /* DG_CUDA_READER_LDG or DG_CUDA_READER_TEXTURE */
+    int depth;         /* prefetch depth of the sweeps (DG_CUDA_DEFAULT_DEPTH unless set) */
+};
+
+#define DG_CUDA_DEFAULT_DEPTH 2
+
+/* ---- Errors ---------------------------------------------------------------------------- */
+
+/** Record a failed CUDA call: DG_ERR_DEVICE_OUT_OF_MEMORY for allocation failures, else
+ *  DG_ERR_DEVICE.  Returns the status. */
+int dg_cuda_fail(dg_error *err, cudaError_t code, const char *what);
+
+#define DG_CUDA_TRY(call, what)                                                                    \
+    do {                                                                                           \
+        cudaError_t dg_cuda_code_ = (call);                                                        \
+        if (dg_cuda_code_ != cudaSuccess) return dg_cuda_fail(err, dg_cuda_code_, what);           \
+    } while (0)
+
+/* A kernel launch: configuration errors now, execution errors at the next synchronisation. */
+#define DG_CUDA_LAUNCHED(what) DG_CUDA_TRY(cudaGetLastError(), "launch of " what)
+
+/* ---- Medium, transfers (cuda_medium.cu, cuda_transfer.cu) ------------------------------ */
+
+int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *prep, dg_error *err);
+void dg_cuda_free_medium(dg_cuda_state *st);
+int dg_cuda_load_phi(dg_cuda_state *st, const void *phi, int is_double, dg_error *err);
+int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
+int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
+
+/** Bytes free on the current device, with a message naming need and free on failure. */
+int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_error *err);
+
+/* ---- Launch shapes (cuda_shape.cu) ----------------------------------------------------- */
+
+/** Fill shape (tiles, z chunks, blocks) for a bx x by block at st->depth on the grid. */
+int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *shape, dg_error *err);
+/** Choose the shape after set_medium: fixed, default or cached autotune; starts the tuner. */
+int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err);
+/** Largest block count of any shape the sweeps may use on this grid (partials capacity). */
+int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err);
+/** Run one iteration, timing it for the autotune when the tuner is active. */
+int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err);
+
+/* ---- Kernel launchers (cuda_launch.cu) -------------------------------------------------- */
+
+/** One iteration: odd sweep + corrections, even sweep + corrections (measured if asked). */
+int dg_cuda_launch_iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int measure, int stride,
+                             dg_error *err);
+/** Reduce the partials of the measured iteration into result_device and copy it back. */
+int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err);
+int dg_cuda_launch_rescale(dg_cuda_state *st, dg_error *err);
+int dg_cuda_launch_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err);
+int dg_cuda_launch_mark_sparse(dg_cuda_state *st, dg_error *err);
+int dg_cuda_launch_gather_last(dg_cuda_state *st, dg_error *err);
+/** Full-grid slab [w0, w0 + count) in staging (double or float) <-> half grids. */
+int dg_cuda_launch_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+int dg_cuda_launch_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+/** DG_OK if this device has code for the kernels of this build. */
+int dg_cuda_probe_kernels(dg_error *err);
+/** Max resident sweep blocks per multiprocessor for a block shape. */
+int dg_cuda_sweep_occupancy(dg_cuda_state *st, const dg_cuda_shape *shape, int *blocks_per_sm,
+                            dg_error *err);
+/** Dynamic shared memory of a sweep launch. */
+size_t dg_cuda_sweep_shared_bytes(const dg_cuda_shape *shape, size_t element_size);
+/** Number of sparse-kernel blocks for colour 1 (partials after the sweep's). */
+int dg_cuda_sparse_blocks(int count);
+
+#endif /* DG_CUDA_INTERNAL_CUH */

@@ -1,0 +1,165 @@
+/* Sweep launch shapes: tiles over x-y, chunks along z, and the autotune (seed 003: choose
+ * block shapes by measurement).
+ *
+ * The autotune times whole iterations of the solve itself: every shape computes every point
+ * with the same arithmetic, so the results do not depend on which shape ran an iteration and
+ * tuning costs no extra work or memory.  After one untimed warm-up iteration each candidate runs
+ * two timed iterations (CUDA events); the fastest is kept for this handle and grid. */
+#include <math.h>
+
+#include "cuda_internal.cuh"
+
+#define DG_CUDA_DEFAULT_BX       16
+#define DG_CUDA_DEFAULT_BY       16
+#define DG_CUDA_TIMED_ITERATIONS 2
+#define DG_CUDA_CHUNK_PLANES     40 /* planes per z chunk on large grids (measured, PERFORMANCE.md) */
+#define DG_CUDA_MIN_CHUNK_PLANES 8
+
+/* Autotune candidates: block shapes (x counts pairs of grid points) at prefetch depths 2, 3. */
+static const int candidate_shapes[][2] = {{16, 16}, {32, 8},  {32, 16}, {64, 8}, {32, 32},
+                                          {64, 16}, {16, 32}, {34, 30}, {66, 15}};
+static const int candidate_count = sizeof candidate_shapes / sizeof candidate_shapes[0];
+static const int candidate_depths[] = {2, 3};
+
+/* Chunks along z.  Measured on an H100 (docs/PERFORMANCE.md): when every block marches through
+   all planes, all blocks read the same few planes at once and the sweep loses 10-20 % of its
+   bandwidth; chunks of about 40 planes, many blocks in flight at different depths, do best.
+   Small grids take shorter chunks (down to 8 planes) until there are two blocks per resident
+   slot.  Each chunk re-reads 2 planes of the other colour, 2 / (3 * 40) of the traffic. */
+static int choose_zchunks(int tiles, int slots, int planes) {
+    int k = (planes + DG_CUDA_CHUNK_PLANES - 1) / DG_CUDA_CHUNK_PLANES;
+    const int fill = (2 * slots + tiles - 1) / tiles, most = planes / DG_CUDA_MIN_CHUNK_PLANES;
+    if (k < fill) k = fill < most ? fill : most;
+    return k > 0 ? k : 1;
+}
+
+int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_error *err) {
+    const int pairs = (st->nx - 1) / 2, rows = st->ny - 2, planes = st->nz - 2;
+    s->bx = bx, s->by = by, s->depth = st->depth;
+    s->tiles_x = (pairs + bx - 3) / (bx - 2);
+    s->tiles_y = (rows + by - 3) / (by - 2);
+    if (s->tiles_y > 65535)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "grid %d x %d x %d needs %d thread blocks along y with %d x %d "
+                            "blocks; CUDA allows 65535 (use a larger block_y)",
+                            st->nx, st->ny, st->nz, s->tiles_y, bx, by);
+    int per_sm = 0;
+    int status = dg_cuda_sweep_occupancy(st, s, &per_sm, err);
+    if (status != DG_OK) return status;
+    if (per_sm < 1)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "sweep blocks of %d x %d threads cannot run on device %d (%s)", bx, by,
+                            st->device, st->device_name);
+    const int tiles = s->tiles_x * s->tiles_y;
+    int k = choose_zchunks(tiles, per_sm * st->sm_count, planes);
+    if (k > 65535) k = 65535;
+    s->planes_per_chunk = (planes + k - 1) / k;
+    s->zchunks = (planes + s->planes_per_chunk - 1) / s->planes_per_chunk;
+    s->blocks = tiles * s->zchunks;
+    return DG_OK;
+}
+
+/* Make a shape at a given prefetch depth (the state's depth is restored). */
+static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, dg_cuda_shape *s,
+                         dg_error *err) {
+    const int saved = st->depth;
+    st->depth = depth;
+    const int status = dg_cuda_make_shape(st, bx, by, s, err);
+    st->depth = saved;
+    return status;
+}
+
+/* Over every shape and prefetch depth this handle may use, so that changing the depth later
+   (dg_cuda_set_prefetch_depth) never outgrows the partials. */
+int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err) {
+    *blocks = 0;
+    dg_cuda_shape s;
+    int status = DG_OK;
+    for (int depth = 1; depth <= 3 && status == DG_OK; ++depth) {
+        if (st->config.block_x > 0) {
+            status = make_shape_at(st, st->config.block_x, st->config.block_y, depth, &s, err);
+            if (status == DG_OK && s.blocks > *blocks) *blocks = s.blocks;
+            continue;
+        }
+        for (int i = 0; i < candidate_count && status == DG_OK; ++i) {
+            status =
+                make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1], depth, &s, err);
+            if (status == DG_OK && s.blocks > *blocks) *blocks = s.blocks;
+        }
+    }
+    return status;
+}
+
+static int start_tuner(dg_cuda_state *st, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    t->count = 0;
+    for (int d = 0; d < 2; ++d)
+        for (int i = 0; i < candidate_count && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
+            int status = make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1],
+                                       candidate_depths[d], &t->candidate[t->count], err);
+            if (status != DG_OK) return status;
+            t->ms[t->count++] = 0.0f;
+        }
+    const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
+    for (int i = 0; i < events; ++i)
+        if (!t->event[i]) DG_CUDA_TRY(cudaEventCreate(&t->event[i]), "cudaEventCreate");
+    t->next = 0;
+    t->active = 1;
+    return DG_OK;
+}
+
+int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    t->active = 0;
+    st->shape_from_autotune = 0;
+    if (st->config.block_x > 0)
+        return dg_cuda_make_shape(st, st->config.block_x, st->config.block_y, &st->shape, err);
+    if (st->config.autotune && t->tuned_nx == st->nx && t->tuned_ny == st->ny &&
+        t->tuned_nz == st->nz) {
+        st->shape_from_autotune = 1;
+        return make_shape_at(st, t->best.bx, t->best.by, t->best.depth, &st->shape, err);
+    }
+    int status = dg_cuda_make_shape(st, DG_CUDA_DEFAULT_BX, DG_CUDA_DEFAULT_BY, &st->shape, err);
+    if (status == DG_OK && st->config.autotune) status = start_tuner(st, err);
+    return status;
+}
+
+/* All candidates timed: keep the fastest. */
+static int finish_tuner(dg_cuda_state *st, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
+    DG_CUDA_TRY(cudaEventSynchronize(t->event[events - 1]), "cudaEventSynchronize (autotune)");
+    int best = 0;
+    for (int i = 0; i < t->count; ++i) {
+        t->ms[i] = 0.0f;
+        for (int j = 0; j < DG_CUDA_TIMED_ITERATIONS; ++j) {
+            const int e = 2 * (i * DG_CUDA_TIMED_ITERATIONS + j);
+            float ms = 0.0f;
+            DG_CUDA_TRY(cudaEventElapsedTime(&ms, t->event[e], t->event[e + 1]),
+                        "cudaEventElapsedTime (autotune)");
+            t->ms[i] += ms;
+        }
+        if (t->ms[i] < t->ms[best]) best = i;
+    }
+    t->best = t->candidate[best];
+    t->tuned_nx = st->nx, t->tuned_ny = st->ny, t->tuned_nz = st->nz;
+    t->active = 0;
+    st->shape = t->best;
+    st->shape_from_autotune = 1;
+    return DG_OK;
+}
+
+int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    if (!t->active || t->next == 0) { /* normal iteration, or the tuner's warm-up */
+        if (t->active) t->next = 1;
+        return dg_cuda_launch_iteration(st, &st->shape, measure, stride, err);
+    }
+    const int slot = t->next - 1, candidate = slot / DG_CUDA_TIMED_ITERATIONS;
+    DG_CUDA_TRY(cudaEventRecord(t->event[2 * slot], st->stream), "cudaEventRecord (autotune)");
+    int status = dg_cuda_launch_iteration(st, &t->candidate[candidate], measure, stride, err);
+    if (status != DG_OK) return status;
+    DG_CUDA_TRY(cudaEventRecord(t->event[2 * slot + 1], st->stream), "cudaEventRecord (autotune)");
+    if (++t->next == 1 + DG_CUDA_TIMED_ITERATIONS * t->count) return finish_tuner(st, err);
+    return DG_OK;
+}

@@ -1,0 +1,133 @@
+/* The uniform-stencil sweep of one colour (seeds 000/001), Poisson, linear PB and nonlinear PB.
+ *
+ * Thread layout: a 2D block over x-y, marching along z.  Thread (tx, ty) owns the pair of grid
+ * columns x = 2u, 2u+1 in row y.  In every plane one of the two is a point of the colour being
+ * updated ("C") and the other a point of the other colour ("O"); they swap from plane to plane.
+ * So, per plane, each thread loads one O value and updates one C value, and:
+ *   - the z neighbours of its C point are its own O values of the planes below and above
+ *     (kept in registers while marching);
+ *   - one x neighbour is its own O value of this plane; the other x neighbour and the two y
+ *     neighbours are the O values of the threads beside it, exchanged through shared memory.
+ * In both colour arrays consecutive pairs have consecutive half-indices, so a warp's loads and
+ * stores are contiguous.  Blocks overlap by one thread on each side ("tartan"): the outer
+ * threads only load the halo.  Blocks along z (blockIdx.z) split the planes into chunks of about
+ * 40, so that blocks in flight work at different depths (cuda_shape.cu).  Measurements and the
+ * reasons for these choices: docs/PERFORMANCE.md.
+ *
+ * Arithmetic is the CPU backend's, operation for operation (sum x-, x+, y-, y+, z-, z+, then
+ * keep * phi + w * sum), and the build disables FMA contraction, so both give the same bits.
+ */
+#ifndef DG_CUDA_SWEEP_CUH
+#define DG_CUDA_SWEEP_CUH
+
+#include "cuda_reduce.cuh"
+
+enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2 };
+
+template <typename T> struct dg_sweep_params {
+    T *cur;                    /* colour being updated */
+    const T *other;            /* the other colour (read-only during the sweep) */
+    const unsigned char *flag; /* PB: bit 0 salt; colour 1: bit 1 sparse point; else NULL */
+    const T *qmap;             /* nonlinear source of this colour */
+    unsigned plane;            /* nx * ny */
+    int nx, ny, nz, colour, planes_per_chunk;
+    T keep, w0, w1; /* 1 - omega, omega * factor[0], omega * factor[1] */
+    int stride;     /* convergence sample stride (measured sweep only) */
+    dg_cuda_partial *partials;
+};
+
+/* DEPTH: planes of C values (and the O values they need) loaded ahead of the plane being
+   updated, so that each thread keeps 2 * DEPTH loads in flight across the per-plane barrier. */
+template <typename T, int MODE, bool MEASURE, int DEPTH>
+__global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T> p) {
+    extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
+    T *const exchange = reinterpret_cast<T *>(dg_sweep_shared); /* 2 planes, double-buffered */
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+    const int u = blockIdx.x * (bx - 2) + tx - 1; /* pair index: x = 2u, 2u + 1 */
+    const int y = blockIdx.y * (by - 2) + ty;
+    const int z0 = 1 + blockIdx.z * p.planes_per_chunk;
+    const int z1 = min(p.nz - 2, z0 + p.planes_per_chunk - 1);
+    const bool loads = u >= 0 && y < p.ny;
+    const bool inner =
+        loads && tx > 0 && tx < bx - 1 && ty > 0 && ty < by - 1 && y >= 1 && y <= p.ny - 2;
+    /* Full index of x = 2u in row y of plane 0; a(z) = 1 when the C point is x = 2u + 1. */
+    const unsigned row = 2u * (unsigned)u + (unsigned)p.nx * (unsigned)y;
+    const int parity = (p.colour + y) & 1;
+    const int self = ty * bx + tx, plane_slots = bx * by;
+
+    auto c_offset = [&](int z) { return (parity + z) & 1; };
+    auto load_other = [&](int z) -> T {
+        const int a = c_offset(z);
+        if (!loads || 2 * u + 1 - a > p.nx - 1) return T(0);
+        return __ldg(p.other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
+    };
+    auto updates = [&](int z) {
+        const int x = 2 * u + c_offset(z);
+        return inner && x >= 1 && x <= p.nx - 2;
+    };
+    auto c_index = [&](int z) {
+        return (row + (unsigned)c_offset(z) + p.plane * (unsigned)z) >> 1;
+    };
+    constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
+    /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
+    auto load_c = [&](int z, T &c, unsigned char &f, T &q) {
+        c = T(0), f = 0, q = T(0);
+        if (z > z1 || !updates(z)) return;
+        const unsigned h = c_index(z);
+        c = p.cur[h];
+        if (reads_flag) f = __ldg(p.flag + h);
+        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+    };
+
+    /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
+    T o[DEPTH + 2], c[DEPTH], q[DEPTH];
+    unsigned char f[DEPTH];
+#pragma unroll
+    for (int k = 0; k < DEPTH + 2; ++k)
+        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : T(0);
+#pragma unroll
+    for (int k = 0; k < DEPTH; ++k)
+        load_c(z0 + k, c[k], f[k], q[k]);
+
+    dg_change_acc acc = {0.0, 0.0, 0};
+    for (int z = z0; z <= z1; ++z) {
+        /* Prefetch plane z + DEPTH before waiting at the barrier. */
+        T o_next = z + DEPTH <= z1 ? load_other(z + DEPTH + 1) : T(0), c_next, q_next;
+        unsigned char f_next;
+        load_c(z + DEPTH, c_next, f_next, q_next);
+
+        T *const slot = exchange + (z & 1) * plane_slots;
+        slot[self] = o[1];
+        __syncthreads();
+        if (updates(z)) {
+            const int a = c_offset(z);
+            const T x_minus = a ? o[1] : slot[self - 1];
+            const T x_plus = a ? slot[self + 1] : o[1];
+            T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + o[0] + o[2];
+            T weight = p.w0;
+            if (MODE != DG_SWEEP_POISSON && (f[0] & 1)) {
+                weight = p.w1;
+                if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0];
+            }
+            const T updated = p.keep * c[0] + weight * sum;
+            const unsigned h = c_index(z);
+            p.cur[h] = updated;
+            if (MEASURE && !(f[0] & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
+                dg_acc_add(acc, (double)updated - (double)c[0]);
+        }
+#pragma unroll
+        for (int k = 0; k < DEPTH + 1; ++k)
+            o[k] = o[k + 1];
+        o[DEPTH + 1] = o_next;
+#pragma unroll
+        for (int k = 0; k < DEPTH - 1; ++k)
+            c[k] = c[k + 1], f[k] = f[k + 1], q[k] = q[k + 1];
+        c[DEPTH - 1] = c_next, f[DEPTH - 1] = f_next, q[DEPTH - 1] = q_next;
+    }
+    if (MEASURE) {
+        const int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+        dg_block_reduce_store(acc, p.partials + block);
+    }
+}
+
+#endif /* DG_CUDA_SWEEP_CUH */

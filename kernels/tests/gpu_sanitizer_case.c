@@ -1,0 +1,87 @@
+/* A small case that runs every CUDA kernel of the backend, for compute-sanitizer
+ * (run_sanitizers.sh): float and double, Poisson, linear and nonlinear PB, boundary and charge
+ * corrections through both readers (read-only path and textures), prefetch depths 1 to 3,
+ * measured checks with a stride, the autotune, and float/double transfers.  Exits 77 without a
+ * usable GPU, 1 if the GPU result differs from the CPU backend's. */
+#include "gpu_test.h"
+
+#include "cuda_backend.h"
+#include "solver_internal.h"
+
+enum { NX = 19, NY = 17, NZ = 15, CX = 9, CY = 8, CZ = 7 };
+
+static double solve(int backend, int precision, int salt, int equation, int reader, int depth,
+                    const double *phi0, double *phi) {
+    const long n = (long)NX * NY * NZ;
+    dense_problem d;
+    dense_problem_init(&d, NX, NY, NZ, 2.0, 80.0);
+    dense_problem_sphere(&d, CX, CY, CZ, 4.0, 2.0);
+    if (salt) dense_problem_salt(&d, CX, CY, CZ, 5.0, 0.15);
+    d.charge[idx3(NX, NY, CX, CY, CZ)] = 4.0;
+    d.charge[idx3(NX, NY, CX + 1, CY, CZ)] = -1.5;
+    d.charge[idx3(NX, NY, CX, CY + 2, CZ - 1)] = 0.5;
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend;
+    o.precision = precision;
+    o.equation = equation;
+    o.iterations = 30;
+    o.run_until_converged = 0;
+    o.nonlinear_blocks = 3;
+    o.check_stride = 2;
+    o.autotune = 1;
+    dg_solver s = gpu_make_solver(backend, &o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    if (backend == DG_BACKEND_CUDA) {
+        dg_error err = {0};
+        /* The default depth (2) leaves the autotune running. */
+        if (dg_cuda_set_sparse_reader(s->backend_state, reader, &err) != DG_OK ||
+            (depth != 2 && dg_cuda_set_prefetch_depth(s->backend_state, depth, &err) != DG_OK))
+            fprintf(stderr, "FAIL: sparse reader / prefetch depth: %s\n", err.message), exit(1);
+    }
+    memcpy(phi, phi0, n * sizeof *phi);
+    dg_result r;
+    if (precision == DG_PRECISION_FLOAT) { /* float arrays: the float transfer path */
+        float *f = malloc(n * sizeof *f);
+        for (long i = 0; i < n; ++i)
+            f[i] = (float)phi[i];
+        CHECK_OK(dg_solve_f(s, f, &r), s);
+        for (long i = 0; i < n; ++i)
+            phi[i] = f[i];
+        free(f);
+    } else {
+        CHECK_OK(dg_solve_d(s, phi, &r), s);
+    }
+    dg_destroy(s);
+    dense_problem_free(&d);
+    return r.max_change;
+}
+
+int main(void) {
+    gpu_require_device("gpu_sanitizer_case");
+    const long n = (long)NX * NY * NZ;
+    double *phi0 = malloc(n * sizeof *phi0), *cpu = malloc(n * sizeof *cpu);
+    double *gpu = malloc(n * sizeof *gpu);
+    unsigned seed = 99u;
+    for (long i = 0; i < n; ++i)
+        phi0[i] = cluster_random(&seed) - 0.5;
+    const int equations[3][2] = {
+        {0, DG_EQUATION_AUTO}, {1, DG_EQUATION_AUTO}, {1, DG_EQUATION_NONLINEAR_PB}};
+    for (int p = 0; p < 2; ++p)
+        for (int e = 0; e < 3; ++e)
+            for (int variant = 0; variant < 4; ++variant) {
+                static const int depths[4] = {2, 1, 3, 2};
+                const int reader = variant & 1, depth = depths[variant];
+                const int precision = p ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
+                const int salt = equations[e][0], eq = equations[e][1];
+                solve(DG_BACKEND_CPU, precision, salt, eq, reader, depth, phi0, cpu);
+                solve(DG_BACKEND_CUDA, precision, salt, eq, reader, depth, phi0, gpu);
+                double ref = 0.0, diff = max_abs_diff(gpu, cpu, n, &ref);
+                printf("%-6s salt %d equation %d reader %d depth %d: rel diff %.2e\n",
+                       p ? "float" : "double", salt, eq, reader, depth, diff / ref);
+                CHECK(diff / ref <= gpu_tolerance(precision), "relative difference %.3e",
+                      diff / ref);
+            }
+    free(phi0), free(cpu), free(gpu);
+    return test_finish("gpu_sanitizer_case");
+}
