@@ -81,14 +81,5 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
     return DG_OK;
 }
 
-#define REAL      float
-#define SFX(name) name##_f
-#include "medium_dense_template.h"
-#undef REAL
-#undef SFX
-
-#define REAL      double
-#define SFX(name) name##_d
-#include "medium_dense_template.h"
-#undef REAL
-#undef SFX
+#define DG_TEMPLATE "medium_dense_template.h"
+#include "for_each_precision.h"

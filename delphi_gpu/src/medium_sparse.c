@@ -64,14 +64,5 @@ static int marks_alloc(marks *k, const dg_prepared *p) {
     return k->m[0] && k->m[1] ? DG_OK : DG_ERR_OUT_OF_MEMORY;
 }
 
-#define REAL      float
-#define SFX(name) name##_f
-#include "medium_sparse_template.h"
-#undef REAL
-#undef SFX
-
-#define REAL      double
-#define SFX(name) name##_d
-#include "medium_sparse_template.h"
-#undef REAL
-#undef SFX
+#define DG_TEMPLATE "medium_sparse_template.h"
+#include "for_each_precision.h"

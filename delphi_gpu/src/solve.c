@@ -4,18 +4,5 @@
 
 #include "solver_internal.h"
 
-#define REAL      float
-#define SFX(name) name##_f
-#define IS_DOUBLE 0
-#include "solve_template.h"
-#undef REAL
-#undef SFX
-#undef IS_DOUBLE
-
-#define REAL      double
-#define SFX(name) name##_d
-#define IS_DOUBLE 1
-#include "solve_template.h"
-#undef REAL
-#undef SFX
-#undef IS_DOUBLE
+#define DG_TEMPLATE "solve_template.h"
+#include "for_each_precision.h"

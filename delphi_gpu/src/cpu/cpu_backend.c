@@ -44,17 +44,8 @@ static size_t sample_count(const dg_prepared *p, int stride) {
     return p->half_count[1] >= 2 ? (p->half_count[1] - 2) / (size_t)stride + 1 : 0;
 }
 
-#define REAL      float
-#define SFX(name) name##_f
-#include "cpu_sweep_template.h"
-#undef REAL
-#undef SFX
-
-#define REAL      double
-#define SFX(name) name##_d
-#include "cpu_sweep_template.h"
-#undef REAL
-#undef SFX
+#define DG_TEMPLATE "cpu/cpu_sweep_template.h" /* relative to for_each_precision.h */
+#include "../for_each_precision.h"
 
 #define IS_FLOAT(st) ((st)->config.precision == DG_PRECISION_FLOAT)
 
