@@ -69,6 +69,7 @@ static int cuda_create(void **state, const dg_backend_config *config, dg_error *
     st->es = st->is_float ? sizeof(float) : sizeof(double);
     st->sparse_reader = DG_CUDA_READER_LDG;
     st->depth = DG_CUDA_DEFAULT_DEPTH;
+    st->planes = 1;
     int status = open_device(st, config, err);
     if (status == DG_OK) {
         cudaError_t code = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking);
@@ -193,15 +194,17 @@ extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) 
     info->medium_mib = st->medium_bytes / 1048576.0;
     info->block_x = st->shape.bx, info->block_y = st->shape.by, info->zchunks = st->shape.zchunks;
     info->depth = st->shape.depth;
+    info->planes = st->shape.planes;
     info->autotuned = st->shape_from_autotune;
     info->tuning = st->tuner.active;
     info->sparse_reader = st->sparse_reader;
     if (st->tuner.tuned_nx) {
-        info->tune_count = st->tuner.count < 20 ? st->tuner.count : 20;
+        info->tune_count = st->tuner.count < DG_CUDA_TUNE_MAX ? st->tuner.count : DG_CUDA_TUNE_MAX;
         for (int i = 0; i < info->tune_count; ++i) {
             info->tune_bx[i] = st->tuner.candidate[i].bx;
             info->tune_by[i] = st->tuner.candidate[i].by;
             info->tune_depth[i] = st->tuner.candidate[i].depth;
+            info->tune_planes[i] = st->tuner.candidate[i].planes;
             info->tune_ms[i] = st->tuner.ms[i];
         }
     }
@@ -222,18 +225,32 @@ extern "C" int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err)
     return DG_OK;
 }
 
-extern "C" int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err) {
-    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
-    if (depth < 1 || depth > 3)
-        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "prefetch depth %d (1..3)", depth);
+/* Sweep kernels with depth and planes per barrier: keep the block, refit the chunks. */
+static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, dg_error *err) {
+    const int most = planes == 1 ? DG_CUDA_MAX_DEPTH : 2;
+    if (depth < 1 || depth > most)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "prefetch depth %d with %d plane(s) per barrier (1..%d)", depth, planes,
+                            most);
     int status = use_device(st, err);
     if (status != DG_OK) return status;
-    st->depth = depth;
+    st->depth = depth, st->planes = planes;
     if (!st->has_medium) return DG_OK;
-    const int bx = st->shape.bx, by = st->shape.by; /* keep the block, refit the chunks */
-    status = dg_cuda_make_shape(st, bx, by, &st->shape, err);
-    st->tuner.active = 0; /* a tuner still running would mix depths: stop it */
+    status = dg_cuda_make_shape(st, st->shape.bx, st->shape.by, &st->shape, err);
+    st->tuner.active = 0; /* a tuner still running would mix variants: stop it */
     return status;
+}
+
+extern "C" int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    return set_sweep_variant(st, depth, st->planes, err);
+}
+
+extern "C" int dg_cuda_set_planes_per_barrier(void *state, int planes, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    if (planes != 1 && planes != 2)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "%d planes per barrier (1 or 2)", planes);
+    return set_sweep_variant(st, st->depth, planes, err);
 }
 
 extern "C" int dg_cuda_copy_bandwidth(int device, size_t bytes, int repeats, double *gb_per_s,

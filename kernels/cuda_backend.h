@@ -11,6 +11,8 @@
 #define DG_CUDA_READER_LDG     0 /* read-only data path (const __restrict__, __ldg) */
 #define DG_CUDA_READER_TEXTURE 1 /* 1D texture objects over linear memory */
 
+#define DG_CUDA_TUNE_MAX 40 /* most autotune candidates */
+
 typedef struct dg_cuda_info {
     char device_name[256];
     int device;
@@ -19,13 +21,15 @@ typedef struct dg_cuda_info {
     double medium_mib;          /* device memory held for the current medium */
     int block_x, block_y;       /* sweep block shape in use (x counts pairs of grid points) */
     int zchunks;                /* sweep blocks along z */
-    int depth;                  /* planes the sweep prefetches ahead */
+    int depth;                  /* barriers ahead that the sweep issues its loads */
+    int planes;                 /* planes the sweep updates per barrier (1 or 2) */
     int autotuned;              /* 1 if the shape was chosen by the autotune */
     int tuning;                 /* 1 while the autotune is still timing candidates */
     int sparse_reader;          /* DG_CUDA_READER_* */
     int tune_count;             /* candidates the autotune timed (0 if it has not run) */
-    int tune_bx[20], tune_by[20], tune_depth[20];
-    double tune_ms[20]; /* each candidate's time for its timed iterations */
+    int tune_bx[DG_CUDA_TUNE_MAX], tune_by[DG_CUDA_TUNE_MAX];
+    int tune_depth[DG_CUDA_TUNE_MAX], tune_planes[DG_CUDA_TUNE_MAX];
+    double tune_ms[DG_CUDA_TUNE_MAX]; /* each candidate's time for its timed iterations */
 } dg_cuda_info;
 
 /** Describe a CUDA backend state (from dg_cuda_backend()->create). */
@@ -35,8 +39,13 @@ int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err);
  *  texture; DG_ERR_UNSUPPORTED otherwise). */
 int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err);
 
-/** Planes the sweep kernels prefetch ahead (1..3), for measurements; keeps the block shape. */
+/** Barriers ahead that the sweep kernels issue their loads (1..3 with 1 plane per barrier,
+ *  1..2 with 2), for measurements and tests; keeps the block shape, stops the autotune. */
 int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err);
+
+/** Planes the sweep kernels update per barrier (1 or 2), for measurements and tests; keeps the
+ *  block shape and depth, stops the autotune. */
+int dg_cuda_set_planes_per_barrier(void *state, int planes, dg_error *err);
 
 /** Device-to-device cudaMemcpy bandwidth of device `device`: a buffer of `bytes` copied
  *  `repeats` times; GB/s counting bytes read plus bytes written (1 GB = 1e9 bytes). */

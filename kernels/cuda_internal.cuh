@@ -45,14 +45,15 @@ struct dg_cuda_sparse {
 /* Block shape and z chunking of the sweep kernels. */
 struct dg_cuda_shape {
     int bx, by;           /* threads: x pairs (2 grid points each) and y rows */
-    int depth;            /* planes prefetched ahead (1..3, dg_sweep_kernel DEPTH) */
+    int depth;            /* barriers ahead that loads are issued (dg_sweep_kernel DEPTH) */
+    int planes;           /* planes updated per barrier (1 or 2, dg_sweep_kernel PLANES) */
     int tiles_x, tiles_y; /* blocks over the x-y plane */
     int zchunks;          /* blocks along z; each marches over planes_per_chunk planes */
     int planes_per_chunk;
     int blocks; /* total blocks of one sweep launch */
 };
 
-#define DG_CUDA_MAX_CANDIDATES 20
+#define DG_CUDA_MAX_CANDIDATES DG_CUDA_TUNE_MAX
 
 struct dg_cuda_tuner {
     int active; /* timing candidates now */
@@ -107,9 +108,11 @@ struct dg_cuda_state {
     dg_cuda_tuner tuner;
     int sparse_reader; /* DG_CUDA_READER_LDG or DG_CUDA_READER_TEXTURE */
     int depth;         /* prefetch depth of the sweeps (DG_CUDA_DEFAULT_DEPTH unless set) */
+    int planes;        /* planes per barrier of the sweeps (1 unless set) */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
+#define DG_CUDA_MAX_DEPTH     3 /* with 1 plane per barrier; 2 with 2 planes */
 
 /* ---- Errors ---------------------------------------------------------------------------- */
 
@@ -139,7 +142,8 @@ int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_erro
 
 /* ---- Launch shapes (cuda_shape.cu) ----------------------------------------------------- */
 
-/** Fill shape (tiles, z chunks, blocks) for a bx x by block at st->depth on the grid. */
+/** Fill shape (tiles, z chunks, blocks) for a bx x by block at st->depth and st->planes on the
+ *  grid; DG_ERR_UNSUPPORTED for a depth and planes pair that has no kernel. */
 int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *shape, dg_error *err);
 /** Choose the shape after set_medium: fixed, default or cached autotune; starts the tuner. */
 int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err);

@@ -6,6 +6,7 @@
 #include "cuda_reduce.cuh"
 #include "cuda_sparse.cuh"
 #include "cuda_sweep.cuh"
+#include "cuda_sweep_pair.cuh"
 
 #define DG_CUDA_AUX_THREADS 256
 
@@ -29,29 +30,49 @@ static int sweep_mode(const dg_cuda_state *st) {
 /* ---- Sweeps ------------------------------------------------------------------------------ */
 
 size_t dg_cuda_sweep_shared_bytes(const dg_cuda_shape *s, size_t element_size) {
-    return 2 * (size_t)s->bx * s->by * element_size; /* two planes, double-buffered */
+    /* planes per barrier, double-buffered */
+    return 2 * (size_t)s->planes * s->bx * s->by * element_size;
 }
 
-template <typename T, int MODE, bool MEASURE, int DEPTH>
+/* The (planes per barrier, prefetch depth) pairs that have kernels: 1 = 1..3, 2 = 1..2. */
+static int sweep_variant(const dg_cuda_shape *s) {
+    return s->planes == 1 && s->depth >= 1 && s->depth <= 3   ? s->depth
+           : s->planes == 2 && s->depth >= 1 && s->depth <= 2 ? 3 + s->depth
+                                                              : 0;
+}
+
+template <typename T, int MODE, bool MEASURE, int DEPTH, int PLANES>
 static void sweep_launch(const dg_cuda_shape *s, size_t shared, cudaStream_t stream,
                          const dg_sweep_params<T> &p) {
     const dim3 block(s->bx, s->by), grid(s->tiles_x, s->tiles_y, s->zchunks);
-    dg_sweep_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
+    if constexpr (PLANES == 1)
+        dg_sweep_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
+    else
+        dg_sweep_pair_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
 }
 
+/* False when the shape names no kernel (nothing launched). */
 template <typename T, int MODE, bool MEASURE>
-static void sweep_depth(const dg_cuda_shape *s, size_t shared, cudaStream_t stream,
+static bool sweep_depth(const dg_cuda_shape *s, size_t shared, cudaStream_t stream,
                         const dg_sweep_params<T> &p) {
-    switch (s->depth) {
+    switch (sweep_variant(s)) {
     case 1:
-        sweep_launch<T, MODE, MEASURE, 1>(s, shared, stream, p);
-        break;
+        sweep_launch<T, MODE, MEASURE, 1, 1>(s, shared, stream, p);
+        return true;
     case 2:
-        sweep_launch<T, MODE, MEASURE, 2>(s, shared, stream, p);
-        break;
+        sweep_launch<T, MODE, MEASURE, 2, 1>(s, shared, stream, p);
+        return true;
+    case 3:
+        sweep_launch<T, MODE, MEASURE, 3, 1>(s, shared, stream, p);
+        return true;
+    case 4:
+        sweep_launch<T, MODE, MEASURE, 1, 2>(s, shared, stream, p);
+        return true;
+    case 5:
+        sweep_launch<T, MODE, MEASURE, 2, 2>(s, shared, stream, p);
+        return true;
     default:
-        sweep_launch<T, MODE, MEASURE, 3>(s, shared, stream, p);
-        break;
+        return false;
     }
 }
 
@@ -72,42 +93,61 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.stride = stride;
     p.partials = st->partials;
     const size_t shared = dg_cuda_sweep_shared_bytes(shape, sizeof(T));
+    bool launched = false;
     switch (sweep_mode(st) * 2 + (measure ? 1 : 0)) {
     case 0:
-        sweep_depth<T, DG_SWEEP_POISSON, false>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_POISSON, false>(shape, shared, st->stream, p);
         break;
     case 1:
-        sweep_depth<T, DG_SWEEP_POISSON, true>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_POISSON, true>(shape, shared, st->stream, p);
         break;
     case 2:
-        sweep_depth<T, DG_SWEEP_PB, false>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_PB, false>(shape, shared, st->stream, p);
         break;
     case 3:
-        sweep_depth<T, DG_SWEEP_PB, true>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_PB, true>(shape, shared, st->stream, p);
         break;
     case 4:
-        sweep_depth<T, DG_SWEEP_NONLINEAR, false>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_NONLINEAR, false>(shape, shared, st->stream, p);
         break;
     default:
-        sweep_depth<T, DG_SWEEP_NONLINEAR, true>(shape, shared, st->stream, p);
+        launched = sweep_depth<T, DG_SWEEP_NONLINEAR, true>(shape, shared, st->stream, p);
         break;
     }
+    if (!launched)
+        return dg_error_set(err, DG_ERR_INTERNAL, "no sweep kernel with depth %d, %d planes",
+                            shape->depth, shape->planes);
     DG_CUDA_LAUNCHED("sweep kernel");
     return DG_OK;
 }
 
-template <typename T, int MODE, int DEPTH>
+template <typename T, int MODE, int DEPTH, int PLANES>
 static cudaError_t occupancy(int *blocks, int threads, size_t shared) {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks, dg_sweep_kernel<T, MODE, false, DEPTH>, threads, shared);
+    if constexpr (PLANES == 1)
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            blocks, dg_sweep_kernel<T, MODE, false, DEPTH>, threads, shared);
+    else
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            blocks, dg_sweep_pair_kernel<T, MODE, false, DEPTH>, threads, shared);
 }
 
 template <typename T, int MODE>
 static cudaError_t occupancy_depth(const dg_cuda_shape *s, int *blocks, size_t shared) {
     const int threads = s->bx * s->by;
-    return s->depth == 1   ? occupancy<T, MODE, 1>(blocks, threads, shared)
-           : s->depth == 2 ? occupancy<T, MODE, 2>(blocks, threads, shared)
-                           : occupancy<T, MODE, 3>(blocks, threads, shared);
+    switch (sweep_variant(s)) {
+    case 1:
+        return occupancy<T, MODE, 1, 1>(blocks, threads, shared);
+    case 2:
+        return occupancy<T, MODE, 2, 1>(blocks, threads, shared);
+    case 3:
+        return occupancy<T, MODE, 3, 1>(blocks, threads, shared);
+    case 4:
+        return occupancy<T, MODE, 1, 2>(blocks, threads, shared);
+    case 5:
+        return occupancy<T, MODE, 2, 2>(blocks, threads, shared);
+    default:
+        return cudaErrorInvalidValue;
+    }
 }
 
 template <typename T>

@@ -15,11 +15,13 @@
 #define DG_CUDA_CHUNK_PLANES     40 /* planes per z chunk on large grids (measured, PERFORMANCE.md) */
 #define DG_CUDA_MIN_CHUNK_PLANES 8
 
-/* Autotune candidates: block shapes (x counts pairs of grid points) at prefetch depths 2, 3. */
+/* Autotune candidates: block shapes (x counts pairs of grid points), each with these sweep
+   variants: {planes per barrier, prefetch depth}. */
 static const int candidate_shapes[][2] = {{16, 16}, {32, 8},  {32, 16}, {64, 8}, {32, 32},
                                           {64, 16}, {16, 32}, {34, 30}, {66, 15}};
 static const int candidate_count = sizeof candidate_shapes / sizeof candidate_shapes[0];
-static const int candidate_depths[] = {2, 3};
+static const int candidate_variants[][2] = {{1, 2}, {1, 3}, {2, 1}, {2, 2}};
+static const int variant_count = sizeof candidate_variants / sizeof candidate_variants[0];
 
 /* Chunks along z.  Measured on an H100 (docs/PERFORMANCE.md): when every block marches through
    all planes, all blocks read the same few planes at once and the sweep loses 10-20 % of its
@@ -35,7 +37,12 @@ static int choose_zchunks(int tiles, int slots, int planes) {
 
 int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_error *err) {
     const int pairs = (st->nx - 1) / 2, rows = st->ny - 2, planes = st->nz - 2;
-    s->bx = bx, s->by = by, s->depth = st->depth;
+    if (st->planes < 1 || st->planes > 2 || st->depth < 1 ||
+        st->depth > (st->planes == 1 ? DG_CUDA_MAX_DEPTH : 2))
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "no sweep kernel with prefetch depth %d and %d planes per barrier",
+                            st->depth, st->planes);
+    s->bx = bx, s->by = by, s->depth = st->depth, s->planes = st->planes;
     s->tiles_x = (pairs + bx - 3) / (bx - 2);
     s->tiles_y = (rows + by - 3) / (by - 2);
     if (s->tiles_y > 65535)
@@ -59,44 +66,45 @@ int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_e
     return DG_OK;
 }
 
-/* Make a shape at a given prefetch depth (the state's depth is restored). */
-static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, dg_cuda_shape *s,
+/* Make a shape at a given prefetch depth and planes per barrier (the state's are restored). */
+static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, int planes, dg_cuda_shape *s,
                          dg_error *err) {
-    const int saved = st->depth;
-    st->depth = depth;
+    const int saved_depth = st->depth, saved_planes = st->planes;
+    st->depth = depth, st->planes = planes;
     const int status = dg_cuda_make_shape(st, bx, by, s, err);
-    st->depth = saved;
+    st->depth = saved_depth, st->planes = saved_planes;
     return status;
 }
 
-/* Over every shape and prefetch depth this handle may use, so that changing the depth later
-   (dg_cuda_set_prefetch_depth) never outgrows the partials. */
+/* Over every shape, prefetch depth and planes per barrier this handle may use, so that changing
+   them later (dg_cuda_set_prefetch_depth, dg_cuda_set_planes_per_barrier) never outgrows the
+   partials. */
 int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err) {
     *blocks = 0;
     dg_cuda_shape s;
     int status = DG_OK;
-    for (int depth = 1; depth <= 3 && status == DG_OK; ++depth) {
-        if (st->config.block_x > 0) {
-            status = make_shape_at(st, st->config.block_x, st->config.block_y, depth, &s, err);
-            if (status == DG_OK && s.blocks > *blocks) *blocks = s.blocks;
-            continue;
+    for (int planes = 1; planes <= 2; ++planes)
+        for (int depth = 1; depth <= (planes == 1 ? DG_CUDA_MAX_DEPTH : 2); ++depth) {
+            const int fixed = st->config.block_x > 0;
+            for (int i = 0; i < (fixed ? 1 : candidate_count); ++i) {
+                const int bx = fixed ? st->config.block_x : candidate_shapes[i][0];
+                const int by = fixed ? st->config.block_y : candidate_shapes[i][1];
+                status = make_shape_at(st, bx, by, depth, planes, &s, err);
+                if (status != DG_OK) return status;
+                if (s.blocks > *blocks) *blocks = s.blocks;
+            }
         }
-        for (int i = 0; i < candidate_count && status == DG_OK; ++i) {
-            status =
-                make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1], depth, &s, err);
-            if (status == DG_OK && s.blocks > *blocks) *blocks = s.blocks;
-        }
-    }
     return status;
 }
 
 static int start_tuner(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     t->count = 0;
-    for (int d = 0; d < 2; ++d)
+    for (int v = 0; v < variant_count; ++v)
         for (int i = 0; i < candidate_count && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
             int status = make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1],
-                                       candidate_depths[d], &t->candidate[t->count], err);
+                                       candidate_variants[v][1], candidate_variants[v][0],
+                                       &t->candidate[t->count], err);
             if (status != DG_OK) return status;
             t->ms[t->count++] = 0.0f;
         }
@@ -117,7 +125,8 @@ int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {
     if (st->config.autotune && t->tuned_nx == st->nx && t->tuned_ny == st->ny &&
         t->tuned_nz == st->nz) {
         st->shape_from_autotune = 1;
-        return make_shape_at(st, t->best.bx, t->best.by, t->best.depth, &st->shape, err);
+        return make_shape_at(st, t->best.bx, t->best.by, t->best.depth, t->best.planes, &st->shape,
+                             err);
     }
     int status = dg_cuda_make_shape(st, DG_CUDA_DEFAULT_BX, DG_CUDA_DEFAULT_BY, &st->shape, err);
     if (status == DG_OK && st->config.autotune) status = start_tuner(st, err);

@@ -15,6 +15,8 @@
  *                     [--skip-shapes] [--skip-readers]
  *                     [--only-sweeps [--precision float|double] [--block BXxBY]]
  * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given.
+ * Sweep variants are written dD pP: prefetch depth D, P planes per barrier (cuda_sweep.cuh,
+ * cuda_sweep_pair.cuh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@ static const char *eq_name[EQ_COUNT] = {"Poisson", "PB", "NL-PB"};
 typedef struct row {
     int n, precision, equation;
     double gpu_ms, cpu_ms; /* per iteration; < 0 = not measured */
-    int bx, by;
+    int bx, by, depth, planes;
 } row;
 
 static double now(void) {
@@ -70,7 +72,7 @@ static double time_blocks(const dg_backend_ops *ops, void *state, int nonlinear,
    Returns ms per iteration, or -1 with a message. */
 static double run_backend(const dg_backend_ops *ops, const dg_backend_config *config,
                           const dg_prepared *prep, const double *phi0, int equation,
-                          double min_seconds, int max_blocks, int *bx, int *by, int reader) {
+                          double min_seconds, int max_blocks, row *shape, int reader) {
     dg_error err = {0};
     void *state = NULL;
     double ms = -1.0;
@@ -92,9 +94,11 @@ static double run_backend(const dg_backend_ops *ops, const dg_backend_config *co
         goto failed;
     ms = time_blocks(ops, state, equation == EQ_NONLINEAR, min_seconds, max_blocks, &err);
     if (ms < 0.0) goto failed;
-    if (bx && strcmp(ops->name, "cuda") == 0) {
+    if (shape && strcmp(ops->name, "cuda") == 0) {
         dg_cuda_info info;
-        if (dg_cuda_get_info(state, &info, &err) == DG_OK) *bx = info.block_x, *by = info.block_y;
+        if (dg_cuda_get_info(state, &info, &err) == DG_OK)
+            shape->bx = info.block_x, shape->by = info.block_y, shape->depth = info.depth,
+            shape->planes = info.planes;
     }
     goto done;
 failed:
@@ -112,7 +116,7 @@ static dg_backend_config gpu_config(int precision, int bx, int by, int autotune)
 
 /* Bare sweeps (no lists, no checks): the roofline measurement.  Returns ms per iteration. */
 static double sweep_only(const dg_prepared *prep, const double *phi0, int precision, int bx, int by,
-                         int autotune, int *used_bx, int *used_by) {
+                         int autotune, row *used) {
     const dg_backend_ops *ops = dg_cuda_backend();
     dg_backend_config config = gpu_config(precision, bx, by, autotune);
     dg_error err = {0};
@@ -139,16 +143,17 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
         count *= 2;
     }
     dg_cuda_info info;
-    if (used_bx && dg_cuda_get_info(state, &info, &err) == DG_OK) {
-        *used_bx = info.block_x, *used_by = info.block_y;
+    if (used && dg_cuda_get_info(state, &info, &err) == DG_OK) {
+        used->bx = info.block_x, used->by = info.block_y;
+        used->depth = info.depth, used->planes = info.planes;
         if (info.tune_count > 0) {
             printf("  autotune (%d^3 %s, ms for 2 iterations):", prep->nx,
                    precision == DG_PRECISION_FLOAT ? "float" : "double");
             for (int i = 0; i < info.tune_count; ++i)
-                printf(" %dx%dd%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
-                       info.tune_ms[i]);
-            printf("; kept %dx%d depth %d, %d z chunks\n", info.block_x, info.block_y, info.depth,
-                   info.zchunks);
+                printf(" %dx%dd%dp%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
+                       info.tune_planes[i], info.tune_ms[i]);
+            printf("; kept %dx%d d%d p%d, %d z chunks\n", info.block_x, info.block_y, info.depth,
+                   info.planes, info.zchunks);
         }
     }
 done:
@@ -159,7 +164,8 @@ done:
 static void print_rate(const char *label, int n, int precision, int equation, double ms,
                        double copy_gbs);
 
-/* Bare sweeps of one fixed block shape at prefetch depths 2 and 3, on one state. */
+/* Bare sweeps of one fixed block shape with each sweep variant {planes per barrier, depth}, on
+   one state. */
 static void shape_row(const dg_prepared *prep, const double *phi0, int precision, int bx, int by,
                       double copy_gbs) {
     const dg_backend_ops *ops = dg_cuda_backend();
@@ -177,9 +183,14 @@ static void shape_row(const dg_prepared *prep, const double *phi0, int precision
         ops->destroy(state);
         return;
     }
-    for (int depth = 2; depth <= 3; ++depth) {
+    static const int variants[][2] = {{1, 2}, {1, 3}, {2, 1}, {2, 2}};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
+        const int planes = variants[v][0], depth = variants[v][1];
         dg_cuda_info info;
-        if (dg_cuda_set_prefetch_depth(state, depth, &err) ||
+        /* 1 plane first: every depth has a 1-plane kernel. */
+        if (dg_cuda_set_planes_per_barrier(state, 1, &err) ||
+            dg_cuda_set_prefetch_depth(state, depth, &err) ||
+            dg_cuda_set_planes_per_barrier(state, planes, &err) ||
             ops->iterate(state, 10, 1, 1, &change, &err) || dg_cuda_get_info(state, &info, &err))
             break;
         int count = 40;
@@ -195,7 +206,8 @@ static void shape_row(const dg_prepared *prep, const double *phi0, int precision
             count *= 2;
         }
         char label[64];
-        snprintf(label, sizeof label, "block %dx%d depth %d (%dz)", bx, by, depth, info.zchunks);
+        snprintf(label, sizeof label, "block %dx%d d%d p%d (%dz)", bx, by, info.depth, info.planes,
+                 info.zchunks);
         if (ms > 0.0) print_rate(label, prep->nx, precision, EQ_POISSON, ms, copy_gbs);
     }
     if (err.message[0]) fail("shape", &err);
@@ -284,11 +296,12 @@ int main(int argc, char **argv) {
         if (bench_build_problem(&prep, sizes[s], 0, BENCH_LISTS_NONE)) continue;
         double *phi0 = bench_initial_phi(sizes[s]);
         for (int p = first_precision; p >= last_precision && phi0; --p) {
-            int bx = 0, by = 0;
-            double ms = sweep_only(&prep, phi0, p, fixed_bx, fixed_by, fixed_bx == 0, &bx, &by);
+            row used = {0};
+            double ms = sweep_only(&prep, phi0, p, fixed_bx, fixed_by, fixed_bx == 0, &used);
             if (ms <= 0.0) continue;
             char label[64];
-            snprintf(label, sizeof label, "sweeps (block %dx%d)", bx, by);
+            snprintf(label, sizeof label, "sweeps (%dx%d d%d p%d)", used.bx, used.by, used.depth,
+                     used.planes);
             print_rate(label, sizes[s], p, EQ_POISSON, ms, copy_gbs);
             const double roof = copy_gbs / bytes_per_point(p, EQ_POISSON);
             const double points = (double)(sizes[s] - 2) * (sizes[s] - 2) * (sizes[s] - 2);
@@ -307,8 +320,9 @@ int main(int argc, char **argv) {
     if (shape_n > 0 && !skip_shapes) {
         static const int shapes[][2] = {{16, 16}, {32, 8},  {32, 16}, {64, 8}, {32, 32},
                                         {64, 16}, {16, 32}, {34, 30}, {66, 15}};
-        printf("\n== block shapes x prefetch depth, bare sweeps at %d^3 (x counts pairs) ==\n",
-               shape_n);
+        printf(
+            "\n== block shapes x sweep variants (dD pP), bare sweeps at %d^3 (x counts pairs) ==\n",
+            shape_n);
         dg_prepared prep;
         if (!bench_build_problem(&prep, shape_n, 0, BENCH_LISTS_NONE)) {
             double *phi0 = bench_initial_phi(shape_n);
@@ -333,7 +347,7 @@ int main(int argc, char **argv) {
                 for (int reader = 0; reader < 2; ++reader) {
                     dg_backend_config c = gpu_config(p, 16, 16, 0);
                     double ms = run_backend(dg_cuda_backend(), &c, &prep, phi0, EQ_POISSON, min_gpu,
-                                            1000, NULL, NULL, reader);
+                                            1000, NULL, reader);
                     printf("%-12s %-6s %8.3f ms/it\n", reader ? "texture" : "__ldg",
                            p ? "float" : "double", ms);
                 }
@@ -360,15 +374,16 @@ int main(int argc, char **argv) {
                 for (int eq = salt ? EQ_PB : EQ_POISSON; eq <= (salt ? EQ_NONLINEAR : EQ_POISSON);
                      ++eq) {
                     row *r = &rows[nrows];
-                    r->n = n, r->precision = p, r->equation = eq, r->bx = r->by = 0;
+                    r->n = n, r->precision = p, r->equation = eq;
+                    r->bx = r->by = r->depth = r->planes = 0;
                     dg_backend_config gc = gpu_config(p, 0, 0, 1);
-                    r->gpu_ms = run_backend(dg_cuda_backend(), &gc, &prep, phi0, eq, min_gpu, 1000,
-                                            &r->bx, &r->by, -1);
+                    r->gpu_ms =
+                        run_backend(dg_cuda_backend(), &gc, &prep, phi0, eq, min_gpu, 1000, r, -1);
                     r->cpu_ms = -1.0;
                     if (n <= cpu_max) {
                         dg_backend_config cc = {p, 0, 0, 0, 0, 0};
                         r->cpu_ms = run_backend(&dg_cpu_backend_ops, &cc, &prep, phi0, eq, min_cpu,
-                                                n <= 257 ? 100 : 3, NULL, NULL, -1);
+                                                n <= 257 ? 100 : 3, NULL, -1);
                     }
                     if (r->gpu_ms > 0.0) {
                         char label[64];
@@ -384,13 +399,13 @@ int main(int argc, char **argv) {
 
     printf("\n== summary (copy bandwidth %.0f GB/s; GB/s counts %s) ==\n", copy_gbs,
            "12/24 B per point, +1 PB, +4/8 NL");
-    printf("%6s %-6s %-8s %9s %9s %8s %7s %9s %9s %8s\n", "size", "prec", "equation", "GPU ms/it",
+    printf("%6s %-6s %-8s %9s %9s %8s %7s %13s %9s %8s\n", "size", "prec", "equation", "GPU ms/it",
            "Gupd/s", "GB/s", "%copy", "block", "CPU ms/it", "speed-up");
     for (int i = 0; i < nrows; ++i) {
         const row *r = &rows[i];
         const double points = (double)(r->n - 2) * (r->n - 2) * (r->n - 2);
         char gpu[16] = "n/a", upd[16] = "n/a", gbs[16] = "n/a", pct[16] = "n/a";
-        char cpu[16] = "n/a", speed[16] = "n/a", block[16] = "n/a";
+        char cpu[16] = "n/a", speed[16] = "n/a", block[32] = "n/a";
         if (r->gpu_ms > 0.0) {
             const double rate = points / (r->gpu_ms * 1e-3);
             const double bw = rate * bytes_per_point(r->precision, r->equation) / 1e9;
@@ -398,12 +413,12 @@ int main(int argc, char **argv) {
             snprintf(upd, sizeof upd, "%.2f", rate / 1e9);
             snprintf(gbs, sizeof gbs, "%.0f", bw);
             snprintf(pct, sizeof pct, "%.1f", 100.0 * bw / copy_gbs);
-            snprintf(block, sizeof block, "%dx%d", r->bx, r->by);
+            snprintf(block, sizeof block, "%dx%d d%dp%d", r->bx, r->by, r->depth, r->planes);
         }
         if (r->cpu_ms > 0.0) snprintf(cpu, sizeof cpu, "%.2f", r->cpu_ms);
         if (r->cpu_ms > 0.0 && r->gpu_ms > 0.0)
             snprintf(speed, sizeof speed, "%.1fx", r->cpu_ms / r->gpu_ms);
-        printf("%4d^3 %-6s %-8s %9s %9s %8s %7s %9s %9s %8s\n", r->n,
+        printf("%4d^3 %-6s %-8s %9s %9s %8s %7s %13s %9s %8s\n", r->n,
                r->precision == DG_PRECISION_FLOAT ? "float" : "double", eq_name[r->equation], gpu,
                upd, gbs, pct, block, cpu, speed);
     }

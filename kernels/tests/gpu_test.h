@@ -18,6 +18,10 @@ static inline void gpu_require_device(const char *name) {
     }
 }
 
+/* Called on every CUDA solver right after its medium is set (NULL: nothing), so that a test can
+   force a sweep variant through the backend's internal setters (cuda_backend.h). */
+static void (*gpu_after_medium)(dg_solver s) = NULL;
+
 /* A medium given either dense (double arrays) or sparse (DelPhi form, double arrays). */
 typedef struct gpu_medium {
     const dg_dense_medium_d *dense;
@@ -51,6 +55,7 @@ static inline void gpu_solve_on(int backend, const dg_options *o, const gpu_medi
                                 long n, int float_arrays, dg_result *r) {
     dg_solver s = gpu_make_solver(backend, o);
     gpu_set_medium(s, m);
+    if (backend == DG_BACKEND_CUDA && gpu_after_medium) gpu_after_medium(s);
     if (float_arrays) {
         float *f = malloc(n * sizeof *f);
         for (long i = 0; i < n; ++i)

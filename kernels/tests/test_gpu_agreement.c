@@ -2,9 +2,48 @@
  * iterations must give the same potential, max|dphi| / max|phi| <= 1e-10 in double and 1e-5 in
  * float (issue 6), on: a linear boundary potential, a Coulomb point charge, a dielectric (Born)
  * sphere from dense maps, a Debye-Hueckel sphere in salt, nonlinear PB, and a cluster of spheres
- * with thousands of boundary and charged points (dense and DelPhi's sparse form).
+ * with thousands of boundary and charged points (dense and DelPhi's sparse form).  Grids are
+ * odd, not cubic and not multiples of the block.  Every case runs with the library's choice of
+ * sweep kernel (the autotune, which runs each candidate for a few iterations) and with the
+ * two-planes-per-barrier kernel (cuda_sweep_pair.cuh) forced at prefetch depths 1 and 2 on two
+ * block shapes; the forced runs must equal the CPU backend bit for bit.
  * Exits 77 (skipped) without a usable GPU. */
 #include "gpu_test.h"
+
+#include "cuda_backend.h"
+#include "solver_internal.h"
+
+/* planes = 0: the library's choice; else forced after the medium is set. */
+typedef struct sweep_variant {
+    const char *name;
+    int planes, depth, block_x, block_y;
+} sweep_variant;
+
+static const sweep_variant variants[] = {
+    {"autotune", 0, 0, 0, 0},
+    {"2 planes d1 16x16", 2, 1, 0, 0},
+    {"2 planes d2 66x15", 2, 2, 66, 15},
+};
+static const sweep_variant *variant = &variants[0];
+
+static void force_variant(dg_solver s) {
+    dg_error err = {0};
+    dg_cuda_info info;
+    /* 1 plane first: every depth has a 1-plane kernel. */
+    if (dg_cuda_set_planes_per_barrier(s->backend_state, 1, &err) != DG_OK ||
+        dg_cuda_set_prefetch_depth(s->backend_state, variant->depth, &err) != DG_OK ||
+        dg_cuda_set_planes_per_barrier(s->backend_state, variant->planes, &err) != DG_OK ||
+        dg_cuda_get_info(s->backend_state, &info, &err) != DG_OK) {
+        fprintf(stderr, "FAIL: forcing %s: %s\n", variant->name, err.message);
+        exit(1);
+    }
+    const int bx = variant->block_x ? variant->block_x : 16;
+    const int by = variant->block_y ? variant->block_y : 16;
+    CHECK(info.planes == variant->planes && info.depth == variant->depth && !info.tuning &&
+              info.block_x == bx && info.block_y == by,
+          "%s: in use %dx%d depth %d, %d planes, tuning %d", variant->name, info.block_x,
+          info.block_y, info.depth, info.planes, info.tuning);
+}
 
 static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
 
@@ -14,8 +53,12 @@ static double linear(double x, double y, double z, const void *params) {
 }
 
 static void check(const char *label, int precision, double rel) {
-    CHECK(rel <= gpu_tolerance(precision), "%s (%s): relative difference %.3e > %.0e", label,
-          precision == DG_PRECISION_DOUBLE ? "double" : "float", rel, gpu_tolerance(precision));
+    const char *name = precision == DG_PRECISION_DOUBLE ? "double" : "float";
+    CHECK(rel <= gpu_tolerance(precision), "%s (%s, %s): relative difference %.3e > %.0e", label,
+          name, variant->name, rel, gpu_tolerance(precision));
+    if (variant->planes)
+        CHECK(rel == 0.0, "%s (%s, %s): relative difference %.3e, not bit for bit", label, name,
+              variant->name, rel);
 }
 
 static void options_for(dg_options *o, int precision, int iterations) {
@@ -23,6 +66,7 @@ static void options_for(dg_options *o, int precision, int iterations) {
     o->precision = precision;
     o->iterations = iterations;
     o->run_until_converged = 0;
+    o->block_x = variant->block_x, o->block_y = variant->block_y;
 }
 
 static void linear_potential(int precision) {
@@ -127,14 +171,19 @@ static void cluster_case(int precision) {
 int main(void) {
     gpu_require_device("test_gpu_agreement");
     const int precisions[2] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT};
-    for (int i = 0; i < 2; ++i) {
-        const int p = precisions[i];
-        linear_potential(p);
-        sphere_case("Coulomb point charge", p, 0.0, 1.0, 0, DG_EQUATION_AUTO, 80);
-        sphere_case("Born sphere (dense maps)", p, 6.0, 1.0, 0, DG_EQUATION_AUTO, 100);
-        sphere_case("Debye-Hueckel sphere in salt", p, 6.0, 1.0, 1, DG_EQUATION_AUTO, 100);
-        sphere_case("nonlinear PB (5 e in salt)", p, 4.0, 5.0, 1, DG_EQUATION_NONLINEAR_PB, 40);
-        cluster_case(p);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
+        variant = &variants[v];
+        gpu_after_medium = variant->planes ? force_variant : NULL;
+        printf("== sweep kernel: %s\n", variant->name);
+        for (int i = 0; i < 2; ++i) {
+            const int p = precisions[i];
+            linear_potential(p);
+            sphere_case("Coulomb point charge", p, 0.0, 1.0, 0, DG_EQUATION_AUTO, 80);
+            sphere_case("Born sphere (dense maps)", p, 6.0, 1.0, 0, DG_EQUATION_AUTO, 100);
+            sphere_case("Debye-Hueckel sphere in salt", p, 6.0, 1.0, 1, DG_EQUATION_AUTO, 100);
+            sphere_case("nonlinear PB (5 e in salt)", p, 4.0, 5.0, 1, DG_EQUATION_NONLINEAR_PB, 40);
+            cluster_case(p);
+        }
     }
     return test_finish("test_gpu_agreement");
 }

@@ -1,0 +1,135 @@
+/* The sweep of one colour with two planes per barrier: the variant of dg_sweep_kernel
+ * (cuda_sweep.cuh; same thread layout, tiles, chunks and arithmetic) that the autotune also
+ * times (cuda_shape.cu).
+ *
+ * dg_sweep_kernel exchanges each plane's O values through shared memory and waits at one
+ * barrier per plane; between barriers a thread has little independent work.  Plane z + 1's C
+ * points need only O values (of planes z to z + 2), never plane z's new C values, so this kernel
+ * stores the O values of planes z and z + 1, waits at ONE barrier, then updates both planes:
+ * half the barriers, twice the loads in flight per barrier.  Each plane's update is the same
+ * expression in the same order as in dg_sweep_kernel, so the results are the same bits.
+ * dg_sweep_kernel itself is kept as it was measured (docs/PERFORMANCE.md).
+ */
+#ifndef DG_CUDA_SWEEP_PAIR_CUH
+#define DG_CUDA_SWEEP_PAIR_CUH
+
+#include "cuda_sweep.cuh"
+
+/* DEPTH: barriers ahead that each load is issued: each thread keeps 4 * DEPTH loads in flight
+   across a barrier (2 * DEPTH planes of C values and the O values they need). */
+template <typename T, int MODE, bool MEASURE, int DEPTH>
+__global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_params<T> p) {
+    constexpr int PLANES = 2;
+    extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
+    /* 2 sets of PLANES planes, double-buffered: a set is rewritten only after the next barrier,
+       which every thread reaches after reading it. */
+    T *const exchange = reinterpret_cast<T *>(dg_sweep_shared);
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+    const int u = blockIdx.x * (bx - 2) + tx - 1; /* pair index: x = 2u, 2u + 1 */
+    const int y = blockIdx.y * (by - 2) + ty;
+    const int z0 = 1 + blockIdx.z * p.planes_per_chunk;
+    const int z1 = min(p.nz - 2, z0 + p.planes_per_chunk - 1);
+    const bool loads = u >= 0 && y < p.ny;
+    const bool inner =
+        loads && tx > 0 && tx < bx - 1 && ty > 0 && ty < by - 1 && y >= 1 && y <= p.ny - 2;
+    /* Full index of x = 2u in row y of plane 0; a(z) = 1 when the C point is x = 2u + 1. */
+    const unsigned row = 2u * (unsigned)u + (unsigned)p.nx * (unsigned)y;
+    const int parity = (p.colour + y) & 1;
+    const int self = ty * bx + tx, plane_slots = bx * by;
+
+    auto c_offset = [&](int z) { return (parity + z) & 1; };
+    auto load_other = [&](int z) -> T {
+        const int a = c_offset(z);
+        if (!loads || 2 * u + 1 - a > p.nx - 1) return T(0);
+        return __ldg(p.other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
+    };
+    auto updates = [&](int z) {
+        const int x = 2 * u + c_offset(z);
+        return inner && x >= 1 && x <= p.nx - 2;
+    };
+    auto c_index = [&](int z) {
+        return (row + (unsigned)c_offset(z) + p.plane * (unsigned)z) >> 1;
+    };
+    constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
+    /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
+    auto load_c = [&](int z, T &c, unsigned char &f, T &q) {
+        c = T(0), f = 0, q = T(0);
+        if (z > z1 || !updates(z)) return;
+        const unsigned h = c_index(z);
+        c = p.cur[h];
+        if (reads_flag) f = __ldg(p.flag + h);
+        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+    };
+
+    dg_change_acc acc = {0.0, 0.0, 0};
+    /* Update plane z's C point from its O neighbours: below, here, above (registers) and the
+       in-plane ones of the other threads (slot: this plane's exchanged O values). */
+    auto update = [&](int z, const T *slot, T below, T here, T above, T c, unsigned char f, T q) {
+        if (!updates(z)) return;
+        const int a = c_offset(z);
+        const T x_minus = a ? here : slot[self - 1];
+        const T x_plus = a ? slot[self + 1] : here;
+        T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + below + above;
+        T weight = p.w0;
+        if (MODE != DG_SWEEP_POISSON && (f & 1)) {
+            weight = p.w1;
+            if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q;
+        }
+        const T updated = p.keep * c + weight * sum;
+        const unsigned h = c_index(z);
+        p.cur[h] = updated;
+        if (MEASURE && !(f & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
+            dg_acc_add(acc, (double)updated - (double)c);
+    };
+
+    /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
+    constexpr int NC = PLANES * DEPTH, NO = NC + 2;
+    T o[NO], c[NC], q[NC];
+    unsigned char f[NC];
+#pragma unroll
+    for (int k = 0; k < NO; ++k)
+        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : T(0);
+#pragma unroll
+    for (int k = 0; k < NC; ++k)
+        load_c(z0 + k, c[k], f[k], q[k]);
+
+    for (int z = z0; z <= z1; z += PLANES) {
+        /* Prefetch planes z + NC .. z + NC + PLANES - 1 before waiting at the barrier. */
+        T o_next[PLANES], c_next[PLANES], q_next[PLANES];
+        unsigned char f_next[PLANES];
+#pragma unroll
+        for (int j = 0; j < PLANES; ++j) {
+            o_next[j] = z + NC + j <= z1 ? load_other(z + NC + 1 + j) : T(0);
+            load_c(z + NC + j, c_next[j], f_next[j], q_next[j]);
+        }
+
+        T *const set = exchange + ((z / PLANES) & 1) * (PLANES * plane_slots);
+#pragma unroll
+        for (int j = 0; j < PLANES; ++j)
+            set[j * plane_slots + self] = o[1 + j];
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < PLANES; ++j)
+            if (j == 0 || z + j <= z1)
+                update(z + j, set + j * plane_slots, o[j], o[j + 1], o[j + 2], c[j], f[j], q[j]);
+#pragma unroll
+        for (int k = 0; k < NO - PLANES; ++k)
+            o[k] = o[k + PLANES];
+#pragma unroll
+        for (int j = 0; j < PLANES; ++j)
+            o[NO - PLANES + j] = o_next[j];
+#pragma unroll
+        for (int k = 0; k < NC - PLANES; ++k)
+            c[k] = c[k + PLANES], f[k] = f[k + PLANES], q[k] = q[k + PLANES];
+#pragma unroll
+        for (int j = 0; j < PLANES; ++j)
+            c[NC - PLANES + j] = c_next[j], f[NC - PLANES + j] = f_next[j],
+                            q[NC - PLANES + j] = q_next[j];
+    }
+    if (MEASURE) {
+        const int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+        dg_block_reduce_store(acc, p.partials + block);
+    }
+}
+
+#endif /* DG_CUDA_SWEEP_PAIR_CUH */
