@@ -7,17 +7,17 @@
 #include <stddef.h>
 
 typedef struct atom {
-    double x, y, z;     /* Angstrom */
-    double charge;      /* e */
-    double radius;      /* Angstrom (0 allowed: a point charge with no volume) */
-    char record[7];     /* "ATOM" or "HETATM" */
+    double x, y, z; /* Angstrom */
+    double charge;  /* e */
+    double radius;  /* Angstrom (0 allowed: a point charge with no volume) */
+    char record[7]; /* "ATOM" or "HETATM" */
     int serial;
-    char name[6];       /* atom name, trimmed */
-    char residue[5];    /* residue name, trimmed */
-    char chain;         /* ' ' if none */
+    char name[6];    /* atom name, trimmed */
+    char residue[5]; /* residue name, trimmed */
+    char chain;      /* ' ' if none */
     int residue_number;
-    char insertion;     /* insertion code, ' ' if none */
-    int source_line;    /* line number in the file it came from (1-based) */
+    char insertion;  /* insertion code, ' ' if none */
+    int source_line; /* line number in the file it came from (1-based) */
 } atom;
 
 typedef struct molecule {

@@ -7,18 +7,13 @@
 
 #include <stddef.h>
 
-enum boundary_condition {
-    BC_ZERO = 1,
-    BC_DIPOLAR = 2,
-    BC_FOCUSING = 3,
-    BC_COULOMBIC = 4
-};
+enum boundary_condition { BC_ZERO = 1, BC_DIPOLAR = 2, BC_FOCUSING = 3, BC_COULOMBIC = 4 };
 
 enum surface_kind { SURFACE_MOLECULAR = 0, SURFACE_VDW = 1 };
 
 enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2 };
 
-#define SETTINGS_PATH_MAX 1024
+#define SETTINGS_PATH_MAX    1024
 #define SETTINGS_MAX_OUTPUTS 8
 
 /* Added by host_io: the input files, to say where each name came from (messages, search rule). */
@@ -46,44 +41,51 @@ typedef struct map_output {
 
 typedef struct run_settings {
     /* Grid (DelPhi: gsize, scale, perfil, acenter/center). */
-    int gsize;        int gsize_given;
-    double scale;     int scale_given;
-    double perfil;    int perfil_given;
-    double center[3]; int center_mode; /* 0 = molecule's box centre, 1 = absolute (acenter),
-                                          2 = offset from the box centre in grid units (center) */
+    int gsize;
+    int gsize_given;
+    double scale;
+    int scale_given;
+    double perfil;
+    int perfil_given;
+    double center[3];
+    int center_mode; /* 0 = molecule's box centre, 1 = absolute (acenter),
+                        2 = offset from the box centre in grid units (center) */
 
     /* Medium. */
-    double indi, exdi;     /* interior / exterior relative permittivity (2, 80) */
-    double prbrad;         /* probe radius, A (1.4) */
-    double ionrad;         /* ion exclusion layer, A (2.0) */
-    double salt;           /* mol/L of salt 1 (0) */
-    double salt2;          /* mol/L of salt 2 (0) */
-    int valence[4];        /* val+1, val-1, val+2, val-2 (1,1,1,1) */
-    double temperature;    /* K (297.3342; the file's temper is in Celsius) */
-    int surface;           /* enum surface_kind */
+    double indi, exdi;  /* interior / exterior relative permittivity (2, 80) */
+    double prbrad;      /* probe radius, A (1.4) */
+    double ionrad;      /* ion exclusion layer, A (2.0) */
+    double salt;        /* mol/L of salt 1 (0) */
+    double salt2;       /* mol/L of salt 2 (0) */
+    int valence[4];     /* val+1, val-1, val+2, val-2 (1,1,1,1) */
+    double temperature; /* K (297.3342; the file's temper is in Celsius) */
+    int surface;        /* enum surface_kind */
 
     /* Boundary conditions. */
-    int bndcon;            /* enum boundary_condition (2) */
+    int bndcon; /* enum boundary_condition (2) */
 
     /* Solver. */
-    int linit;       int linit_given;   /* linear iterations; automatic if not given */
-    int nonit;                          /* nonlinear blocks (0 = linear PB) */
-    double maxc, rmsc, normc;           /* stopping criteria, 0 = off */
-    double relfac;   int relfac_given;  /* spectral radius (not omega) */
-    double relpar;   int relpar_given;
-    int conint;                         /* check interval (10) */
-    int confra;                         /* check stride (1) */
-    int backend;                        /* dg_backend (auto) */
-    int precision;                      /* dg_precision (double) */
-    int device;                         /* CUDA device */
-    int threads;                        /* CPU threads, 0 = default */
+    int linit;
+    int linit_given;          /* linear iterations; automatic if not given */
+    int nonit;                /* nonlinear blocks (0 = linear PB) */
+    double maxc, rmsc, normc; /* stopping criteria, 0 = off */
+    double relfac;
+    int relfac_given; /* spectral radius (not omega) */
+    double relpar;
+    int relpar_given;
+    int conint;    /* check interval (10) */
+    int confra;    /* check stride (1) */
+    int backend;   /* dg_backend (auto) */
+    int precision; /* dg_precision (double) */
+    int device;    /* CUDA device */
+    int threads;   /* CPU threads, 0 = default */
 
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */
     char pdb_file[SETTINGS_PATH_MAX];
     char siz_file[SETTINGS_PATH_MAX];
     char crg_file[SETTINGS_PATH_MAX];
-    char pqr_file[SETTINGS_PATH_MAX];   /* our in(pqr,file=...) */
+    char pqr_file[SETTINGS_PATH_MAX];    /* our in(pqr,file=...) */
     char phi_in_file[SETTINGS_PATH_MAX]; /* in(phi): focusing source map */
     char frc_in_file[SETTINGS_PATH_MAX]; /* in(frc): site positions; "" = the atoms */
 
@@ -99,15 +101,15 @@ typedef struct run_settings {
     int solvation_two_run; /* --solvation-two-run */
 
     /* Behaviour. */
-    int quiet;   /* --quiet: no progress lines */
+    int quiet; /* --quiet: no progress lines */
 
     /* Added by host_io (additive). */
-    int autoc;          /* 1 = automatic iteration count (default; linit= turns it off, autoc= on) */
-    double grdcon;      /* grdcon= as given (not implemented: logged as a notice), 0 = off */
-    int site_field;     /* site(f): write the field column in the frc output */
-    int show_help;      /* --help: print settings_usage() and exit 0 */
-    int show_version;   /* --version */
-    int input_source[INPUT_KIND_COUNT];                    /* enum settings_source */
+    int autoc;        /* 1 = automatic iteration count (default; linit= turns it off, autoc= on) */
+    double grdcon;    /* grdcon= as given (not implemented: logged as a notice), 0 = off */
+    int site_field;   /* site(f): write the field column in the frc output */
+    int show_help;    /* --help: print settings_usage() and exit 0 */
+    int show_version; /* --version */
+    int input_source[INPUT_KIND_COUNT];                       /* enum settings_source */
     char input_origin[INPUT_KIND_COUNT][SETTINGS_ORIGIN_MAX]; /* "prm:12", "--pdb"; "" = default */
 } run_settings;
 
