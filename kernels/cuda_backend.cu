@@ -148,10 +148,24 @@ static int cuda_update_nonlinear_source(void *state, double fraction, dg_error *
     return status;
 }
 
+static int cuda_face_potentials(void *state, const dg_face_request *request, double *out,
+                                dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_face_potentials(st, request, out, err);
+}
+
 static const dg_backend_ops cuda_ops = {
-    "cuda",          cuda_create,   cuda_destroy,
-    cuda_set_medium, cuda_load_phi, cuda_store_phi,
-    cuda_set_omega,  cuda_iterate,  cuda_update_nonlinear_source,
+    "cuda",
+    cuda_create,
+    cuda_destroy,
+    cuda_set_medium,
+    cuda_load_phi,
+    cuda_store_phi,
+    cuda_set_omega,
+    cuda_iterate,
+    cuda_update_nonlinear_source,
+    cuda_face_potentials,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -136,6 +136,9 @@ void dg_cuda_free_medium(dg_cuda_state *st);
 int dg_cuda_load_phi(dg_cuda_state *st, const void *phi, int is_double, dg_error *err);
 int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
 int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
+/* Debye-Hueckel sums at the face points (backend op face_potentials), cuda_faces.cu. */
+int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, double *out,
+                            dg_error *err);
 
 /** Bytes free on the current device, with a message naming need and free on failure. */
 int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_error *err);

@@ -41,6 +41,15 @@ typedef struct dg_change {
     int finite;     /* 0 if any sampled value or delta was NaN/Inf */
 } dg_change;
 
+/** A Debye-Hueckel sum at the grid faces (dg_debye_huckel_faces_*): positions in 0-based grid
+ *  coordinates (3 per charge), values coefficient * sum_i q_i e^(-inverse_length r)/r. */
+typedef struct dg_face_request {
+    int nx, ny, nz;
+    const double *positions, *charges;
+    long count;
+    double coefficient, inverse_length;
+} dg_face_request;
+
 typedef struct dg_backend_ops {
     const char *name; /* "cpu" or "cuda" */
 
@@ -69,7 +78,14 @@ typedef struct dg_backend_ops {
        (zero elsewhere and where p^2 > 2500); fraction scales it.  Before the first call qmap
        is zero. */
     int (*update_nonlinear_source)(void *state, double fraction, dg_error *err);
+
+    /* The sum of a dg_face_request at every entry of the face list (face_points.h), in double,
+       charges in index order.  Needs no medium. */
+    int (*face_potentials)(void *state, const dg_face_request *request, double *out, dg_error *err);
 } dg_backend_ops;
+
+/** The host implementation of face_potentials (OpenMP), used by the CPU backend. */
+void dg_face_potentials_host(const dg_face_request *request, double *out, int num_threads);
 
 extern const dg_backend_ops dg_cpu_backend_ops;
 

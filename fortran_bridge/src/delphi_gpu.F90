@@ -77,6 +77,7 @@ module delphi_gpu
   public :: dg_sparse_counts_f, dg_sparse_counts_d
   public :: dg_sparse_from_dense_f, dg_sparse_from_dense_d
   public :: dg_solve_f, dg_solve_d, dg_solve_f3, dg_solve_d3
+  public :: dg_debye_huckel_faces, dg_debye_huckel_faces_f, dg_debye_huckel_faces_d
   public :: dg_delphi_itit_f, dg_delphi_itit_d, dg_delphi_nitit_f, dg_delphi_nitit_d
 
   interface dg_set_sparse_medium
@@ -95,6 +96,9 @@ module delphi_gpu
   interface dg_solve
     module procedure dg_solve_f, dg_solve_d, dg_solve_f3, dg_solve_d3
   end interface dg_solve
+  interface dg_debye_huckel_faces
+    module procedure dg_debye_huckel_faces_f, dg_debye_huckel_faces_d
+  end interface dg_debye_huckel_faces
   interface dg_delphi_itit
     module procedure dg_delphi_itit_f, dg_delphi_itit_d
   end interface dg_delphi_itit

@@ -28,6 +28,7 @@ program test_fortran_api
   call check_options_and_errors()
   call check_dense_and_sparse_d()
   call check_dense_and_sparse_f()
+  call check_debye_huckel_faces()
   if (failures > 0) then
     write (*, '(i0, a)') failures, ' check(s) failed'
     error stop 1
@@ -121,5 +122,45 @@ contains
 #define TOLERANCE 1d-5
 #define CHECK_DENSE_AND_SPARSE check_dense_and_sparse_f
 #include "test_fortran_api_media.inc"
+
+  !> Boundary values of one charge: the corner (0,0,0) holds coefficient * q / r, the interior
+  !> is untouched, both kinds; bad input returns a status with a message.
+  subroutine check_debye_huckel_faces()
+    real(c_double) :: positions(3, 1), charges(1), r
+    real(c_double) :: phi_d(n, n, n)
+    real(c_float) :: phi_f(n, n, n)
+    type(dg_options) :: options
+    character(len=256) :: message
+    integer :: status
+    positions(:, 1) = [7.5_c_double, 8.0_c_double, 6.0_c_double]
+    charges(1) = 2.0_c_double
+    call dg_default_options(options)
+    options%backend = DG_BACKEND_CPU
+    phi_d = -1.0_c_double
+    phi_f = -1.0_c_float
+    call dg_debye_huckel_faces_d(n, n, n, positions, charges, 3.0_c_double, 0.0_c_double, &
+                                 phi_d, options, message, status)
+    call expect(status == DG_OK, 'dg_debye_huckel_faces_d: ' // trim(message))
+    call dg_debye_huckel_faces_f(n, n, n, positions, charges, 3.0_c_double, 0.0_c_double, &
+                                 phi_f, options, status=status)
+    call expect(status == DG_OK, 'dg_debye_huckel_faces (float)')
+    r = sqrt(sum(positions(:, 1)**2))
+    call expect(abs(phi_d(1, 1, 1) - 3.0_c_double * 2.0_c_double / r) < 1e-12_c_double, &
+                'corner value of dg_debye_huckel_faces_d')
+    call expect(abs(phi_f(n, 1, 1) - real(phi_d(n, 1, 1), c_float)) == 0.0_c_float, &
+                'float faces are the rounded double ones')
+    call expect(phi_d(2, 2, 2) == -1.0_c_double .and. phi_f(n / 2, n / 2, n / 2) == -1.0_c_float, &
+                'interior untouched')
+    charges(1) = ieee_nan()
+    call dg_debye_huckel_faces_d(n, n, n, positions, charges, 3.0_c_double, 0.0_c_double, &
+                                 phi_d, options, message, status)
+    call expect(status == DG_ERR_NONFINITE_INPUT .and. index(message, 'charge 0') > 0, &
+                'NaN charge rejected: ' // trim(message))
+  end subroutine check_debye_huckel_faces
+
+  real(c_double) function ieee_nan()
+    use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+    ieee_nan = ieee_value(1.0_c_double, ieee_quiet_nan)
+  end function ieee_nan
 
 end program test_fortran_api

@@ -9,20 +9,6 @@
 #include "physics_constants.h"
 #include "settings.h"
 
-double debye_huckel_potential(const double p[3], const double *xyz, const double *q, size_t count,
-                              double eps_out, double debye_length, double temperature) {
-    const int screened = isfinite(debye_length) && debye_length > 0.0;
-    const double inverse_length = screened ? 1.0 / debye_length : 0.0;
-    double sum = 0.0;
-    for (size_t i = 0; i < count; ++i) {
-        const double dx = p[0] - xyz[3 * i], dy = p[1] - xyz[3 * i + 1], dz = p[2] - xyz[3 * i + 2];
-        const double r = sqrt(dx * dx + dy * dy + dz * dz);
-        if (r <= 0.0) continue; /* a charge on a face is refused before this */
-        sum += screened ? q[i] * exp(-r * inverse_length) / r : q[i] / r;
-    }
-    return sum * epkt_at(temperature) / eps_out;
-}
-
 /* 0-based full indices of the face points of an n^3 grid (each once). */
 static long *face_points(int n, size_t *count) {
     const size_t total = (size_t)n * n * n - (size_t)(n - 2) * (n - 2) * (n - 2);
@@ -80,6 +66,39 @@ static int gather_sources(const molecule *mol, int dipolar, double **xyz, double
     return 0;
 }
 
+/* Dipolar and Coulombic boundary values: the Debye-Hueckel sum phi = sum q e^(-r/L)/(eps' r),
+   eps' = eps_out/epkt, evaluated by the library on the chosen backend in grid units. */
+static int debye_huckel_faces(phi_map *phi, const molecule *mol, const boundary_params *bp,
+                              char *msg, size_t msg_size) {
+    double *xyz = NULL, *q = NULL;
+    size_t sources = 0;
+    if (gather_sources(mol, bp->kind == BC_DIPOLAR, &xyz, &q, &sources) != 0) {
+        free(xyz), free(q);
+        snprintf(msg, msg_size, "out of memory setting the boundary values");
+        return -1;
+    }
+    const double middle = 0.5 * (phi->n - 1);
+    for (size_t i = 0; i < sources; ++i) /* Angstrom -> 0-based grid coordinates */
+        for (int a = 0; a < 3; ++a)
+            xyz[3 * i + a] = (xyz[3 * i + a] - phi->center[a]) * phi->scale + middle;
+    const double coefficient = phi->scale * epkt_at(bp->temperature) / bp->eps_out;
+    const int screened = isfinite(bp->debye_length) && bp->debye_length > 0.0;
+    const double inverse_length = screened ? 1.0 / (bp->debye_length * phi->scale) : 0.0;
+    char reason[512];
+    const int n = phi->n;
+    const int st =
+        phi->is_double
+            ? dg_debye_huckel_faces_d(bp->options, n, n, n, xyz, q, (long)sources, coefficient,
+                                      inverse_length, phi->data, reason, sizeof reason)
+            : dg_debye_huckel_faces_f(bp->options, n, n, n, xyz, q, (long)sources, coefficient,
+                                      inverse_length, phi->data, reason, sizeof reason);
+    free(xyz), free(q);
+    if (st == DG_OK) return 0;
+    snprintf(msg, msg_size, "%s boundary values: %s",
+             bp->kind == BC_DIPOLAR ? "dipolar" : "Coulombic", reason);
+    return -2;
+}
+
 /* The new box must lie inside the focusing source map: its 8 corners must. */
 static int check_inside(const phi_map *phi, const phi_map *src, char *msg, size_t msg_size) {
     const double half = 0.5 * (phi->n - 1) / phi->scale;
@@ -116,15 +135,11 @@ int boundary_apply(phi_map *phi, const molecule *mol, const boundary_params *bp,
         }
         if (check_inside(phi, bp->focus_source, msg, msg_size) != 0) return -1;
     }
+    if (kind == BC_DIPOLAR || kind == BC_COULOMBIC)
+        return debye_huckel_faces(phi, mol, bp, msg, msg_size);
     size_t count = 0;
     long *faces = face_points(phi->n, &count);
-    double *xyz = NULL, *q = NULL;
-    size_t sources = 0;
-    int failed = !faces;
-    if (!failed && (kind == BC_DIPOLAR || kind == BC_COULOMBIC))
-        failed = gather_sources(mol, kind == BC_DIPOLAR, &xyz, &q, &sources) != 0;
-    if (failed) {
-        free(faces), free(xyz), free(q);
+    if (!faces) {
         snprintf(msg, msg_size, "out of memory setting the boundary values");
         return -1;
     }
@@ -133,14 +148,11 @@ int boundary_apply(phi_map *phi, const molecule *mol, const boundary_params *bp,
     for (size_t k = 0; k < count; ++k) {
         double p[3], v = 0.0;
         position_of(phi, faces[k], p);
-        if (kind == BC_DIPOLAR || kind == BC_COULOMBIC)
-            v = debye_huckel_potential(p, xyz, q, sources, bp->eps_out, bp->debye_length,
-                                       bp->temperature);
-        else if (kind == BC_FOCUSING && phi_map_interpolate(bp->focus_source, p, &v) != 0)
+        if (kind == BC_FOCUSING && phi_map_interpolate(bp->focus_source, p, &v) != 0)
             ++outside, v = 0.0;
         phi_set(phi, (size_t)faces[k], v);
     }
-    free(faces), free(xyz), free(q);
+    free(faces);
     if (outside) { /* cannot happen after check_inside; kept as a guard */
         snprintf(msg, msg_size, "focusing: %d face points fall outside the source map", outside);
         return -1;

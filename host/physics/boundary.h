@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "delphi_gpu/delphi_gpu.h"
 #include "molecule.h"
 #include "phi_map.h"
 
@@ -15,17 +16,16 @@ typedef struct boundary_params {
     double debye_length;         /* Angstrom, INFINITY without salt */
     double temperature;          /* K */
     const phi_map *focus_source; /* BC_FOCUSING: the coarser map */
+    const dg_options *options;   /* backend for the Debye-Hueckel sums (NULL: the defaults,
+                                    i.e. the GPU when one works) */
 } boundary_params;
 
 /* Fill the faces of phi (its n, scale and centre describe the grid); the interior is left as
- * it is.  Returns 0, or -1 with a message (unknown kind, no focusing map, a box outside it). */
+ * it is.  The dipolar and Coulombic sums run in the library (dg_debye_huckel_faces_*), on the
+ * GPU when the options' backend uses one.  Returns 0; -1 with a message for bad input (unknown
+ * kind, no focusing map, a box outside it); -2 when the library or the device failed. */
 int boundary_apply(phi_map *phi, const molecule *mol, const boundary_params *bp, char *msg,
                    size_t msg_size);
-
-/* Debye-Hueckel potential (kT/e) at p of the charges q[i] at xyz[3i..]: sum q e^(-r/L)/(eps' r)
- * with eps' = eps_out / epkt.  Exposed for tests. */
-double debye_huckel_potential(const double p[3], const double *xyz, const double *q, size_t count,
-                              double eps_out, double debye_length, double temperature);
 
 /* Potentials at the centres of the six faces, x-, x+, y-, y+, z-, z+ (DelPhi prints them). */
 void boundary_face_centres(const phi_map *phi, double out[6]);

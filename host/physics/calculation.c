@@ -116,9 +116,12 @@ static int stage_boundary(const calc_input *in, calc_result *r, phi_map *phi, do
     if (phi_map_alloc(phi, r->grid.n, s->precision == DG_PRECISION_DOUBLE, r->grid.scale,
                       r->grid.center) != 0)
         return fail(r, CALC_BAD_INPUT, "potential map", "out of memory");
-    boundary_params bp = {kind, eps_out, debye_length, s->temperature, in->focus_source};
-    if (boundary_apply(phi, in->mol, &bp, msg, sizeof msg) != 0)
-        return fail(r, CALC_BAD_INPUT, "boundary conditions", msg);
+    dg_options options; /* the solve's backend, device and threads */
+    pb_options_from_settings(s, 0, &options, NULL, 0);
+    boundary_params bp = {kind, eps_out, debye_length, s->temperature, in->focus_source, &options};
+    const int st = boundary_apply(phi, in->mol, &bp, msg, sizeof msg);
+    if (st != 0)
+        return fail(r, st == -2 ? CALC_SOLVER_FAILED : CALC_BAD_INPUT, "boundary conditions", msg);
     return CALC_OK;
 }
 

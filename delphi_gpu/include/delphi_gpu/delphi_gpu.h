@@ -130,6 +130,25 @@ int dg_estimate_iterations(double spectral_radius);
 int dg_solve_f(dg_solver solver, float *phi, dg_result *result);
 int dg_solve_d(dg_solver solver, double *phi, dg_result *result);
 
+/* ---- Boundary values ------------------------------------------------------------------- */
+
+/** Debye-Hueckel (screened Coulomb) potential of point charges at every point of the six faces
+ *  of phi, on the backend the options choose (NULL = defaults: the GPU when one works), summed
+ *  in double: phi(p) = coefficient * sum_i charges[i] exp(-inverse_length r_i) / r_i, with
+ *  r_i = |p - positions[i]| in grid units and positions in 0-based grid coordinates (3 per
+ *  charge; a charge exactly on a face point is skipped there).  DelPhi's coulombic (every
+ *  charge) and dipolar (two centroids) boundary conditions in kT/e: coefficient =
+ *  scale * epkt / eps_out, inverse_length = 1/(Debye length * scale), 0 without salt.  Interior
+ *  points of phi are not touched.  message (may be NULL) receives the reason of a failure. */
+int dg_debye_huckel_faces_f(const dg_options *options, int nx, int ny, int nz,
+                            const double *positions, const double *charges, long count,
+                            double coefficient, double inverse_length, float *phi, char *message,
+                            size_t message_size);
+int dg_debye_huckel_faces_d(const dg_options *options, int nx, int ny, int nz,
+                            const double *positions, const double *charges, long count,
+                            double coefficient, double inverse_length, double *phi, char *message,
+                            size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,8 +142,21 @@ static int cpu_update_nonlinear_source(void *state, double fraction, dg_error *e
     return DG_OK;
 }
 
+static int cpu_face_potentials(void *state, const dg_face_request *request, double *out,
+                               dg_error *err) {
+    dg_face_potentials_host(request, out, ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
-    "cpu",          cpu_create,   cpu_destroy,
-    cpu_set_medium, cpu_load_phi, cpu_store_phi,
-    cpu_set_omega,  cpu_iterate,  cpu_update_nonlinear_source,
+    "cpu",
+    cpu_create,
+    cpu_destroy,
+    cpu_set_medium,
+    cpu_load_phi,
+    cpu_store_phi,
+    cpu_set_omega,
+    cpu_iterate,
+    cpu_update_nonlinear_source,
+    cpu_face_potentials,
 };

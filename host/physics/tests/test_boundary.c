@@ -27,7 +27,7 @@ int main(void) {
     phi_map phi;
     CHECK(phi_map_alloc(&phi, 21, 1, 2.0, centre) == 0);
     /* Coulombic, no salt: epkt q / (eps_out r) at the corner (0,0,0). */
-    boundary_params bp = {BC_COULOMBIC, 80.0, INFINITY, T, NULL};
+    boundary_params bp = {BC_COULOMBIC, 80.0, INFINITY, T, NULL, NULL};
     CHECK(boundary_apply(&phi, &ion, &bp, msg, sizeof msg) == 0);
     double p[3];
     double rr = corner_distance(&phi, xyz, p);
@@ -74,7 +74,7 @@ int main(void) {
     phi_map fine;
     const double fine_centre[3] = {0.3, -0.4, 0.2};
     CHECK(phi_map_alloc(&fine, 25, 0, 4.0, fine_centre) == 0);
-    boundary_params fb = {BC_FOCUSING, 80.0, INFINITY, T, &coarse};
+    boundary_params fb = {BC_FOCUSING, 80.0, INFINITY, T, &coarse, NULL};
     CHECK(boundary_apply(&fine, &ion, &fb, msg, sizeof msg) == 0);
     double worst = 0;
     for (int z = 0; z < 25; z += 24)
