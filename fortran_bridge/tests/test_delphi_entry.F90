@@ -4,11 +4,11 @@
 program test_delphi_entry
   use, intrinsic :: iso_c_binding, only: c_double, c_float, c_int
   use delphi_gpu
+  use test_checks
   use delphi_style_problem
   use entry_checks
   implicit none
   type(delphi_problem) :: plain, salty
-  integer :: failures = 0
   real(c_double), parameter :: atoms(4, 3) = reshape([ &
     11.3d0, 10.6d0, 11.2d0, 1.0d0, &
     12.4d0, 11.7d0, 10.3d0, -0.5d0, &
@@ -23,21 +23,9 @@ program test_delphi_entry
   call run_all_d(plain, salty)
   call check_rejections(salty)
 
-  if (failures > 0) then
-    write (*, '(i0, a)') failures, ' check(s) failed'
-    error stop 1
-  end if
-  write (*, '(a)') 'DelPhi-convention entry points agree with the C API'
+  call report_checks('DelPhi-convention entry points agree with the C API')
 
 contains
-
-  subroutine expect(condition, message)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: message
-    if (condition) return
-    failures = failures + 1
-    write (*, '(a, a)') 'FAILED: ', message
-  end subroutine expect
 
   !> Control values of a run on problem p (the COMMON values DelPhi would have).
   subroutine base_control(p, c)

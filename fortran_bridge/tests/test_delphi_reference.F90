@@ -4,12 +4,12 @@
 program test_delphi_reference
   use, intrinsic :: iso_c_binding, only: c_double, c_float
   use delphi_gpu
+  use test_checks
   use delphi_style_problem
   use entry_checks
   use reference_sor
   implicit none
   type(delphi_problem) :: plain, salty
-  integer :: failures = 0
   real(c_double), parameter :: atoms(4, 3) = reshape([ &
     11.3d0, 10.6d0, 11.2d0, 1.0d0, &
     12.4d0, 11.7d0, 10.3d0, -0.5d0, &
@@ -19,21 +19,9 @@ program test_delphi_reference
   call build_problem(salty, 21, 1.0d0, 4.0d0, atoms, 0.15d0)
   call run_all_f(plain, salty)
   call run_all_d(plain, salty)
-  if (failures > 0) then
-    write (*, '(i0, a)') failures, ' check(s) failed'
-    error stop 1
-  end if
-  write (*, '(a)') 'DelPhi-convention entry points agree with the reference SOR'
+  call report_checks('DelPhi-convention entry points agree with the reference SOR')
 
 contains
-
-  subroutine expect(condition, message)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: message
-    if (condition) return
-    failures = failures + 1
-    write (*, '(a, a)') 'FAILED: ', message
-  end subroutine expect
 
   subroutine base_control(p, c)
     type(delphi_problem), intent(in) :: p

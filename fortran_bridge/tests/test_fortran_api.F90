@@ -19,31 +19,19 @@ end module api_test_progress
 program test_fortran_api
   use, intrinsic :: iso_c_binding
   use delphi_gpu
+  use test_checks
   use api_test_progress
   implicit none
   integer, parameter :: n = 17
-  integer :: failures = 0
 
   call check_information()
   call check_options_and_errors()
   call check_dense_and_sparse_d()
   call check_dense_and_sparse_f()
   call check_debye_huckel_faces()
-  if (failures > 0) then
-    write (*, '(i0, a)') failures, ' check(s) failed'
-    error stop 1
-  end if
-  write (*, '(a)') 'Fortran API wrappers OK'
+  call report_checks('Fortran API wrappers OK')
 
 contains
-
-  subroutine expect(condition, message)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: message
-    if (condition) return
-    failures = failures + 1
-    write (*, '(a, a)') 'FAILED: ', message
-  end subroutine expect
 
   subroutine check_information()
     integer :: count, status, i
