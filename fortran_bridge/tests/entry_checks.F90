@@ -8,7 +8,7 @@ module entry_checks
   implicit none
   private
   public :: kind_data_f, kind_data_d, to_kind, call_itit, call_nitit, solve_api, omega_of
-  public :: relative_difference, signature_of
+  public :: relative_difference, signature_of, base_control
 
 #include "entry_checks_kind_f.inc"
 #include "entry_checks_type.inc"
@@ -47,5 +47,19 @@ contains
 #include "entry_checks_kind_d.inc"
 #include "entry_checks_body.inc"
 #include "entry_checks_kind_undef.inc"
+
+  !> Control values of a run on problem p (the COMMON values DelPhi would have).
+  subroutine base_control(p, c)
+    type(delphi_problem), intent(in) :: p
+    type(dg_delphi_control), intent(out) :: c
+    call dg_delphi_default_control(c)
+    c%igrid = p%igrid
+    c%backend = DG_BACKEND_CPU
+    c%ionic_strength = p%rionst
+    c%epsout = p%epsout
+    c%deblen = p%deblen
+    c%scale = p%scale
+    c%chi = p%chi
+  end subroutine base_control
 
 end module entry_checks

@@ -27,20 +27,6 @@ program test_delphi_entry
 
 contains
 
-  !> Control values of a run on problem p (the COMMON values DelPhi would have).
-  subroutine base_control(p, c)
-    type(delphi_problem), intent(in) :: p
-    type(dg_delphi_control), intent(out) :: c
-    call dg_delphi_default_control(c)
-    c%igrid = p%igrid
-    c%backend = DG_BACKEND_CPU
-    c%ionic_strength = p%rionst
-    c%epsout = p%epsout
-    c%deblen = p%deblen
-    c%scale = p%scale
-    c%chi = p%chi
-  end subroutine base_control
-
   !> Unsupported options and bad values: the right status, a message naming the problem, and
   !> the caller's data untouched.
   subroutine check_rejections(p)

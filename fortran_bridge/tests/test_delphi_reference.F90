@@ -23,19 +23,6 @@ program test_delphi_reference
 
 contains
 
-  subroutine base_control(p, c)
-    type(delphi_problem), intent(in) :: p
-    type(dg_delphi_control), intent(out) :: c
-    call dg_delphi_default_control(c)
-    c%igrid = p%igrid
-    c%backend = DG_BACKEND_CPU
-    c%ionic_strength = p%rionst
-    c%epsout = p%epsout
-    c%deblen = p%deblen
-    c%scale = p%scale
-    c%chi = p%chi
-  end subroutine base_control
-
 #define TK c_float
 #define KIND_DATA kind_data_f
 #define TOLERANCE 2d-6
