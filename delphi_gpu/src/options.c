@@ -35,6 +35,10 @@ void dg_default_options(dg_options *o) {
     o->divergence_factor = 100.0;
     o->progress = NULL;
     o->progress_user_data = NULL;
+    o->solver = DG_SOLVER_SOR;
+    o->nonlinear_method = DG_NONLINEAR_DELPHI;
+    o->nonlinear_term = DG_NONLINEAR_TERM_AUTO;
+    o->mpi_comm = NULL;
 }
 
 /* Write a message and return the status (for the validation chain below). */
@@ -97,5 +101,26 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_checks", "must be >= 1");
     if (!isfinite(o->divergence_factor) || o->divergence_factor <= 1.0)
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_factor", "must be > 1");
+    if (o->solver != DG_SOLVER_SOR && o->solver != DG_SOLVER_MULTIGRID)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "solver", "must be SOR or MULTIGRID");
+    if (o->nonlinear_method != DG_NONLINEAR_DELPHI && o->nonlinear_method != DG_NONLINEAR_NEWTON)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "nonlinear_method",
+                      "must be DELPHI or NEWTON");
+    if (o->nonlinear_term < DG_NONLINEAR_TERM_AUTO || o->nonlinear_term > DG_NONLINEAR_TERM_EXACT)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "nonlinear_term",
+                      "must be AUTO, POLYNOMIAL or EXACT");
+    /* Accepted by the layout, not yet by this version: */
+    if (o->precision == DG_PRECISION_MIXED)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
+    if (o->solver == DG_SOLVER_MULTIGRID)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "solver", "MULTIGRID is not implemented yet");
+    if (o->nonlinear_method == DG_NONLINEAR_NEWTON)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_method",
+                      "NEWTON is not implemented yet");
+    if (o->nonlinear_term != DG_NONLINEAR_TERM_AUTO)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_term",
+                      "only AUTO is implemented yet");
+    if (o->mpi_comm)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm", "this build has no MPI support");
     return DG_OK;
 }

@@ -61,6 +61,8 @@ const char *dg_outcome_string(int outcome) {
         return "diverged";
     case DG_OUTCOME_STOPPED:
         return "stopped by the progress callback";
+    case DG_OUTCOME_FLOAT_RESOLUTION:
+        return "stopped at float resolution before the criterion was met";
     default:
         return "unknown outcome";
     }

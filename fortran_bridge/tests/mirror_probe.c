@@ -41,7 +41,11 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, divergence_checks),
                     OFF(T, divergence_factor),
                     OFF(T, progress),
-                    OFF(T, progress_user_data)};
+                    OFF(T, progress_user_data),
+                    OFF(T, solver),
+                    OFF(T, nonlinear_method),
+                    OFF(T, nonlinear_term),
+                    OFF(T, mpi_comm)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -221,6 +225,14 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_BACKEND_CUDA,
                                 DG_PRECISION_DOUBLE,
                                 DG_PRECISION_FLOAT,
+                                DG_PRECISION_MIXED,
+                                DG_SOLVER_SOR,
+                                DG_SOLVER_MULTIGRID,
+                                DG_NONLINEAR_DELPHI,
+                                DG_NONLINEAR_NEWTON,
+                                DG_NONLINEAR_TERM_AUTO,
+                                DG_NONLINEAR_TERM_POLYNOMIAL,
+                                DG_NONLINEAR_TERM_EXACT,
                                 DG_EQUATION_AUTO,
                                 DG_EQUATION_LINEAR,
                                 DG_EQUATION_NONLINEAR_PB,
@@ -234,6 +246,7 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_OUTCOME_NOT_CONVERGED,
                                 DG_OUTCOME_DIVERGED,
                                 DG_OUTCOME_STOPPED,
+                                DG_OUTCOME_FLOAT_RESOLUTION,
                                 DG_PHASE_LINEAR,
                                 DG_PHASE_NONLINEAR};
 

@@ -46,7 +46,7 @@ contains
     end if
     call dg_cuda_device_count(count) ! never stops the program, CUDA or not
     call expect(count >= 0, 'dg_cuda_device_count without status')
-    do i = DG_OUTCOME_CONVERGED, DG_OUTCOME_STOPPED
+    do i = DG_OUTCOME_CONVERGED, DG_OUTCOME_FLOAT_RESOLUTION
       call expect(len(dg_outcome_string(i)) > 0, 'outcome text')
     end do
     call expect(dg_estimate_iterations(0.99_c_double) == 81, 'iteration estimate for 0.99')

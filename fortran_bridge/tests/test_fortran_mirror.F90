@@ -42,7 +42,9 @@ program test_fortran_mirror
     at(c_loc(opt%max_change_tol)), at(c_loc(opt%norm_change_tol)), &
     at(c_loc(opt%nonlinear_blocks)), at(c_loc(opt%relpar)), at(c_loc(opt%qfact)), &
     at(c_loc(opt%divergence_checks)), at(c_loc(opt%divergence_factor)), &
-    at(c_loc(opt%progress)), at(c_loc(opt%progress_user_data))] - at(c_loc(opt)))
+    at(c_loc(opt%progress)), at(c_loc(opt%progress_user_data)), &
+    at(c_loc(opt%solver)), at(c_loc(opt%nonlinear_method)), at(c_loc(opt%nonlinear_term)), &
+    at(c_loc(opt%mpi_comm))] - at(c_loc(opt)))
 
   call check_struct(2, 'dg_progress', c_sizeof(prog), [ &
     at(c_loc(prog%iteration)), at(c_loc(prog%phase)), at(c_loc(prog%nonlinear_block)), &
@@ -180,12 +182,14 @@ contains
       DG_ERR_DEVICE, DG_ERR_OUT_OF_MEMORY, DG_ERR_DEVICE_OUT_OF_MEMORY, DG_ERR_STATE, &
       DG_ERR_UNSUPPORTED, DG_ERR_INTERNAL, DG_STATUS_COUNT, &
       DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA, &
-      DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, &
+      DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED, &
+      DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON, &
+      DG_NONLINEAR_TERM_AUTO, DG_NONLINEAR_TERM_POLYNOMIAL, DG_NONLINEAR_TERM_EXACT, &
       DG_EQUATION_AUTO, DG_EQUATION_LINEAR, DG_EQUATION_NONLINEAR_PB, &
       DG_INDEX_DELPHI_HALF, DG_INDEX_FULL, &
       DG_SALT_NONE, DG_SALT_PER_POINT, DG_SALT_FLAG, &
       DG_OUTCOME_CONVERGED, DG_OUTCOME_COMPLETED, DG_OUTCOME_NOT_CONVERGED, &
-      DG_OUTCOME_DIVERGED, DG_OUTCOME_STOPPED, &
+      DG_OUTCOME_DIVERGED, DG_OUTCOME_STOPPED, DG_OUTCOME_FLOAT_RESOLUTION, &
       DG_PHASE_LINEAR, DG_PHASE_NONLINEAR]
     integer(c_int) :: c_values(128), n
     integer :: i

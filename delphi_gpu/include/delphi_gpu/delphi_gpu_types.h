@@ -30,7 +30,7 @@ extern "C" {
 #define DG_VERSION_PATCH 0
 
 /** Version of the dg_options layout; dg_default_options() stores it in options.version. */
-#define DG_OPTIONS_VERSION 1
+#define DG_OPTIONS_VERSION 2
 
 /** Smallest allowed number of points along an axis. */
 #define DG_MIN_GRID_SIZE 5
@@ -73,8 +73,28 @@ typedef enum dg_backend {
 
 typedef enum dg_precision {
     DG_PRECISION_DOUBLE = 0, /**< half grids and arithmetic in double */
-    DG_PRECISION_FLOAT = 1   /**< half grids and arithmetic in float (as DelPhi's SP build) */
+    DG_PRECISION_FLOAT = 1,  /**< half grids and arithmetic in float (as DelPhi's SP build) */
+    DG_PRECISION_MIXED = 2   /**< float sweeps, double answer and stopping test */
 } dg_precision;
+
+/** The linear solver. */
+typedef enum dg_solver_method {
+    DG_SOLVER_SOR = 0,      /**< DelPhi's red-black SOR (the DelPhi-compatible default) */
+    DG_SOLVER_MULTIGRID = 1 /**< multigrid (see docs/MULTIGRID.md) */
+} dg_solver_method;
+
+/** The nonlinear PB method. */
+typedef enum dg_nonlinear_method {
+    DG_NONLINEAR_DELPHI = 0, /**< DelPhi's nitit: lagged source, blocks of 10 sweeps */
+    DG_NONLINEAR_NEWTON = 1  /**< inexact Newton with a line search (see docs/NONLINEAR.md) */
+} dg_nonlinear_method;
+
+/** The ionic term of nonlinear PB. */
+typedef enum dg_nonlinear_term {
+    DG_NONLINEAR_TERM_AUTO = 0,       /**< DelPhi's polynomial for DELPHI, exact for NEWTON */
+    DG_NONLINEAR_TERM_POLYNOMIAL = 1, /**< DelPhi's truncated series (chi2..chi5) */
+    DG_NONLINEAR_TERM_EXACT = 2       /**< the full Boltzmann sum (sinh for a 1:1 salt) */
+} dg_nonlinear_term;
 
 typedef enum dg_equation {
     DG_EQUATION_AUTO = 0,        /**< Poisson without salt, linear PB with salt */
@@ -97,11 +117,13 @@ typedef enum dg_salt_model {
 
 /** How a solve ended.  All of these come with status DG_OK. */
 typedef enum dg_outcome {
-    DG_OUTCOME_CONVERGED = 0,     /**< an rms/max/norm-change criterion was met */
-    DG_OUTCOME_COMPLETED = 1,     /**< no criterion was set: the requested iterations ran */
-    DG_OUTCOME_NOT_CONVERGED = 2, /**< a criterion was set but the iteration limit came first */
-    DG_OUTCOME_DIVERGED = 3,      /**< NaN/Inf or a persistently growing change; phi unchanged */
-    DG_OUTCOME_STOPPED = 4        /**< the progress callback asked to stop */
+    DG_OUTCOME_CONVERGED = 0,       /**< an rms/max/norm-change criterion was met */
+    DG_OUTCOME_COMPLETED = 1,       /**< no criterion was set: the requested iterations ran */
+    DG_OUTCOME_NOT_CONVERGED = 2,   /**< a criterion was set but the iteration limit came first */
+    DG_OUTCOME_DIVERGED = 3,        /**< NaN/Inf or a persistently growing change; phi unchanged */
+    DG_OUTCOME_STOPPED = 4,         /**< the progress callback asked to stop */
+    DG_OUTCOME_FLOAT_RESOLUTION = 5 /**< float: the change stopped falling at float's resolution
+                                         before the criterion was met (not converged) */
 } dg_outcome;
 
 /** Phase of a solve, reported to the progress callback. */
@@ -184,6 +206,13 @@ typedef struct dg_options {
     /* Progress. */
     dg_progress_fn progress;  /**< called after every check; NULL = silent; default NULL */
     void *progress_user_data; /**< passed to progress; default NULL */
+
+    /* Methods (options version 2). */
+    int solver;           /**< dg_solver_method; default DG_SOLVER_SOR */
+    int nonlinear_method; /**< dg_nonlinear_method; default DG_NONLINEAR_DELPHI */
+    int nonlinear_term;   /**< dg_nonlinear_term; default DG_NONLINEAR_TERM_AUTO */
+    void *mpi_comm;       /**< address of an MPI_Comm to decompose the grid over (a build with
+                               DG_MPI); NULL = this process alone; default NULL */
 } dg_options;
 
 /* ---------------------------------------------------------------------------------------------

@@ -1,0 +1,213 @@
+/* delphi-gpu: the calculation layer.  One handle owns a whole PB calculation on one backend:
+ * grid placement, molecular surface and medium, ion map, charge spreading, boundary values, the
+ * solve (and the reference solve of a two-run solvation), energies and site potentials.
+ *
+ * Typical use (atoms from any source; no file I/O in the library):
+ *
+ *     dg_calc_params p;
+ *     dg_calc_default_params(&p);           // DelPhi's defaults: scale 2, perfil 80, 2/80, ...
+ *     p.salt_count = 1, p.salts[0].concentration = 0.15;
+ *     p.energies = DG_ENERGY_GRID | DG_ENERGY_COULOMBIC | DG_ENERGY_REACTION_FIELD;
+ *     dg_calc calc = NULL;
+ *     int st = dg_calc_create(&calc, &p);
+ *     dg_atoms atoms = {count, xyz, charge, radius};
+ *     if (st == DG_OK) st = dg_calc_set_atoms(calc, &atoms);   // places the grid
+ *     dg_calc_result r;
+ *     if (st == DG_OK) st = dg_calc_run(calc, &r);
+ *     for (each MD frame) {                                      // device state is reused
+ *         st = dg_calc_set_positions(calc, frame_xyz);           // same grid, same atoms
+ *         if (st == DG_OK) st = dg_calc_run(calc, &r);
+ *     }
+ *     if (st != DG_OK) fprintf(stderr, "%s\n", dg_calc_last_error(calc));
+ *     dg_calc_destroy(calc);
+ *
+ * Units as in DelPhi: Angstrom, e, kT/e, energies in kT.  Grids are x fastest (DelPhi phimap).
+ * Every function returns a dg_status; the library never prints or exits.
+ */
+#ifndef DELPHI_GPU_CALC_H
+#define DELPHI_GPU_CALC_H
+
+#include "delphi_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of the dg_calc_params layout; dg_calc_default_params() stores it. */
+#define DG_CALC_PARAMS_VERSION 1
+
+/** Opaque calculation handle. */
+typedef struct dg_calc_s *dg_calc;
+
+/** Boundary conditions (DelPhi bndcon). */
+typedef enum dg_boundary_kind {
+    DG_BOUNDARY_ZERO = 1,     /**< phi = 0 on the faces */
+    DG_BOUNDARY_DIPOLAR = 2,  /**< Debye-Hueckel potential of the two charge centroids */
+    DG_BOUNDARY_FOCUSING = 3, /**< interpolated from a coarser map (dg_calc_set_focus_map) */
+    DG_BOUNDARY_COULOMBIC = 4 /**< Debye-Hueckel potential of every charge */
+} dg_boundary_kind;
+
+/** Dielectric surface. */
+typedef enum dg_surface_kind {
+    DG_SURFACE_MOLECULAR = 0, /**< solvent-excluded (molecular) surface with the probe radius */
+    DG_SURFACE_VDW = 1        /**< union of atomic spheres */
+} dg_surface_kind;
+
+/** Where the grid centre goes (DelPhi acenter / center). */
+typedef enum dg_center_mode {
+    DG_CENTER_BOX = 0,      /**< centre of the atoms' bounding box */
+    DG_CENTER_ABSOLUTE = 1, /**< center[] in Angstrom (acenter) */
+    DG_CENTER_OFFSET = 2    /**< box centre plus center[] in grid units (center) */
+} dg_center_mode;
+
+/** Energy terms (bit flags for dg_calc_params.energies). */
+typedef enum dg_energy_flag {
+    DG_ENERGY_GRID = 1,           /**< 1/2 sum q phi over the charged grid points */
+    DG_ENERGY_COULOMBIC = 2,      /**< pairwise Coulomb energy in eps_in */
+    DG_ENERGY_REACTION_FIELD = 4, /**< corrected reaction field from the induced surface charges */
+    DG_ENERGY_IONIC = 8           /**< nonlinear PB ionic terms (nonlinear runs only) */
+} dg_energy_flag;
+
+/** Physics parameters (no file names, no program flags).  Start from dg_calc_default_params. */
+typedef struct dg_calc_params {
+    int struct_size; /**< sizeof(dg_calc_params), set by dg_calc_default_params */
+    int version;     /**< DG_CALC_PARAMS_VERSION */
+
+    /* Grid (DelPhi scale, perfil, gsize, acenter/center). */
+    double scale;     /**< grid points per Angstrom; default 2 */
+    double perfil;    /**< percent of the grid the molecule's extent fills; default 80 */
+    int grid_size;    /**< points per axis (odd); 0 = from scale and perfil; default 0 */
+    int center_mode;  /**< dg_center_mode; default DG_CENTER_BOX */
+    double center[3]; /**< with DG_CENTER_ABSOLUTE / DG_CENTER_OFFSET */
+
+    /* Medium. */
+    double epsilon_in;   /**< solute relative permittivity (indi); default 2 */
+    double epsilon_out;  /**< solvent relative permittivity (exdi); default 80 */
+    double probe_radius; /**< solvent probe, Angstrom (prbrad); default 1.4 */
+    double ion_radius;   /**< ion exclusion layer, Angstrom (ionrad); default 2 */
+    int surface;         /**< dg_surface_kind; default DG_SURFACE_MOLECULAR */
+    double temperature;  /**< K; default 297.3342 (DelPhi's) */
+    dg_salt salts[2];    /**< neutral salts (DelPhi salt/salt2 and their valences) */
+    int salt_count;      /**< 0 = no salt (Poisson); default 0 */
+
+    /* Boundary values. */
+    int boundary; /**< dg_boundary_kind; default DG_BOUNDARY_DIPOLAR */
+
+    /* What to compute. */
+    int energies;          /**< dg_energy_flag bits; default DG_ENERGY_GRID */
+    int solvation_two_run; /**< 1 = also solve the reference (eps_in everywhere, no salt) and
+                                report the grid-energy difference; default 0 */
+
+    /* The solve: backend, precision, equation (linear / nonlinear PB), tolerances, progress. */
+    dg_options solver;
+
+    /* Stage progress (surface, medium, energies ... of large inputs): called when a stage starts
+       and ends and, for long stages, with a fraction in [0, 1].  NULL = silent. */
+    void (*stage_progress)(const char *stage, double fraction, void *user_data);
+    void *stage_progress_user_data;
+} dg_calc_params;
+
+/** Atoms: positions (3 per atom, Angstrom), charges (e), radii (Angstrom, 0 = a point charge). */
+typedef struct dg_atoms {
+    long count;
+    const double *position;
+    const double *charge;
+    const double *radius;
+} dg_atoms;
+
+/** The grid a calculation uses. */
+typedef struct dg_calc_grid {
+    int n;            /**< points per axis (cube) */
+    double scale;     /**< points per Angstrom */
+    double center[3]; /**< Angstrom, the grid's middle point */
+    double origin[3]; /**< Angstrom, the position of point (0,0,0) */
+} dg_calc_grid;
+
+/** Energies in kT; NaN when not requested or not applicable. */
+typedef struct dg_calc_energies {
+    double grid;                 /**< DG_ENERGY_GRID */
+    double coulombic;            /**< DG_ENERGY_COULOMBIC */
+    double reaction_field;       /**< corrected reaction field (DelPhi's "corrected") */
+    double self_reaction;        /**< self reaction field of the atoms */
+    double total_reaction_field; /**< reaction_field + self_reaction */
+    double ionic_rho_phi;        /**< nonlinear: -1/2 sum rho_ion phi h^3 */
+    double ionic_osmotic;        /**< nonlinear: osmotic term */
+    double ionic_total;          /**< their sum */
+    double grid_reference;       /**< two-run: grid energy of the reference solve */
+    double solvation_two_run;    /**< two-run: grid - grid_reference */
+} dg_calc_energies;
+
+/** Stage timings (wall seconds) of the last dg_calc_run. */
+typedef struct dg_calc_timing {
+    double grid, surface, medium, charges, boundary, solve, energies, reference, total;
+} dg_calc_timing;
+
+/** Everything one dg_calc_run produced (the potential itself: dg_calc_potential_*). */
+typedef struct dg_calc_result {
+    dg_calc_grid grid;
+    dg_result solve;           /**< the main solve (outcome, iterations, changes) */
+    dg_result reference_solve; /**< two-run only */
+    dg_calc_energies energies;
+    dg_calc_timing timing;
+    long boundary_points;           /**< dielectric-boundary grid points */
+    long charged_points;            /**< grid points holding charge */
+    double induced_charge;          /**< e, total induced surface charge (reaction field) */
+    double expected_induced_charge; /**< e, Gauss's law value */
+    long atoms_outside;             /**< charged atoms outside the grid interior (focusing) */
+    long sites_outside;             /**< of the last dg_calc_potentials_at call */
+    int backend;                    /**< dg_backend used */
+} dg_calc_result;
+
+/** Defaults documented in dg_calc_params (solver: dg_default_options). */
+void dg_calc_default_params(dg_calc_params *params);
+
+/** Create a calculation; validates params (every field; the message names field and value)
+ *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
+int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
+
+/** Free everything.  NULL allowed. */
+void dg_calc_destroy(dg_calc calc);
+
+/** Message of the last failure ("" after success); NULL handle gives a generic message. */
+const char *dg_calc_last_error(dg_calc calc);
+
+/** Notes of the last run: adjustments and warnings a user should see (one per line, "" if
+ *  none), e.g. the CPU fallback of DG_BACKEND_AUTO or a grid adjusted to be odd. */
+const char *dg_calc_notes(dg_calc calc);
+
+/** Set the atoms (copied).  Places the grid from them unless grid_size and an absolute centre
+ *  fix it; a later call with other atoms places it again. */
+int dg_calc_set_atoms(dg_calc calc, const dg_atoms *atoms);
+
+/** New positions for the same atoms (3 per atom): the grid stays where it is (MD frames);
+ *  DG_ERR_INVALID_ARGUMENT naming the atom if one leaves the grid interior. */
+int dg_calc_set_positions(dg_calc calc, const double *position);
+
+/** New charges for the same atoms (titration states). */
+int dg_calc_set_charges(dg_calc calc, const double *charge);
+
+/** The coarser potential map for DG_BOUNDARY_FOCUSING: n^3 values (x fastest) of a cubic grid
+ *  with the given scale and centre (copied). */
+int dg_calc_set_focus_map(dg_calc calc, const double *phi, int n, double scale,
+                          const double center[3]);
+
+/** Run the calculation for the current atoms.  A solve that does not converge is reported in
+ *  result->solve.outcome (status DG_OK); a requested energy that is not finite is an error. */
+int dg_calc_run(dg_calc calc, dg_calc_result *result);
+
+/** The grid (valid after dg_calc_set_atoms). */
+int dg_calc_get_grid(dg_calc calc, dg_calc_grid *grid);
+
+/** Copy the potential of the last run (n^3, x fastest, faces included) in either precision. */
+int dg_calc_potential_f(dg_calc calc, float *phi);
+int dg_calc_potential_d(dg_calc calc, double *phi);
+
+/** Potential (kT/e) at points (3 per point, Angstrom) by trilinear interpolation of the last
+ *  run's map; NaN outside the grid. */
+int dg_calc_potentials_at(dg_calc calc, const double *points, long count, double *potential);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DELPHI_GPU_CALC_H */
