@@ -18,6 +18,7 @@ static void cuda_destroy(void *state) {
     cudaSetDevice(st->device);
     if (st->stream) cudaStreamSynchronize(st->stream);
     dg_cuda_free_medium(st);
+    dg_cuda_free_sample(st);
     for (size_t i = 0; i < sizeof st->tuner.event / sizeof st->tuner.event[0]; ++i)
         if (st->tuner.event[i]) cudaEventDestroy(st->tuner.event[i]);
     cudaFree(st->result_device);
@@ -155,6 +156,34 @@ static int cuda_face_potentials(void *state, const dg_face_request *request, dou
     return status != DG_OK ? status : dg_cuda_face_potentials(st, request, out, err);
 }
 
+static int cuda_iterate_colour(void *state, int colour, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status != DG_OK) return status;
+    if (colour < 0 || colour > 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "CUDA backend: colour %d", colour);
+    return dg_cuda_launch_colour(st, colour, err);
+}
+
+static int cuda_plane_values(void *state, int z, int colour, void *buf, int to_backend,
+                             dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_plane_values(st, z, colour, buf, to_backend, err);
+}
+
+static int cuda_sample_change(void *state, int colour, long first, long stride, long count,
+                              int snapshot, dg_change *change, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK
+               ? status
+               : dg_cuda_sample_change(st, colour, first, stride, count, snapshot, change, err);
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -166,6 +195,9 @@ static const dg_backend_ops cuda_ops = {
     cuda_iterate,
     cuda_update_nonlinear_source,
     cuda_face_potentials,
+    cuda_iterate_colour,
+    cuda_plane_values,
+    cuda_sample_change,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -109,6 +109,12 @@ struct dg_cuda_state {
     int sparse_reader; /* DG_CUDA_READER_LDG or DG_CUDA_READER_TEXTURE */
     int depth;         /* prefetch depth of the sweeps (DG_CUDA_DEFAULT_DEPTH unless set) */
     int planes;        /* planes per barrier of the sweeps (1 unless set) */
+
+    /* sample_change (cuda_decomposed.cu): snapshot, per-block partials, pinned copy of them. */
+    void *sample;
+    long sample_capacity;
+    dg_cuda_partial *sample_partials, *sample_partials_host;
+    int sample_partial_capacity;
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
@@ -169,6 +175,14 @@ int dg_cuda_launch_gather_last(dg_cuda_state *st, dg_error *err);
 /** Full-grid slab [w0, w0 + count) in staging (double or float) <-> half grids. */
 int dg_cuda_launch_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
 int dg_cuda_launch_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+/** Half an iteration: sweep and corrections of one colour with the current shape. */
+int dg_cuda_launch_colour(dg_cuda_state *st, int colour, dg_error *err);
+/* Backend ops of a domain-decomposed iteration (cuda_decomposed.cu). */
+int dg_cuda_plane_values(dg_cuda_state *st, int z, int colour, void *buf, int to_backend,
+                         dg_error *err);
+int dg_cuda_sample_change(dg_cuda_state *st, int colour, long first, long stride, long count,
+                          int snapshot, dg_change *change, dg_error *err);
+void dg_cuda_free_sample(dg_cuda_state *st);
 /** DG_OK if this device has code for the kernels of this build. */
 int dg_cuda_probe_kernels(dg_error *err);
 /** Max resident sweep blocks per multiprocessor for a block shape. */

@@ -247,6 +247,17 @@ int dg_cuda_launch_iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int 
                         : iteration<double>(st, shape, measure, stride, err);
 }
 
+template <typename T> static int colour_pass(dg_cuda_state *st, int colour, dg_error *err) {
+    int status = launch_sweep<T>(st, &st->shape, colour, false, 1, err);
+    if (status == DG_OK) status = launch_sparse<T>(st, colour, false, 1, NULL, err);
+    return status;
+}
+
+int dg_cuda_launch_colour(dg_cuda_state *st, int colour, dg_error *err) {
+    return st->is_float ? colour_pass<float>(st, colour, err)
+                        : colour_pass<double>(st, colour, err);
+}
+
 int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err) {
     dg_final_reduce_kernel<<<1, 256, 0, st->stream>>>(st->partials, st->partial_count,
                                                       st->result_device);

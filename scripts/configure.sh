@@ -10,5 +10,8 @@ cuda_args=(-DGPU=OFF)
 if [ -n "$nvcc_path" ]; then
   cuda_args=(-DGPU=ON -DCMAKE_CUDA_COMPILER="$nvcc_path" -DCMAKE_CUDA_ARCHITECTURES=90)
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDG_WARNINGS_AS_ERRORS=ON "${cuda_args[@]}" "$@"
+# MPI domain decomposition (and its tests, label mpi) whenever an MPI compiler is installed.
+mpi_args=(-DDG_MPI=OFF)
+command -v mpicc >/dev/null && mpi_args=(-DDG_MPI=ON)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDG_WARNINGS_AS_ERRORS=ON "${cuda_args[@]}" "${mpi_args[@]}" "$@"
 cmake --build build -j"$(nproc)"

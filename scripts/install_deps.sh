@@ -5,7 +5,7 @@
 #                           clang-format (the default)
 set -euo pipefail
 profile=${1:-all}
-packages=(cmake make gcc g++ gfortran libgomp1 python3)
+packages=(cmake make gcc g++ gfortran libgomp1 python3 openmpi-bin libopenmpi-dev)
 if [ "$profile" = all ]; then
   packages+=(python3-numpy python3-matplotlib apbs pdb2pqr clang-format)
 fi

@@ -82,7 +82,30 @@ typedef struct dg_backend_ops {
     /* The sum of a dg_face_request at every entry of the face list (face_points.h), in double,
        charges in index order.  Needs no medium. */
     int (*face_potentials)(void *state, const dg_face_request *request, double *out, dg_error *err);
+
+    /* ---- Building blocks of a domain-decomposed iteration (mpi/mpi_backend.c) ---- */
+
+    /* Half an iteration: the sweep of colour c, then its boundary and charge corrections
+       (exactly what iterate does for that colour), without measuring. */
+    int (*iterate_colour)(void *state, int colour, dg_error *err);
+
+    /* The values of colour c in plane z (the half-index range dg_plane_range gives), in the
+       working precision: copied out of the half grid into buf (to_backend = 0) or from buf into
+       it (to_backend = 1). */
+    int (*plane_values)(void *state, int z, int colour, void *buf, int to_backend, dg_error *err);
+
+    /* Convergence sample of colour c at half-indices first + j*stride, 0 <= j < count: remember
+       the values (snapshot = 1), or measure the change since that snapshot (snapshot = 0). */
+    int (*sample_change)(void *state, int colour, long first, long stride, long count, int snapshot,
+                         dg_change *change, dg_error *err);
 } dg_backend_ops;
+
+/** Half-index range [*first, *end) of colour c in plane z of an nx x ny x nz grid. */
+static inline void dg_plane_range(int nx, int ny, int z, int colour, long *first, long *end) {
+    const long plane = (long)nx * ny;
+    *first = (plane * z + 1 - colour) / 2;
+    *end = (plane * (z + 1) + 1 - colour) / 2;
+}
 
 /** The host implementation of face_potentials (OpenMP), used by the CPU backend. */
 void dg_face_potentials_host(const dg_face_request *request, double *out, int num_threads);

@@ -120,7 +120,10 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->nonlinear_term != DG_NONLINEAR_TERM_AUTO)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_term",
                       "only AUTO is implemented yet");
+#ifndef DG_MPI
     if (o->mpi_comm)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm", "this build has no MPI support");
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
+                      "this build has no MPI support (configure with -DDG_MPI=ON)");
+#endif
     return DG_OK;
 }

@@ -90,6 +90,10 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     }
     if (st != DG_OK) return dg_fail(s, st, "%s", err.message);
     s->options.backend = s->backend == &dg_cpu_backend_ops ? DG_BACKEND_CPU : DG_BACKEND_CUDA;
+#ifdef DG_MPI
+    if (s->options.mpi_comm && (st = dg_mpi_wrap(s, &err)) != DG_OK)
+        return dg_fail(s, st, "%s", err.message);
+#endif
     return DG_OK;
 }
 
@@ -169,6 +173,9 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
             return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
                            "out of host memory estimating the spectral radius (%.1f GB needed)",
                            4.0 * s->prep.point_count / 1e9);
+#ifdef DG_MPI
+        dg_mpi_agree_double(s, &spec); /* every rank relaxes with rank 0's factor */
+#endif
         s->spectral_radius_cache = spec;
     }
     *spectral_radius = s->spectral_radius_cache;

@@ -17,6 +17,7 @@ struct dg_solver_s {
     double spectral_radius_cache; /* < 0 until estimated for the current medium */
     dg_error error;
     char notice[1200];
+    dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
 };
 
 /** Record an error on the handle and return its status. */
@@ -44,6 +45,12 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
 
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);
+
+/** With options.mpi_comm (a DG_MPI build): wrap the handle's backend in the domain-decomposed
+ *  one (mpi/mpi_backend.c).  Collective over the communicator. */
+int dg_mpi_wrap(dg_solver s, dg_error *err);
+/** Make every rank use rank 0's value (a no-op without MPI). */
+int dg_mpi_agree_double(dg_solver s, double *value);
 
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);

@@ -24,8 +24,10 @@ typedef struct cpu_state {
     void *phi[2];         /* half grids, working precision */
     void *qmap[2];        /* nonlinear source (allocated on first use) */
     void *snapshot;       /* convergence sample before the last iteration */
-    void *weight[2];      /* omega-scaled boundary weights */
-    void *source[2];      /* omega-scaled charge sources */
+    void *sample;         /* sample_change's snapshot (allocated on first use) */
+    long sample_capacity;
+    void *weight[2]; /* omega-scaled boundary weights */
+    void *source[2]; /* omega-scaled charge sources */
     double *chunk_max, *chunk_sum;
     int *chunk_finite;
 } cpu_state;
@@ -35,6 +37,7 @@ static void free_arrays(cpu_state *st) {
         free(st->phi[c]), free(st->qmap[c]), free(st->weight[c]), free(st->source[c]);
         st->phi[c] = st->qmap[c] = st->weight[c] = st->source[c] = NULL;
     }
+    free(st->sample), st->sample = NULL, st->sample_capacity = 0;
     free(st->snapshot), free(st->chunk_max), free(st->chunk_sum), free(st->chunk_finite);
     st->snapshot = NULL, st->chunk_max = st->chunk_sum = NULL, st->chunk_finite = NULL;
 }
@@ -148,6 +151,60 @@ static int cpu_face_potentials(void *state, const dg_face_request *request, doub
     return DG_OK;
 }
 
+static int cpu_iterate_colour(void *state, int colour, dg_error *err) {
+    cpu_state *st = state;
+    if (colour < 0 || colour > 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "CPU backend: colour %d", colour);
+    if (IS_FLOAT(st))
+        iterate_colour_f(st, colour);
+    else
+        iterate_colour_d(st, colour);
+    return DG_OK;
+}
+
+static int cpu_plane_values(void *state, int z, int colour, void *buf, int to_backend,
+                            dg_error *err) {
+    cpu_state *st = state;
+    const dg_prepared *p = st->prep;
+    if (z < 0 || z >= p->nz || colour < 0 || colour > 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "CPU backend: plane %d colour %d", z,
+                            colour);
+    long first, end;
+    dg_plane_range(p->nx, p->ny, z, colour, &first, &end);
+    char *half = (char *)st->phi[colour] + (size_t)first * st->element_size;
+    const size_t bytes = (size_t)(end - first) * st->element_size;
+    if (to_backend)
+        memcpy(half, buf, bytes);
+    else
+        memcpy(buf, half, bytes);
+    return DG_OK;
+}
+
+static int cpu_sample_change(void *state, int colour, long first, long stride, long count,
+                             int snapshot, dg_change *change, dg_error *err) {
+    cpu_state *st = state;
+    const dg_prepared *p = st->prep;
+    if (colour < 0 || colour > 1 || first < 0 || stride < 1 || count < 0 ||
+        (count > 0 && first + (count - 1) * stride >= (long)p->half_count[colour]) ||
+        (!snapshot && (!change || count > st->sample_capacity)))
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CPU backend: sample of colour %d from %ld by %ld, %ld values", colour,
+                            first, stride, count);
+    if (snapshot && count > st->sample_capacity) {
+        free(st->sample);
+        st->sample_capacity = 0;
+        if (!(st->sample = malloc(((size_t)count + 1) * st->element_size)))
+            return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                                "out of host memory for a sample of %ld values", count);
+        st->sample_capacity = count;
+    }
+    if (IS_FLOAT(st))
+        sample_change_f(st, colour, first, stride, count, snapshot, change);
+    else
+        sample_change_d(st, colour, first, stride, count, snapshot, change);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
     "cpu",
     cpu_create,
@@ -159,4 +216,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_iterate,
     cpu_update_nonlinear_source,
     cpu_face_potentials,
+    cpu_iterate_colour,
+    cpu_plane_values,
+    cpu_sample_change,
 };

@@ -157,6 +157,36 @@ static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_c
     if (measure) SFX(measure_change)(st, stride, change);
 }
 
+static void SFX(iterate_colour)(cpu_state *st, int c) {
+    SFX(sweep)(st, c);
+    SFX(corrections)(st, c);
+}
+
+/* Snapshot of, or change since the snapshot of, colour c at first + j*stride (j < count). */
+static void SFX(sample_change)(cpu_state *st, int c, long first, long stride, long count,
+                               int snapshot, dg_change *change) {
+    const REAL *restrict half = st->phi[c];
+    REAL *restrict snap = st->sample;
+    if (snapshot) {
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (count > DG_CPU_PARALLEL_MIN)
+        for (long j = 0; j < count; ++j)
+            snap[j] = half[first + j * stride];
+        return;
+    }
+    double mx = 0.0, sum = 0.0;
+    int finite = 1;
+#pragma omp parallel for schedule(static) num_threads(st->threads) reduction(max : mx)            \
+    reduction(+ : sum) reduction(&& : finite) if (count > DG_CPU_PARALLEL_MIN)
+    for (long j = 0; j < count; ++j) {
+        const double d = (double)half[first + j * stride] - (double)snap[j];
+        if (!isfinite(d)) finite = 0;
+        const double a = fabs(d);
+        mx = a > mx ? a : mx;
+        sum += d * d;
+    }
+    change->max_abs = mx, change->sum_sq = sum, change->finite = finite;
+}
+
 /* Lagged nonlinear source at salt points: fraction * coefficient * p^2 (chi0 + p (chi1 + ...)),
    zero where p^2 > 2500 (|phi| > 50 kT/e), as DelPhi. */
 static void SFX(nonlinear_source)(cpu_state *st, double fraction) {

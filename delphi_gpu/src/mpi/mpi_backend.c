@@ -1,0 +1,374 @@
+/* Domain decomposition over MPI ranks: a backend (ops table) that wraps the rank's own CPU or
+ * CUDA backend.  The grid is cut into slabs of whole z planes; each rank holds its slab plus one
+ * halo plane on either side and runs DelPhi's red-black iteration on it, exchanging the halo
+ * values of a colour after that colour's sweep.  Every point is updated with exactly the values
+ * a single process would use, so the potential after any number of iterations is bitwise the
+ * same as one rank's; only the order of the convergence sums differs.
+ *
+ * Every rank passes the whole medium and the whole phi (dg_set_*_medium, dg_solve_*): the slab
+ * is cut out here, so device memory per rank is about 1/P of the grid; host memory is not
+ * reduced.  The whole result is gathered on every rank. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../solver_internal.h"
+
+typedef struct mpi_state {
+    const dg_backend_ops *inner;
+    void *inner_state;
+    MPI_Comm comm;
+    int rank, size;
+    size_t es; /* bytes per value in the working precision */
+    int nx, ny, nz;
+    int z_first, z_last; /* owned global planes (interior) */
+    int planes;          /* local planes: owned + 2 halo */
+    int flip;            /* global colour = local colour ^ flip */
+    dg_prepared local;
+    void *halo_send, *halo_recv;
+    long sample_first, sample_count, sample_stride; /* local colour (1 ^ flip) sample */
+    char name[32];
+} mpi_state;
+
+/* ---- The slab ------------------------------------------------------------------------------ */
+
+static void slab_bounds(int interior, int size, int rank, int *first, int *last) {
+    const int base = interior / size, extra = interior % size;
+    *first = 1 + rank * base + (rank < extra ? rank : extra);
+    *last = *first + base + (rank < extra ? 1 : 0) - 1;
+}
+
+/* Local (colour, half-index) of a global point given by its colour and half-index; -1 if the
+   point is not in the owned planes. */
+static long to_local(const mpi_state *m, int colour, long h, int *local_colour) {
+    const long plane = (long)m->nx * m->ny;
+    const long w = 2 * h + colour;
+    const long z = w / plane;
+    if (z < m->z_first || z > m->z_last) return -1;
+    const long wl = w - plane * (m->z_first - 1);
+    *local_colour = (int)(wl & 1);
+    return wl / 2;
+}
+
+static int build_local(mpi_state *m, const dg_prepared *g, dg_error *err) {
+    dg_prepared *l = &m->local;
+    dg_prepared_free(l);
+    l->nx = g->nx, l->ny = g->ny, l->nz = m->planes;
+    l->point_count = (size_t)l->nx * l->ny * l->nz;
+    l->half_count[0] = (l->point_count + 1) / 2;
+    l->half_count[1] = l->point_count / 2;
+    l->interior_count = (size_t)(l->nx - 2) * (l->ny - 2) * (l->nz - 2);
+    l->has_salt = g->has_salt;
+    l->factor[0] = g->factor[0], l->factor[1] = g->factor[1];
+    l->nonlinear_ready = g->nonlinear_ready;
+    l->nonlinear_coefficient = g->nonlinear_coefficient;
+    memcpy(l->chi, g->chi, sizeof l->chi);
+    l->charges_not_interior = g->charges_not_interior;
+    l->net_charge_known = g->net_charge_known, l->net_charge = g->net_charge;
+    if (g->has_salt) {
+        if (dg_prepared_alloc_flags(l) != DG_OK) goto out_of_memory;
+        /* Planes z_first-1 .. z_last+1 of the global grid, point by point. */
+        const size_t offset = (size_t)g->nx * g->ny * (m->z_first - 1);
+        for (size_t wl = 0; wl < l->point_count; ++wl) {
+            const size_t w = wl + offset;
+            l->flag[wl & 1][wl / 2] = g->flag[w & 1][w / 2];
+        }
+    }
+    int nb[2] = {0, 0}, nq[2] = {0, 0}, lc;
+    for (int c = 0; c < 2; ++c) {
+        for (int k = 0; k < g->boundary_count[c]; ++k)
+            if (to_local(m, c, g->boundary_index[c][k], &lc) >= 0) ++nb[lc];
+        for (int k = 0; k < g->charge_count[c]; ++k)
+            if (to_local(m, c, g->charge_index[c][k], &lc) >= 0) ++nq[lc];
+    }
+    if (dg_prepared_alloc_lists(l, nb, nq) != DG_OK) goto out_of_memory;
+    int fb[2] = {0, 0}, fq[2] = {0, 0};
+    for (int c = 0; c < 2; ++c) {
+        for (int k = 0; k < g->boundary_count[c]; ++k) {
+            const long h = to_local(m, c, g->boundary_index[c][k], &lc);
+            if (h < 0) continue;
+            l->boundary_index[lc][fb[lc]] = (int)h;
+            memcpy(l->boundary_weight[lc] + 6L * fb[lc], g->boundary_weight[c] + 6L * k,
+                   6 * sizeof(double));
+            ++fb[lc];
+        }
+        for (int k = 0; k < g->charge_count[c]; ++k) {
+            const long h = to_local(m, c, g->charge_index[c][k], &lc);
+            if (h < 0) continue;
+            l->charge_index[lc][fq[lc]] = (int)h;
+            l->charge_source[lc][fq[lc]] = g->charge_source[c][k];
+            ++fq[lc];
+        }
+    }
+    return DG_OK;
+out_of_memory:
+    dg_prepared_free(l);
+    return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "MPI rank %d: out of host memory for its slab",
+                        m->rank);
+}
+
+/* The convergence sample of one process is the even (colour 1) half grid at half-indices
+   1, 1 + stride, ... (global point w = 2h + 1); this rank measures those in its owned planes,
+   w_first <= w < w_end.  Faces never change, so leaving out the outer planes changes nothing. */
+static void plan_sample(mpi_state *m, long stride) {
+    const long plane = (long)m->nx * m->ny;
+    const long h_low = plane * m->z_first / 2, h_high = plane * (m->z_last + 1) / 2;
+    const long j_low = h_low <= 1 ? 0 : (h_low - 1 + stride - 1) / stride;
+    const long j_high = h_high <= 1 ? 0 : (h_high - 1 + stride - 1) / stride;
+    const long shift = plane * (m->z_first - 1) / 2; /* global h - local h */
+    m->sample_first = 1 + j_low * stride - shift;
+    m->sample_count = j_high > j_low ? j_high - j_low : 0;
+    m->sample_stride = stride;
+}
+
+/* Agree on a status across ranks: the worst one wins, so no rank goes on alone. */
+static int agree(mpi_state *m, int status, dg_error *err) {
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, m->comm);
+    if (worst != DG_OK && status == DG_OK)
+        return dg_error_set(err, worst, "another MPI rank failed (status %d)", worst);
+    return status;
+}
+
+/* ---- Ops ------------------------------------------------------------------------------------ */
+
+static void mpi_destroy(void *state) {
+    mpi_state *m = state;
+    if (!m) return;
+    if (m->inner_state) m->inner->destroy(m->inner_state);
+    dg_prepared_free(&m->local);
+    free(m->halo_send), free(m->halo_recv);
+    if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
+    free(m);
+}
+
+static int mpi_create(void **state, const dg_backend_config *config, dg_error *err) {
+    (void)state, (void)config;
+    return dg_error_set(err, DG_ERR_INTERNAL, "the MPI backend is created by dg_mpi_wrap");
+}
+
+static int mpi_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
+    mpi_state *m = state;
+    int dims[3] = {prep->nx, prep->ny, prep->nz}, low[3], high[3];
+    MPI_Allreduce(dims, low, 3, MPI_INT, MPI_MIN, m->comm);
+    MPI_Allreduce(dims, high, 3, MPI_INT, MPI_MAX, m->comm);
+    if (memcmp(low, high, sizeof low) != 0)
+        return dg_error_set(err, DG_ERR_INVALID_GRID,
+                            "MPI ranks set media of different grids (%d..%d x %d..%d x %d..%d)",
+                            low[0], high[0], low[1], high[1], low[2], high[2]);
+    if (prep->nz - 2 < m->size)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "a grid with %d interior z planes cannot be split over %d MPI ranks "
+                            "(at most one rank per plane)",
+                            prep->nz - 2, m->size);
+    m->nx = prep->nx, m->ny = prep->ny, m->nz = prep->nz;
+    slab_bounds(prep->nz - 2, m->size, m->rank, &m->z_first, &m->z_last);
+    m->planes = m->z_last - m->z_first + 3;
+    m->flip = (m->z_first - 1) & 1;
+    m->sample_stride = 0;
+    free(m->halo_send), free(m->halo_recv);
+    const size_t plane_bytes = ((size_t)m->nx * m->ny / 2 + 2) * m->es;
+    m->halo_send = malloc(2 * plane_bytes);
+    m->halo_recv = malloc(2 * plane_bytes);
+    int st = m->halo_send && m->halo_recv
+                 ? DG_OK
+                 : dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (halo buffers)");
+    if (st == DG_OK) st = build_local(m, prep, err);
+    if (st == DG_OK) st = m->inner->set_medium(m->inner_state, &m->local, err);
+    return agree(m, st, err);
+}
+
+/* The slab of the whole grid, planes z_first-1 .. z_last+1: contiguous in x-fastest order. */
+static size_t slab_offset(const mpi_state *m) {
+    return (size_t)m->nx * m->ny * (m->z_first - 1);
+}
+
+static int mpi_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
+    mpi_state *m = state;
+    const size_t bytes = is_double ? sizeof(double) : sizeof(float);
+    const char *slab = (const char *)phi + slab_offset(m) * bytes;
+    return agree(m, m->inner->load_phi(m->inner_state, slab, is_double, err), err);
+}
+
+static int mpi_store_phi(void *state, void *phi, int is_double, dg_error *err) {
+    mpi_state *m = state;
+    const size_t bytes = is_double ? sizeof(double) : sizeof(float);
+    char *slab = (char *)phi + slab_offset(m) * bytes;
+    int st = agree(m, m->inner->store_phi(m->inner_state, slab, is_double, err), err);
+    if (st != DG_OK) return st;
+    /* Gather the owned planes of every rank into every rank's grid. */
+    MPI_Datatype plane;
+    MPI_Type_contiguous((int)((size_t)m->nx * m->ny * bytes), MPI_BYTE, &plane);
+    MPI_Type_commit(&plane);
+    int *counts = malloc(2 * sizeof(int) * (size_t)m->size);
+    if (!counts) {
+        MPI_Type_free(&plane);
+        return agree(m, dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory"), err);
+    }
+    for (int r = 0; r < m->size; ++r) {
+        int first, last;
+        slab_bounds(m->nz - 2, m->size, r, &first, &last);
+        counts[r] = last - first + 1, counts[m->size + r] = first;
+    }
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, phi, counts, counts + m->size, plane,
+                   m->comm);
+    free(counts);
+    MPI_Type_free(&plane);
+    return DG_OK;
+}
+
+static int mpi_set_omega(void *state, double omega, dg_error *err) {
+    mpi_state *m = state;
+    return m->inner->set_omega(m->inner_state, omega, err);
+}
+
+static int plane_count(const mpi_state *m, int z, int colour) {
+    long first, end;
+    dg_plane_range(m->nx, m->ny, z, colour, &first, &end);
+    return (int)(end - first);
+}
+
+/* After the sweep of global colour g: send the edge planes' values of g to the neighbours and
+   receive theirs into the halo planes. */
+static int exchange(mpi_state *m, int g, dg_error *err) {
+    const int lc = g ^ m->flip, top = m->planes - 1;
+    const int bytes_low = plane_count(m, 1, lc) * (int)m->es;
+    const int bytes_high = plane_count(m, top - 1, lc) * (int)m->es;
+    const int recv_low = plane_count(m, 0, lc) * (int)m->es;
+    const int recv_high = plane_count(m, top, lc) * (int)m->es;
+    char *send = m->halo_send, *recv = m->halo_recv;
+    const size_t half = ((size_t)m->nx * m->ny / 2 + 2) * m->es;
+    int st = DG_OK;
+    if (m->rank > 0) st = m->inner->plane_values(m->inner_state, 1, lc, send, 0, err);
+    if (st == DG_OK && m->rank < m->size - 1)
+        st = m->inner->plane_values(m->inner_state, top - 1, lc, send + half, 0, err);
+    if (st != DG_OK) return st;
+    MPI_Request req[4];
+    int n = 0;
+    if (m->rank > 0) {
+        MPI_Irecv(recv, recv_low, MPI_BYTE, m->rank - 1, 2 * g + 1, m->comm, &req[n++]);
+        MPI_Isend(send, bytes_low, MPI_BYTE, m->rank - 1, 2 * g, m->comm, &req[n++]);
+    }
+    if (m->rank < m->size - 1) {
+        MPI_Irecv(recv + half, recv_high, MPI_BYTE, m->rank + 1, 2 * g, m->comm, &req[n++]);
+        MPI_Isend(send + half, bytes_high, MPI_BYTE, m->rank + 1, 2 * g + 1, m->comm, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (m->rank > 0) st = m->inner->plane_values(m->inner_state, 0, lc, recv, 1, err);
+    if (st == DG_OK && m->rank < m->size - 1)
+        st = m->inner->plane_values(m->inner_state, top, lc, recv + half, 1, err);
+    return st;
+}
+
+static int mpi_iterate(void *state, int count, int measure, int stride, dg_change *change,
+                       dg_error *err) {
+    mpi_state *m = state;
+    if (measure && m->sample_stride != stride) plan_sample(m, stride);
+    const int sample_colour = 1 ^ m->flip;
+    int st = DG_OK;
+    for (int it = 0; it < count && st == DG_OK; ++it) {
+        if (measure && it == count - 1)
+            st = m->inner->sample_change(m->inner_state, sample_colour, m->sample_first,
+                                         m->sample_stride, m->sample_count, 1, NULL, err);
+        for (int g = 0; g < 2 && st == DG_OK; ++g) {
+            st = m->inner->iterate_colour(m->inner_state, g ^ m->flip, err);
+            if (st == DG_OK) st = exchange(m, g, err);
+        }
+    }
+    dg_change local = {0.0, 0.0, 1};
+    if (st == DG_OK && measure)
+        st = m->inner->sample_change(m->inner_state, sample_colour, m->sample_first,
+                                     m->sample_stride, m->sample_count, 0, &local, err);
+    st = agree(m, st, err);
+    if (st != DG_OK || !measure) return st;
+    MPI_Allreduce(&local.max_abs, &change->max_abs, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    MPI_Allreduce(&local.sum_sq, &change->sum_sq, 1, MPI_DOUBLE, MPI_SUM, m->comm);
+    MPI_Allreduce(&local.finite, &change->finite, 1, MPI_INT, MPI_MIN, m->comm);
+    return DG_OK;
+}
+
+static int mpi_update_nonlinear_source(void *state, double fraction, dg_error *err) {
+    mpi_state *m = state; /* point by point: the slab's own points suffice */
+    return agree(m, m->inner->update_nonlinear_source(m->inner_state, fraction, err), err);
+}
+
+static int mpi_face_potentials(void *state, const dg_face_request *request, double *out,
+                               dg_error *err) {
+    mpi_state *m = state; /* not decomposed: every rank computes all faces */
+    return m->inner->face_potentials(m->inner_state, request, out, err);
+}
+
+static int not_nested(dg_error *err) {
+    return dg_error_set(err, DG_ERR_UNSUPPORTED, "the MPI backend does not nest");
+}
+
+static int mpi_iterate_colour(void *state, int colour, dg_error *err) {
+    (void)state, (void)colour;
+    return not_nested(err);
+}
+
+static int mpi_plane_values(void *state, int z, int colour, void *buf, int to_backend,
+                            dg_error *err) {
+    (void)state, (void)z, (void)colour, (void)buf, (void)to_backend;
+    return not_nested(err);
+}
+
+static int mpi_sample_change(void *state, int colour, long first, long stride, long count,
+                             int snapshot, dg_change *change, dg_error *err) {
+    (void)state, (void)colour, (void)first, (void)stride, (void)count, (void)snapshot;
+    (void)change;
+    return not_nested(err);
+}
+
+static const dg_backend_ops mpi_ops_template = {
+    "mpi",
+    mpi_create,
+    mpi_destroy,
+    mpi_set_medium,
+    mpi_load_phi,
+    mpi_store_phi,
+    mpi_set_omega,
+    mpi_iterate,
+    mpi_update_nonlinear_source,
+    mpi_face_potentials,
+    mpi_iterate_colour,
+    mpi_plane_values,
+    mpi_sample_change,
+};
+
+int dg_mpi_wrap(dg_solver s, dg_error *err) {
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized)
+        return dg_error_set(err, DG_ERR_STATE,
+                            "options.mpi_comm is set but MPI is not initialized (MPI_Init first)");
+    if (!s->backend->iterate_colour || !s->backend->plane_values || !s->backend->sample_change)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED, "the %s backend cannot be decomposed",
+                            s->backend->name);
+    mpi_state *m = calloc(1, sizeof *m);
+    if (!m) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (MPI state)");
+    m->comm = MPI_COMM_NULL;
+    if (MPI_Comm_dup(*(const MPI_Comm *)s->options.mpi_comm, &m->comm) != MPI_SUCCESS) {
+        free(m);
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "options.mpi_comm: MPI_Comm_dup failed (not a communicator?)");
+    }
+    MPI_Comm_rank(m->comm, &m->rank);
+    MPI_Comm_size(m->comm, &m->size);
+    m->inner = s->backend, m->inner_state = s->backend_state;
+    m->es = s->options.precision == DG_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
+    snprintf(m->name, sizeof m->name, "%s+mpi", m->inner->name);
+    s->mpi_ops = mpi_ops_template;
+    s->mpi_ops.name = m->name;
+    s->backend = &s->mpi_ops, s->backend_state = m;
+    return DG_OK;
+}
+
+int dg_mpi_agree_double(dg_solver s, double *value) {
+    if (s->backend != &s->mpi_ops) return DG_OK;
+    mpi_state *m = s->backend_state;
+    MPI_Bcast(value, 1, MPI_DOUBLE, 0, m->comm);
+    return DG_OK;
+}

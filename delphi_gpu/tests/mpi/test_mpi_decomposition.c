@@ -1,0 +1,167 @@
+/* Domain decomposition over MPI ranks (run with mpirun -np 1..4): on every rank, a solve split
+ * over the communicator must give bitwise the potential of an undecomposed solve in the same
+ * process after a fixed number of iterations (linear PB with dielectric boundaries and charges,
+ * nonlinear PB, float and double, check strides 1 and 3), and the same iteration count and
+ * potential to round-off when stopping on a criterion. */
+#include <mpi.h>
+
+#include "../test_util.h"
+
+static int rank = 0;
+static int backend = DG_BACKEND_CPU; /* DG_TEST_BACKEND=cuda: every rank on its GPU */
+
+/* A protein-like medium: a low-dielectric sphere with charges inside, salt outside. */
+static void build_problem(dense_problem *d, int n, int salt) {
+    dense_problem_init(d, n, n, n, 2.0, 80.0);
+    const double c = (n - 1) / 2.0;
+    dense_problem_sphere(d, c, c, c, n / 4.0, 2.0);
+    const int q[3][3] = {{(int)c, (int)c, (int)c},
+                         {(int)c + 2, (int)c - 1, (int)c + 1},
+                         {(int)c - 2, (int)c + 1, (int)c - 2}};
+    const double value[3] = {1.0, -0.5, 0.75};
+    for (int k = 0; k < 3; ++k)
+        d->charge[idx3(n, n, q[k][0], q[k][1], q[k][2])] = value[k];
+    if (salt) dense_problem_salt(d, c, c, c, n / 4.0 + 2.0, 0.15);
+}
+
+static void faces(double *phi, int n) {
+    const double c = (n - 1) / 2.0;
+    point_source src = {c, c, c, 1.25, 80.0, 2.0, 0.0, 0.0};
+    set_faces(phi, n, n, n, point_potential, &src);
+}
+
+static dg_result solve(const dense_problem *d, const dg_options *o, double *phi_d, float *phi_f) {
+    dg_solver s = NULL;
+    CHECK_OK(dg_create(&s, o), s);
+    if (phi_f) {
+        dg_dense_medium_f m;
+        memset(&m, 0, sizeof m);
+        /* the dense medium's arrays are double; the float entry needs float maps */
+        long n = (long)d->nx * d->ny * d->nz;
+        float *eps[3], *charge = malloc(n * sizeof(float));
+        for (int a = 0; a < 3; ++a) {
+            eps[a] = malloc(n * sizeof(float));
+            for (long i = 0; i < n; ++i)
+                eps[a][i] = (float)d->eps[a][i];
+        }
+        for (long i = 0; i < n; ++i)
+            charge[i] = (float)d->charge[i];
+        m.nx = d->nx, m.ny = d->ny, m.nz = d->nz, m.scale = d->medium.scale;
+        m.eps_x = eps[0], m.eps_y = eps[1], m.eps_z = eps[2], m.charge = charge;
+        m.ion_accessible = d->medium.ion_accessible, m.salts = d->medium.salts;
+        m.salt_count = d->medium.salt_count, m.epsilon_solvent = d->medium.epsilon_solvent;
+        CHECK_OK(dg_set_dense_medium_f(s, &m), s);
+        for (int a = 0; a < 3; ++a)
+            free(eps[a]);
+        free(charge);
+    } else {
+        CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
+    }
+    dg_result r;
+    CHECK_OK(phi_f ? dg_solve_f(s, phi_f, &r) : dg_solve_d(s, phi_d, &r), s);
+    dg_destroy(s);
+    return r;
+}
+
+static void compare(const char *label, int n, const dg_options *base, int salt, int precision) {
+    dense_problem d;
+    build_problem(&d, n, salt);
+    const long points = (long)n * n * n;
+    double *ref_d = calloc(points, sizeof(double)), *got_d = calloc(points, sizeof(double));
+    float *ref_f = calloc(points, sizeof(float)), *got_f = calloc(points, sizeof(float));
+    faces(ref_d, n);
+    for (long i = 0; i < points; ++i)
+        ref_f[i] = (float)ref_d[i];
+    memcpy(got_d, ref_d, points * sizeof(double));
+    memcpy(got_f, ref_f, points * sizeof(float));
+    const int is_float = precision == DG_PRECISION_FLOAT;
+    dg_options o = *base;
+    o.backend = backend;
+    o.precision = precision;
+    dg_result single = solve(&d, &o, ref_d, is_float ? ref_f : NULL);
+    MPI_Comm world = MPI_COMM_WORLD;
+    o.mpi_comm = &world;
+    dg_result split = solve(&d, &o, got_d, is_float ? got_f : NULL);
+    const int same = is_float ? memcmp(ref_f, got_f, points * sizeof(float)) == 0
+                              : memcmp(ref_d, got_d, points * sizeof(double)) == 0;
+    double worst = 0.0;
+    for (long i = 0; i < points; ++i) {
+        const double a = is_float ? ref_f[i] : ref_d[i], b = is_float ? got_f[i] : got_d[i];
+        if (fabs(a - b) > worst) worst = fabs(a - b);
+    }
+    const int fixed = o.iterations > 0 && o.max_change_tol == 0.0;
+    if (fixed)
+        CHECK(same, "%s: decomposed potential differs (max %g) after %d iterations", label, worst,
+              split.iterations);
+    else
+        CHECK(worst < 1e-9 * (is_float ? 1e4 : 1.0), "%s: max difference %g", label, worst);
+    CHECK(single.iterations == split.iterations && single.outcome == split.outcome,
+          "%s: %d iterations (%s) vs %d (%s)", label, single.iterations,
+          dg_outcome_string(single.outcome), split.iterations, dg_outcome_string(split.outcome));
+    CHECK(fabs(single.max_change - split.max_change) <= 1e-12 * (1.0 + single.max_change),
+          "%s: max change %.17g vs %.17g", label, single.max_change, split.max_change);
+    if (rank == 0)
+        printf("%-40s %4d it  outcome %-10s max diff %.3g %s\n", label, split.iterations,
+               dg_outcome_string(split.outcome), worst, same ? "(bitwise)" : "");
+    free(ref_d), free(got_d), free(ref_f), free(got_f);
+    dense_problem_free(&d);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *which = getenv("DG_TEST_BACKEND");
+    if (which && strcmp(which, "cuda") == 0) {
+        int devices = 0;
+        if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
+            if (rank == 0) printf("test_mpi_decomposition: no GPU, skipped\n");
+            MPI_Finalize();
+            return 77;
+        }
+        backend = DG_BACKEND_CUDA;
+    }
+    dg_options o;
+    dg_default_options(&o);
+    o.iterations = 37, o.run_until_converged = 0, o.check_interval = 10;
+    compare("linear PB, 37 iterations, double", 25, &o, 1, DG_PRECISION_DOUBLE);
+    compare("linear PB, 37 iterations, float", 25, &o, 1, DG_PRECISION_FLOAT);
+    compare("Poisson, 37 iterations, odd x even", 21, &o, 0, DG_PRECISION_DOUBLE);
+    o.check_stride = 3;
+    compare("linear PB, stride 3", 23, &o, 1, DG_PRECISION_DOUBLE);
+    dg_options nl = o;
+    nl.check_stride = 1, nl.equation = DG_EQUATION_NONLINEAR_PB, nl.iterations = 20;
+    nl.nonlinear_blocks = 4;
+    compare("nonlinear PB (DelPhi scheme), 4 blocks", 25, &nl, 1, DG_PRECISION_DOUBLE);
+    dg_options conv;
+    dg_default_options(&conv);
+    conv.max_change_tol = 1e-7;
+    compare("linear PB to maxc 1e-7", 25, &conv, 1, DG_PRECISION_DOUBLE);
+
+    /* Errors: more ranks than interior planes. */
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) {
+        dense_problem d;
+        dense_problem_init(&d, 5, 5, 5, 2.0, 80.0); /* 3 interior planes */
+        dg_options e;
+        dg_default_options(&e);
+        e.backend = backend;
+        MPI_Comm world = MPI_COMM_WORLD;
+        e.mpi_comm = &world;
+        dg_solver s = NULL;
+        CHECK_OK(dg_create(&s, &e), s);
+        int st = dg_set_dense_medium_d(s, &d.medium);
+        if (size > 3)
+            CHECK(st == DG_ERR_UNSUPPORTED && strstr(dg_last_error(s), "ranks"),
+                  "%d ranks on 3 planes: status %d (%s)", size, st, dg_last_error(s));
+        else
+            CHECK(st == DG_OK, "%d ranks on 3 planes: %s", size, dg_last_error(s));
+        dg_destroy(s);
+        dense_problem_free(&d);
+    }
+    int failures = test_failures, total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    test_failures = total;
+    return rank == 0 ? test_finish("test_mpi_decomposition") : (total ? 1 : 0);
+}
