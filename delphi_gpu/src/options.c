@@ -112,8 +112,6 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     /* Accepted by the layout, not yet by this version: */
     if (o->precision == DG_PRECISION_MIXED)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
-    if (o->solver == DG_SOLVER_MULTIGRID)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "solver", "MULTIGRID is not implemented yet");
     if (o->nonlinear_method == DG_NONLINEAR_NEWTON)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_method",
                       "NEWTON is not implemented yet");

@@ -17,6 +17,8 @@ struct dg_solver_s {
     double spectral_radius_cache; /* < 0 until estimated for the current medium */
     dg_error error;
     char notice[1200];
+    const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
+    int mg_phi_is_double;
 };
 
 /** Record an error on the handle and return its status. */
