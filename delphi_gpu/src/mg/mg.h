@@ -26,6 +26,8 @@
 #define DG_MG_MAX_CYCLES 500
 /* Stop (not converged) after this many cycles without a 1 % fall of the max residual. */
 #define DG_MG_STALL_CYCLES 20
+/* In float the scaled residual stops falling near this many float epsilons times max |phi|. */
+#define DG_MG_FLOAT_FLOOR 16.0
 
 /** One coarse level: m unknowns per dimension on a grid padded by one ghost layer (zero).
  *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz. */
@@ -77,11 +79,38 @@ double dg_mg_bytes_per_point(const dg_mg_hierarchy *h);
  *  lambda_min and omega of the uniform grid of these dimensions. */
 double dg_mg_residual_factor(int nx, int ny, int nz);
 
+/** The stopping rule of one solve, shared by the CPU and CUDA loops. */
+typedef struct dg_mg_control {
+    double tol[3]; /* on max |r|, rms r, norm r of the scaled residual (0 = unused) */
+    int fixed;     /* run exactly cap cycles (no criterion, a fixed count) */
+    int cap;       /* most cycles */
+    int stall;     /* stop after this many cycles without a 1 % fall of max |r| */
+    double floor;  /* float: max |r| <= floor * max |phi| counts as met (0 in double) */
+} dg_mg_control;
+
+/** What a solve reached: cycles done, outcome, the final residual's measures. */
+typedef struct dg_mg_outcome {
+    int cycles, outcome;
+    double max_abs, rms, norm;
+} dg_mg_outcome;
+
+void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int is_double,
+                        dg_mg_control *c);
+
+/** 1 if the residual measures meet any tolerance of the control. */
+int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
+              double interior);
+
+/** The CUDA solve (kernels/cuda_mg.cu): phi is a host full grid in working precision; the
+ *  hierarchy built on the host is uploaded.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
+                     const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
+
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
 int dg_mg_run(dg_solver s, dg_result *result);
 
 /** The solve in working precision: phi is a full grid (faces hold the boundary values). */
-int dg_mg_solve_f(dg_solver s, dg_mg_hierarchy *h, float *phi, dg_result *result);
-int dg_mg_solve_d(dg_solver s, dg_mg_hierarchy *h, double *phi, dg_result *result);
+int dg_mg_solve_f(dg_solver s, dg_mg_hierarchy *h, float *phi, dg_mg_outcome *outcome);
+int dg_mg_solve_d(dg_solver s, dg_mg_hierarchy *h, double *phi, dg_mg_outcome *outcome);
 
 #endif /* DG_MG_H */

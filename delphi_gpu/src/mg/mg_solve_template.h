@@ -5,6 +5,7 @@
 /* Sums over the interior, one partial per z-plane, added in plane order (thread-independent). */
 typedef struct SFX(mg_sums) {
     double max_abs, sum_sq;
+    double phi_max; /* max |x| (for the float floor) */
     int finite;
 } SFX(mg_sums);
 
@@ -49,26 +50,29 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
 }
 
 /* max |v|, sum v^2 and finiteness over the interior. */
-static SFX(mg_sums) SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, double *plane) {
+static SFX(mg_sums) SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const REAL *phi,
+                                 double *plane) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
-    double *pmax = plane, *psum = plane + p->nz;
+    double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
 #pragma omp parallel for schedule(static) num_threads(h->threads)
     for (int z = 1; z < p->nz - 1; ++z) {
-        double m = 0.0, s = 0.0;
+        double m = 0.0, s = 0.0, f = 0.0;
         for (int y = 1; y < p->ny - 1; ++y)
             for (int x = 1; x < p->nx - 1; ++x) {
                 const double a = (double)v[x + sy * y + sz * z];
                 s += a * a;
                 m = fabs(a) > m || a != a ? fabs(a) : m;
+                f = fmax(f, fabs((double)phi[x + sy * y + sz * z]));
             }
-        pmax[z] = m, psum[z] = s;
+        pmax[z] = m, psum[z] = s, pphi[z] = f;
     }
-    SFX(mg_sums) out = {0.0, 0.0, 1};
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
     for (int z = 1; z < p->nz - 1; ++z) {
         if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
         out.max_abs = fmax(out.max_abs, pmax[z]);
         out.sum_sq += psum[z];
+        out.phi_max = fmax(out.phi_max, pphi[z]);
     }
     return out;
 }
@@ -79,15 +83,16 @@ static SFX(mg_sums) SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL
                                 double *plane) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
-    double *pmax = plane, *psum = plane + p->nz;
+    double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
 #pragma omp parallel for schedule(static) num_threads(h->threads)
     for (int z = 1; z < p->nz - 1; ++z) {
-        double m = 0.0, s = 0.0;
+        double m = 0.0, s = 0.0, f = 0.0;
         for (int y = 1; y < p->ny - 1; ++y) {
             const size_t row = sy * y + sz * z;
             for (int x0 = 1; x0 < p->nx - 1; ++x0) {
                 const size_t w = row + x0;
                 x[w] += alpha * pp[w];
+                f = fmax(f, fabs((double)x[w]));
                 const REAL v = r[w] - alpha * q[w];
                 r[w] = v;
                 const double a = (double)v;
@@ -95,13 +100,14 @@ static SFX(mg_sums) SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL
                 m = fabs(a) > m || a != a ? fabs(a) : m;
             }
         }
-        pmax[z] = m, psum[z] = s;
+        pmax[z] = m, psum[z] = s, pphi[z] = f;
     }
-    SFX(mg_sums) out = {0.0, 0.0, 1};
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
     for (int z = 1; z < p->nz - 1; ++z) {
         if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
         out.max_abs = fmax(out.max_abs, pmax[z]);
         out.sum_sq += psum[z];
+        out.phi_max = fmax(out.phi_max, pphi[z]);
     }
     return out;
 }
@@ -250,42 +256,31 @@ static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
         SFX(fine_sweep)(h, r, 1), SFX(fine_sweep)(h, r, 0);
 }
 
-/* Is the residual small enough (any criterion set)? */
-static int SFX(met)(const double tol[3], SFX(mg_sums) m, double interior) {
-    return (tol[0] > 0 && m.max_abs <= tol[0]) || (tol[1] > 0 && sqrt(m.sum_sq / interior) <= tol[1]) ||
-           (tol[2] > 0 && sqrt(m.sum_sq) <= tol[2]);
-}
-
-int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_result *res) {
-    const dg_options *o = &s->options;
+int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
     const dg_prepared *p = h->prep;
     const double interior = (double)p->interior_count;
-    /* Tolerances on the scaled residual, matched to the SOR change tolerances. */
-    const double g = DG_MG_TOLERANCE_MARGIN * dg_mg_residual_factor(p->nx, p->ny, p->nz);
-    double tol[3] = {g * o->max_change_tol, g * o->rms_change_tol, g * o->norm_change_tol};
-    const int criteria = tol[0] > 0 || tol[1] > 0 || tol[2] > 0;
-    const int fixed = !criteria && o->iterations > 0;
-    if (!criteria && !fixed) tol[0] = g * DG_MG_DEFAULT_MAX_CHANGE;
-    const int cap = fixed ? o->iterations : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
+    dg_mg_control ctl;
+    dg_mg_make_control(&s->options, p, IS_DOUBLE, &ctl);
+    const int fixed = ctl.fixed, cap = ctl.cap;
 
     REAL *r = calloc(p->point_count, sizeof(REAL)), *pp = calloc(p->point_count, sizeof(REAL));
     REAL *q = calloc(p->point_count, sizeof(REAL)), *x = phi; /* solved in place */
-    double *plane = malloc(2 * sizeof(double) * (size_t)p->nz);
+    double *plane = malloc(3 * sizeof(double) * (size_t)p->nz);
     if (!r || !pp || !q || !plane) {
         free(r), free(pp), free(q), free(plane);
         return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (%.1f GB of CG vectors)",
                        3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
     SFX(apply_uniform)(h, x, r, 1);
-    SFX(mg_sums) m = SFX(measure)(h, r, plane);
+    SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0;
     double rho = 0.0, best = m.max_abs;
     while (m.finite) {
-        if (!fixed && SFX(met)(tol, m, interior)) {
+        if (!fixed && dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
             /* confirm with the true residual (the recurrence drifts in low precision) */
             SFX(apply_uniform)(h, x, r, 1);
-            m = SFX(measure)(h, r, plane);
-            if (SFX(met)(tol, m, interior)) {
+            m = SFX(measure)(h, r, x, plane);
+            if (dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
@@ -295,7 +290,7 @@ int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_result *res)
             outcome = fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
             break;
         }
-        if (stalled >= DG_MG_STALL_CYCLES) break; /* the working precision's floor */
+        if (stalled >= ctl.stall) break; /* the working precision's floor */
         SFX(precondition)(h, r, q);
         const double rho_new = SFX(weighted_dot)(h, r, h->z, NULL, plane);
         const double beta = fresh ? 0.0 : rho_new / rho;
@@ -319,14 +314,14 @@ int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_result *res)
     }
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
         SFX(apply_uniform)(h, x, r, 1);
-        m = SFX(measure)(h, r, plane);
+        m = SFX(measure)(h, r, x, plane);
     }
     if (!m.finite) outcome = DG_OUTCOME_DIVERGED; /* the caller keeps its own phi then */
     res->outcome = outcome;
-    res->iterations = res->linear_iterations = res->checks = cycles;
-    res->max_change = m.max_abs;
-    res->rms_change = sqrt(m.sum_sq / interior);
-    res->norm_change = sqrt(m.sum_sq);
+    res->cycles = cycles;
+    res->max_abs = m.max_abs;
+    res->rms = sqrt(m.sum_sq / interior);
+    res->norm = sqrt(m.sum_sq);
     free(r), free(pp), free(q), free(plane);
     return DG_OK;
 }
