@@ -338,6 +338,8 @@ struct mg_device {
     level_view *levels;
     int level_count;
     int blocks; /* grid-stride blocks of the full-grid kernels */
+    cudaStream_t stream;
+    cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
 };
 
 int upload(void **dst, const void *src, size_t bytes, const char *what, dg_error *err) {
@@ -361,6 +363,8 @@ void release(mg_device *d) {
             cudaFree(v->e), cudaFree(v->rhs);
         }
     free(d->levels);
+    if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
+    if (d->stream) cudaStreamDestroy(d->stream);
 }
 
 int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, dg_error *err) {
@@ -373,6 +377,8 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
     const size_t n = p->point_count;
     d->blocks = (int)((d->g.interior + MG_THREADS - 1) / MG_THREADS);
     if (d->blocks > 65535 * 16) d->blocks = 65535 * 16;
+    DG_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking),
+                "cudaStreamCreate (multigrid)");
     int st;
     if ((st = upload((void **)&d->salt, h->salt, n, "multigrid salt map", err))) return st;
     if ((st = upload((void **)&d->dscale, h->dscale, n * sizeof(float), "multigrid scale", err)))
@@ -417,6 +423,8 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
             (st = upload((void **)&v->rhs, hl->rhs, bytes, "multigrid level", err)))
             return st;
     }
+    /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
+    DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
     return DG_OK;
 }
 
@@ -427,10 +435,11 @@ int blocks_for(long long count) {
 
 /* Fold the partials and bring the sums to the host. */
 int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
-    k_fold<<<1, MG_THREADS>>>(d->partials, d->result);
+    k_fold<<<1, MG_THREADS, 0, d->stream>>>(d->partials, d->result);
     DG_CUDA_LAUNCHED("k_fold");
-    DG_CUDA_TRY(cudaMemcpy(out, d->result, sizeof *out, cudaMemcpyDeviceToHost),
-                "cudaMemcpy (multigrid sums)");
+    DG_CUDA_TRY(cudaMemcpyAsync(out, d->result, sizeof *out, cudaMemcpyDeviceToHost, d->stream),
+                "cudaMemcpyAsync (multigrid sums)");
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid kernels");
     return DG_OK;
 }
 
@@ -438,7 +447,7 @@ template <typename T, typename U>
 int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
     for (int c = 0; c < 2; ++c) {
         if (!d->boundary_count[c]) continue;
-        k_boundary<T, U><<<blocks_for(d->boundary_count[c]), MG_THREADS>>>(
+        k_boundary<T, U><<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out,
             sign);
         DG_CUDA_LAUNCHED("k_boundary");
@@ -448,13 +457,13 @@ int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
 
 /* out = A in (residual = 0) or b - A in (residual = 1). */
 template <typename T> int apply(mg_device *d, const T *in, T *out, int residual, dg_error *err) {
-    k_apply_uniform<T><<<d->blocks, MG_THREADS>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
+    k_apply_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
     DG_CUDA_LAUNCHED("k_apply_uniform");
     int st = boundary<T, T>(d, in, out, residual ? (T)1 : (T)-1, err);
     if (st || !residual) return st;
     for (int c = 0; c < 2; ++c) {
         if (!d->charge_count[c]) continue;
-        k_charges<T><<<blocks_for(d->charge_count[c]), MG_THREADS>>>(
+        k_charges<T><<<blocks_for(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
             d->charge_count[c], d->charge_index[c], d->charge_source[c], c, out);
         DG_CUDA_LAUNCHED("k_charges");
     }
@@ -462,18 +471,18 @@ template <typename T> int apply(mg_device *d, const T *in, T *out, int residual,
 }
 
 template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *err) {
-    k_fine_sweep<T><<<d->blocks, MG_THREADS>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
+    k_fine_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
-        k_boundary_z<<<blocks_for(d->boundary_count[c]), MG_THREADS>>>(
+        k_boundary_z<<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z);
         DG_CUDA_LAUNCHED("k_boundary_z");
     }
     return DG_OK;
 }
 
-int coarse_sweep(level_view &l, int c, dg_error *err) {
-    k_coarse_sweep<<<blocks_for(l.count), MG_THREADS>>>(l, c);
+int coarse_sweep(mg_device *d, level_view &l, int c, dg_error *err) {
+    k_coarse_sweep<<<blocks_for(l.count), MG_THREADS, 0, d->stream>>>(l, c);
     DG_CUDA_LAUNCHED("k_coarse_sweep");
     return DG_OK;
 }
@@ -482,49 +491,50 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     level_view &lv = d->levels[l];
     if (l == d->level_count - 1) {
-        k_coarsest<<<1, MG_THREADS>>>(lv, pr->coarsest_sweeps);
+        k_coarsest<<<1, MG_THREADS, 0, d->stream>>>(lv, pr->coarsest_sweeps);
         DG_CUDA_LAUNCHED("k_coarsest");
         return DG_OK;
     }
-    DG_CUDA_TRY(cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4),
+    DG_CUDA_TRY(cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4,
+                                d->stream),
                 "cudaMemsetAsync (multigrid level)");
     int st;
     for (int i = 0; i < pr->pre_sweeps; ++i)
-        if ((st = coarse_sweep(lv, 0, err)) || (st = coarse_sweep(lv, 1, err))) return st;
+        if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
     level_view &cv = d->levels[l + 1];
     for (int v = 0; v < pr->coarse_visits; ++v) {
-        k_coarse_restrict<<<blocks_for(cv.count), MG_THREADS>>>(lv, cv);
+        k_coarse_restrict<<<blocks_for(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
-        k_coarse_prolong<<<blocks_for(lv.count), MG_THREADS>>>(lv, cv,
+        k_coarse_prolong<<<blocks_for(lv.count), MG_THREADS, 0, d->stream>>>(lv, cv,
                                                                (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_coarse_prolong");
         if (v + 1 < pr->coarse_visits)
-            if ((st = coarse_sweep(lv, 1, err)) || (st = coarse_sweep(lv, 0, err)) ||
-                (st = coarse_sweep(lv, 1, err)))
+            if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
+                (st = coarse_sweep(d, lv, 1, err)))
                 return st;
     }
     for (int i = 0; i < pr->post_sweeps; ++i)
-        if ((st = coarse_sweep(lv, 1, err)) || (st = coarse_sweep(lv, 0, err))) return st;
+        if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err))) return st;
     return DG_OK;
 }
 
 template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
-    DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float)),
+    DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
                 "cudaMemsetAsync (multigrid z)");
     int st;
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep<T>(d, r, 0, err)) || (st = fine_sweep<T>(d, r, 1, err))) return st;
     if (d->level_count > 0) {
-        k_fine_residual<T><<<d->blocks, MG_THREADS>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
+        k_fine_residual<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
         DG_CUDA_LAUNCHED("k_fine_residual");
         if ((st = boundary<T, float>(d, d->z, tmp, (T)1, err))) return st;
         level_view &c = d->levels[0];
-        k_fine_restrict<T><<<blocks_for(c.count), MG_THREADS>>>(d->g, d->dscale, tmp, c);
+        k_fine_restrict<T><<<blocks_for(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
         DG_CUDA_LAUNCHED("k_fine_restrict");
         if ((st = coarse_cycle(d, 0, err))) return st;
-        k_fine_prolong<<<d->blocks, MG_THREADS>>>(d->g, d->z, c, (float)pr->correction_scale);
+        k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c, (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_fine_prolong");
     }
     for (int i = 0; i < pr->post_sweeps; ++i)
@@ -532,11 +542,33 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
     return DG_OK;
 }
 
+/* The V-cycle as one graph launch: its hundreds of small coarse-level launches (the W-cycle
+   visits level l 2^l times) would otherwise cost more than the fine level on large grids. */
+template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
+    if (!d->preconditioner) {
+        DG_CUDA_TRY(cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal),
+                    "cudaStreamBeginCapture (multigrid)");
+        int st = precondition<T>(d, (const T *)d->r, (T *)d->q, err);
+        cudaGraph_t graph = NULL;
+        cudaError_t code = cudaStreamEndCapture(d->stream, &graph);
+        if (st != DG_OK) {
+            if (graph) cudaGraphDestroy(graph);
+            return st;
+        }
+        DG_CUDA_TRY(code, "cudaStreamEndCapture (multigrid)");
+        code = cudaGraphInstantiate(&d->preconditioner, graph, 0);
+        cudaGraphDestroy(graph);
+        DG_CUDA_TRY(code, "cudaGraphInstantiate (multigrid)");
+    }
+    DG_CUDA_TRY(cudaGraphLaunch(d->preconditioner, d->stream), "cudaGraphLaunch (multigrid)");
+    return DG_OK;
+}
+
 template <typename T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
     T *x = (T *)d->x, *r = (T *)d->r;
     int st = apply<T>(d, x, r, 1, err);
     if (st) return st;
-    k_measure<T><<<MG_PARTIALS, MG_THREADS>>>(d->g, r, x, d->partials);
+    k_measure<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
     DG_CUDA_LAUNCHED("k_measure");
     return fetch_sums(d, m, err);
 }
@@ -566,18 +598,18 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             break;
         }
         if (stalled >= ctl->stall) break;
-        if ((st = precondition<T>(d, r, q, err))) return st;
+        if ((st = run_preconditioner<T>(d, err))) return st;
         mg_sums dot;
-        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS>>>(d->g, d->dscale, r, d->z, NULL, d->partials);
+        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, r, d->z, NULL, d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fetch_sums(d, &dot, err))) return st;
         const double rho_new = dot.sum_sq;
         const double beta = fresh ? 0.0 : rho_new / rho;
         rho = rho_new, fresh = 0;
-        k_direction<T><<<d->blocks, MG_THREADS>>>(d->g, d->z, (T)beta, p);
+        k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, (T)beta, p);
         DG_CUDA_LAUNCHED("k_direction");
         if ((st = apply<T>(d, p, q, 0, err))) return st;
-        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS>>>(d->g, d->dscale, p, NULL, q, d->partials);
+        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, p, NULL, q, d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fetch_sums(d, &dot, err))) return st;
         const double pq = dot.sum_sq;
@@ -585,7 +617,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             finite = isfinite(pq);
             break;
         }
-        k_update<T><<<MG_PARTIALS, MG_THREADS>>>(d->g, (T)(rho / pq), p, q, x, r, d->partials);
+        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (T)(rho / pq), p, q, x, r, d->partials);
         DG_CUDA_LAUNCHED("k_update");
         if ((st = fetch_sums(d, &m, err))) return st;
         finite = !m.nonfinite;
@@ -622,7 +654,7 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_dou
         st = is_double ? solve<double>(&d, control, outcome, err)
                        : solve<float>(&d, control, outcome, err);
     if (st == DG_OK) {
-        cudaError_t code = cudaDeviceSynchronize();
+        cudaError_t code = cudaStreamSynchronize(d.stream);
         if (code == cudaSuccess)
             code = cudaMemcpy(phi, d.x, h->prep->point_count * elem, cudaMemcpyDeviceToHost);
         if (code != cudaSuccess) st = dg_cuda_fail(err, code, "multigrid solve (result)");
