@@ -649,16 +649,20 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_dou
     mg_device d;
     memset(&d, 0, sizeof d);
     const size_t elem = is_double ? sizeof(double) : sizeof(float);
+    const double t0 = dg_wall_seconds();
     int st = setup(&d, h, elem, phi, err);
+    const double t1 = dg_wall_seconds();
     if (st == DG_OK)
         st = is_double ? solve<double>(&d, control, outcome, err)
                        : solve<float>(&d, control, outcome, err);
+    const double t2 = dg_wall_seconds();
     if (st == DG_OK) {
         cudaError_t code = cudaStreamSynchronize(d.stream);
         if (code == cudaSuccess)
             code = cudaMemcpy(phi, d.x, h->prep->point_count * elem, cudaMemcpyDeviceToHost);
         if (code != cudaSuccess) st = dg_cuda_fail(err, code, "multigrid solve (result)");
     }
+    outcome->transfer_seconds = (t1 - t0) + (dg_wall_seconds() - t2);
     release(&d);
     return st;
 }

@@ -92,6 +92,7 @@ typedef struct dg_mg_control {
 typedef struct dg_mg_outcome {
     int cycles, outcome;
     double max_abs, rms, norm;
+    double transfer_seconds; /* CUDA: uploading the hierarchy and phi, downloading phi */
 } dg_mg_outcome;
 
 void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int is_double,

@@ -62,7 +62,7 @@ static SFX(mg_sums) SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const 
             for (int x = 1; x < p->nx - 1; ++x) {
                 const double a = (double)v[x + sy * y + sz * z];
                 s += a * a;
-                m = fabs(a) > m || a != a ? fabs(a) : m;
+                m = fmax(m, fabs(a)); /* a NaN makes s NaN */
                 f = fmax(f, fabs((double)phi[x + sy * y + sz * z]));
             }
         pmax[z] = m, psum[z] = s, pphi[z] = f;
@@ -97,7 +97,7 @@ static SFX(mg_sums) SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL
                 r[w] = v;
                 const double a = (double)v;
                 s += a * a;
-                m = fabs(a) > m || a != a ? fabs(a) : m;
+                m = fmax(m, fabs(a)); /* a NaN makes s NaN */
             }
         }
         pmax[z] = m, psum[z] = s, pphi[z] = f;
