@@ -33,9 +33,9 @@ struct grid_dims {
 
 /* Full index of the t-th interior point (x fastest). */
 __device__ __forceinline__ long long interior_index(const grid_dims &g, long long t, int *colour) {
-    const int mx = g.nx - 2, my = g.ny - 2;
-    const int x = 1 + (int)(t % mx);
-    const long long rest = t / mx;
+    const unsigned mx = g.nx - 2, my = g.ny - 2, tt = (unsigned)t; /* interior < 2^32 */
+    const int x = 1 + (int)(tt % mx);
+    const unsigned rest = tt / mx;
     const int y = 1 + (int)(rest % my), z = 1 + (int)(rest / my);
     *colour = (x + y + z) & 1;
     return x + g.sy * y + g.sz * z;
@@ -89,8 +89,8 @@ __global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, float f0
         int c;
         const long long w = interior_index(g, t, &c);
         const T f = (T)f0 + (T)df * (T)salt[w];
-        const T sum = in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] +
-                      in[w + g.sz];
+        const T sum =
+            in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
         out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
     }
 }
@@ -130,8 +130,8 @@ __global__ void k_charges(int count, const int *index, const double *source, int
 
 /* Fine smoother, colour c: z = f * sum(z neighbours) + r. */
 template <typename T>
-__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df,
-                             const T *r, float *z, int colour) {
+__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df, const T *r,
+                             float *z, int colour) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
@@ -152,9 +152,9 @@ __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0
         int c;
         const long long w = interior_index(g, t, &c);
         const float f = f0 + df * salt[w];
-        tmp[w] = r[w] - (T)z[w] +
-                 (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] +
-                          z[w + g.sz]));
+        tmp[w] =
+            r[w] - (T)z[w] +
+            (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]));
     }
 }
 
@@ -166,9 +166,10 @@ struct level_view {
 
 __device__ __forceinline__ long long level_index(const level_view &l, long long t, int *X, int *Y,
                                                  int *Z) {
-    *X = 1 + (int)(t % l.mx);
-    const long long rest = t / l.mx;
-    *Y = 1 + (int)(rest % l.my), *Z = 1 + (int)(rest / l.my);
+    const unsigned tt = (unsigned)t, mx = l.mx, my = l.my; /* count < 2^32 */
+    *X = 1 + (int)(tt % mx);
+    const unsigned rest = tt / mx;
+    *Y = 1 + (int)(rest % my), *Z = 1 + (int)(rest / my);
     return *X + l.sx * *Y + l.sy * *Z;
 }
 
@@ -196,7 +197,9 @@ __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale)
          t += (long long)gridDim.x * blockDim.x) {
         int colour;
         const long long w = interior_index(g, t, &colour);
-        const int x = (int)(w % g.sy), y = (int)((w / g.sy) % g.ny), zz = (int)(w / g.sz);
+        const unsigned tt = (unsigned)t, mx = g.nx - 2, my = g.ny - 2;
+        const int x = 1 + (int)(tt % mx), y = 1 + (int)((tt / mx) % my),
+                  zz = 1 + (int)(tt / mx / my);
         z[w] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
     }
 }
@@ -220,8 +223,7 @@ __global__ void k_coarse_sweep(level_view l, int colour) {
 
 /* The coarsest level in one block: the same symmetric sweep sequence as the CPU. */
 __global__ void k_coarsest(level_view l, int sweeps) {
-    for (long long i = threadIdx.x; i < (l.mx + 2LL) * (l.my + 2LL) * (l.mz + 2LL);
-         i += blockDim.x)
+    for (long long i = threadIdx.x; i < (l.mx + 2LL) * (l.my + 2LL) * (l.mz + 2LL); i += blockDim.x)
         l.e[i] = 0.0f;
     __syncthreads();
     const int order[4] = {0, 1, 1, 0};
@@ -312,8 +314,7 @@ __global__ void k_update(grid_dims g, T alpha, const T *p, const T *q, T *x, T *
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-template <typename T>
-__global__ void k_direction(grid_dims g, const float *z, T beta, T *p) {
+template <typename T> __global__ void k_direction(grid_dims g, const float *z, T beta, T *p) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
@@ -373,6 +374,9 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
     d->g.nx = p->nx, d->g.ny = p->ny, d->g.nz = p->nz;
     d->g.sy = p->nx, d->g.sz = (long long)p->nx * p->ny;
     d->g.interior = (long long)p->interior_count;
+    if (p->interior_count >= 4294967295u)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "multigrid on CUDA handles grids of fewer than 2^32 interior points");
     d->f0 = (float)p->factor[0], d->df = (float)(p->factor[1] - p->factor[0]);
     const size_t n = p->point_count;
     d->blocks = (int)((d->g.interior + MG_THREADS - 1) / MG_THREADS);
@@ -457,7 +461,8 @@ int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
 
 /* out = A in (residual = 0) or b - A in (residual = 1). */
 template <typename T> int apply(mg_device *d, const T *in, T *out, int residual, dg_error *err) {
-    k_apply_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
+    k_apply_uniform<T>
+        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
     DG_CUDA_LAUNCHED("k_apply_uniform");
     int st = boundary<T, T>(d, in, out, residual ? (T)1 : (T)-1, err);
     if (st || !residual) return st;
@@ -471,7 +476,8 @@ template <typename T> int apply(mg_device *d, const T *in, T *out, int residual,
 }
 
 template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *err) {
-    k_fine_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
+    k_fine_sweep<T>
+        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
         k_boundary_z<<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
@@ -495,9 +501,9 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         DG_CUDA_LAUNCHED("k_coarsest");
         return DG_OK;
     }
-    DG_CUDA_TRY(cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4,
-                                d->stream),
-                "cudaMemsetAsync (multigrid level)");
+    DG_CUDA_TRY(
+        cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4, d->stream),
+        "cudaMemsetAsync (multigrid level)");
     int st;
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
@@ -506,8 +512,8 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         k_coarse_restrict<<<blocks_for(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
-        k_coarse_prolong<<<blocks_for(lv.count), MG_THREADS, 0, d->stream>>>(lv, cv,
-                                                               (float)pr->correction_scale);
+        k_coarse_prolong<<<blocks_for(lv.count), MG_THREADS, 0, d->stream>>>(
+            lv, cv, (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_coarse_prolong");
         if (v + 1 < pr->coarse_visits)
             if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
@@ -527,14 +533,17 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep<T>(d, r, 0, err)) || (st = fine_sweep<T>(d, r, 1, err))) return st;
     if (d->level_count > 0) {
-        k_fine_residual<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
+        k_fine_residual<T>
+            <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
         DG_CUDA_LAUNCHED("k_fine_residual");
         if ((st = boundary<T, float>(d, d->z, tmp, (T)1, err))) return st;
         level_view &c = d->levels[0];
-        k_fine_restrict<T><<<blocks_for(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
+        k_fine_restrict<T>
+            <<<blocks_for(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
         DG_CUDA_LAUNCHED("k_fine_restrict");
         if ((st = coarse_cycle(d, 0, err))) return st;
-        k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c, (float)pr->correction_scale);
+        k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
+                                                                (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_fine_prolong");
     }
     for (int i = 0; i < pr->post_sweeps; ++i)
@@ -581,7 +590,8 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     mg_sums m;
     int st = residual<T>(d, &m, err);
     if (st) return st;
-    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, finite = !m.nonfinite;
+    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0,
+        finite = !m.nonfinite;
     double rho = 0.0, best = m.max_abs;
     while (finite) {
         if (!ctl->fixed && dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
@@ -600,7 +610,8 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         if (stalled >= ctl->stall) break;
         if ((st = run_preconditioner<T>(d, err))) return st;
         mg_sums dot;
-        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, r, d->z, NULL, d->partials);
+        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, r, d->z, NULL,
+                                                                     d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fetch_sums(d, &dot, err))) return st;
         const double rho_new = dot.sum_sq;
@@ -609,7 +620,8 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, (T)beta, p);
         DG_CUDA_LAUNCHED("k_direction");
         if ((st = apply<T>(d, p, q, 0, err))) return st;
-        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, p, NULL, q, d->partials);
+        k_weighted_dot<T>
+            <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, p, NULL, q, d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fetch_sums(d, &dot, err))) return st;
         const double pq = dot.sum_sq;
@@ -617,7 +629,8 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             finite = isfinite(pq);
             break;
         }
-        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (T)(rho / pq), p, q, x, r, d->partials);
+        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (T)(rho / pq), p, q, x, r,
+                                                               d->partials);
         DG_CUDA_LAUNCHED("k_update");
         if ((st = fetch_sums(d, &m, err))) return st;
         finite = !m.nonfinite;

@@ -16,8 +16,8 @@ typedef struct bench_run {
     int ok;
 } bench_run;
 
-static bench_run run(dense_problem *d, const double *phi0, int backend, int precision,
-                     int method, double maxc) {
+static bench_run run(dense_problem *d, const double *phi0, int backend, int precision, int method,
+                     double maxc) {
     bench_run out = {0};
     dg_options o;
     dg_default_options(&o);
@@ -65,8 +65,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--salt"))
             salt = 1;
         else {
-            fprintf(stderr, "usage: %s [--backend cpu|cuda] [--precision double|float] "
-                            "[--sizes 33,65] [--maxc 1e-5] [--no-sor] [--no-mg] [--salt]\n",
+            fprintf(stderr,
+                    "usage: %s [--backend cpu|cuda] [--precision double|float] "
+                    "[--sizes 33,65] [--maxc 1e-5] [--no-sor] [--no-mg] [--salt]\n",
                     argv[0]);
             return 2;
         }

@@ -40,7 +40,8 @@ static void agreement(int n, int salt, int precision) {
     mg_faces faces;
     mg_problem_build(&d, phi, n, salt, &faces);
     run sor = solve(&d, phi, DG_SOLVER_SOR, DG_PRECISION_DOUBLE, 1e-9);
-    run mg = solve(&d, phi, DG_SOLVER_MULTIGRID, precision, precision == DG_PRECISION_DOUBLE ? 1e-8 : 1e-5);
+    run mg = solve(&d, phi, DG_SOLVER_MULTIGRID, precision,
+                   precision == DG_PRECISION_DOUBLE ? 1e-8 : 1e-5);
     const double de = fabs(mg.energy - sor.energy) / fabs(sor.energy);
     const double dphi = max_abs_diff(mg.phi, sor.phi, points, NULL) / sor.max_phi;
     printf("%3d^3 salt %d %s: SOR %5d it %.3f s, MG %3d cycles %.3f s (%s); energy %.8g vs %.8g "
@@ -126,8 +127,8 @@ static void cycles_over_grids(void) {
         dense_problem_free(&d);
     }
     for (int i = 1; i < 4; ++i)
-        CHECK(abs(cycles[i] - cycles[0]) <= 0.3 * cycles[0] + 1,
-              "cycles %d at %d^3 but %d at %d^3", cycles[0], sizes[0], cycles[i], sizes[i]);
+        CHECK(abs(cycles[i] - cycles[0]) <= 0.3 * cycles[0] + 1, "cycles %d at %d^3 but %d at %d^3",
+              cycles[0], sizes[0], cycles[i], sizes[i]);
 }
 
 int main(void) {

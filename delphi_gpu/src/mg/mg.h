@@ -53,8 +53,8 @@ typedef struct dg_mg_hierarchy {
     const dg_prepared *prep;
     dg_mg_params params;
     int threads;
-    float *dscale; /* D per full-grid point (0 on faces) */
-    float *z;      /* preconditioner output on the full grid (faces 0) */
+    float *dscale;       /* D per full-grid point (0 on faces) */
+    float *z;            /* preconditioner output on the full grid (faces 0) */
     unsigned char *salt; /* 1 where the salt factor applies, full grid (all 0 without salt) */
     int level_count;
     dg_mg_level *levels; /* levels[0] = first coarse level */

@@ -134,9 +134,18 @@ static void build_first(dg_mg_hierarchy *h, const int *slot, dg_mg_level *c) {
                     const double ex = fine_coupling(h, slot, w, 1, 1);
                     const double ey = fine_coupling(h, slot, w, sy, 3);
                     const double ez = fine_coupling(h, slot, w, sz, 5);
-                    if (k & 1) cx += ex; else diag -= 2 * ex;
-                    if (k & 2) cy += ey; else diag -= 2 * ey;
-                    if (k & 4) cz += ez; else diag -= 2 * ez;
+                    if (k & 1)
+                        cx += ex;
+                    else
+                        diag -= 2 * ex;
+                    if (k & 2)
+                        cy += ey;
+                    else
+                        diag -= 2 * ey;
+                    if (k & 4)
+                        cz += ez;
+                    else
+                        diag -= 2 * ez;
                 }
                 const size_t q = X + c->sx * Y + c->sy * Z;
                 /* a link out of the last aggregate goes to a face point: coupling is 0 there */
@@ -160,9 +169,18 @@ static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_lev
                     if (x > f->mx || y > f->my || z > f->mz) continue;
                     const size_t q = x + f->sx * y + f->sy * z;
                     diag += f->diag[q];
-                    if (k & 1) cx += f->cx[q]; else diag -= 2.0 * f->cx[q];
-                    if (k & 2) cy += f->cy[q]; else diag -= 2.0 * f->cy[q];
-                    if (k & 4) cz += f->cz[q]; else diag -= 2.0 * f->cz[q];
+                    if (k & 1)
+                        cx += f->cx[q];
+                    else
+                        diag -= 2.0 * f->cx[q];
+                    if (k & 2)
+                        cy += f->cy[q];
+                    else
+                        diag -= 2.0 * f->cy[q];
+                    if (k & 4)
+                        cz += f->cz[q];
+                    else
+                        diag -= 2.0 * f->cz[q];
                 }
                 const size_t q = X + c->sx * Y + c->sy * Z;
                 c->diag[q] = (float)diag;
@@ -172,8 +190,8 @@ static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_lev
             }
 }
 
-int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params,
-                int threads, char *message, size_t size) {
+int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
+                char *message, size_t size) {
     memset(h, 0, sizeof *h);
     h->prep = p;
     h->params = *params;
@@ -245,8 +263,8 @@ static void coarse_sweep(const dg_mg_hierarchy *h, dg_mg_level *l, int colour) {
     float *restrict e = l->e;
     const float *restrict diag = l->diag, *restrict cx = l->cx, *restrict cy = l->cy,
                           *restrict cz = l->cz, *restrict rhs = l->rhs;
-#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2) if (l->padded >       \
-                                                                                    PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (l->padded > PARALLEL_MIN)
     for (int Z = 1; Z <= l->mz; ++Z)
         for (int Y = 1; Y <= l->my; ++Y) {
             const int X0 = 1 + ((1 + Y + Z + colour) & 1);
@@ -262,8 +280,8 @@ static void coarse_sweep(const dg_mg_hierarchy *h, dg_mg_level *l, int colour) {
 /* r = rhs - A e on level l, restricted (summed over aggregates) into level l+1's rhs. */
 static void coarse_restrict(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_level *c) {
     const long sx = f->sx, sy = f->sy;
-#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2) if (c->padded >       \
-                                                                                    PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (c->padded > PARALLEL_MIN)
     for (int Z = 1; Z <= c->mz; ++Z)
         for (int Y = 1; Y <= c->my; ++Y)
             for (int X = 1; X <= c->mx; ++X) {
@@ -284,8 +302,8 @@ static void coarse_restrict(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_m
 
 static void coarse_prolong(const dg_mg_hierarchy *h, dg_mg_level *f, const dg_mg_level *c) {
     const float scale = (float)h->params.correction_scale;
-#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2) if (f->padded >       \
-                                                                                    PARALLEL_MIN)
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (f->padded > PARALLEL_MIN)
     for (int z = 1; z <= f->mz; ++z)
         for (int y = 1; y <= f->my; ++y)
             for (int x = 1; x <= f->mx; ++x)

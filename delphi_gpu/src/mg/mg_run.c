@@ -18,15 +18,16 @@ void dg_mg_make_control(const dg_options *o, const dg_prepared *p, int is_double
     const int criteria = c->tol[0] > 0 || c->tol[1] > 0 || c->tol[2] > 0;
     c->fixed = !criteria && o->iterations > 0;
     if (!criteria && !c->fixed) c->tol[0] = g * DG_MG_DEFAULT_MAX_CHANGE;
-    c->cap = c->fixed ? o->iterations
-                      : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
+    c->cap =
+        c->fixed ? o->iterations : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
     c->stall = DG_MG_STALL_CYCLES;
     c->floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
 }
 
 int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
               double interior) {
-    return (c->floor > 0 && max_abs <= c->floor * phi_max) || (c->tol[0] > 0 && max_abs <= c->tol[0]) ||
+    return (c->floor > 0 && max_abs <= c->floor * phi_max) ||
+           (c->tol[0] > 0 && max_abs <= c->tol[0]) ||
            (c->tol[1] > 0 && sqrt(sum_sq / interior) <= c->tol[1]) ||
            (c->tol[2] > 0 && sqrt(sum_sq) <= c->tol[2]);
 }
@@ -38,16 +39,14 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         return dg_fail(s, DG_ERR_UNSUPPORTED,
                        "option solver: MULTIGRID solves linear PB and Poisson; nonlinear PB "
                        "runs with solver SOR");
-    if (!s->mg_phi)
-        return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
+    if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
     const double start = dg_wall_seconds();
     /* MIXED runs the double loop: its preconditioner is float already (docs/MULTIGRID.md). */
     const int is_double = o->precision != DG_PRECISION_FLOAT;
     const size_t n = p->point_count;
     void *work = malloc(n * (is_double ? sizeof(double) : sizeof(float)));
-    if (!work)
-        return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (phi copy)");
+    if (!work) return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (phi copy)");
     for (size_t w = 0; w < n; ++w) {
         const double v = s->mg_phi_is_double ? ((const double *)s->mg_phi)[w]
                                              : (double)((const float *)s->mg_phi)[w];

@@ -50,8 +50,8 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
 }
 
 /* max |v|, sum v^2 and finiteness over the interior. */
-static SFX(mg_sums) SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const REAL *phi,
-                                 double *plane) {
+static SFX(mg_sums)
+    SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const REAL *phi, double *plane) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
@@ -78,9 +78,9 @@ static SFX(mg_sums) SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const 
 }
 
 /* x += alpha p, r -= alpha q over the interior, and the measures of the new r. */
-static SFX(mg_sums) SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL *restrict pp,
-                                const REAL *restrict q, REAL *restrict x, REAL *restrict r,
-                                double *plane) {
+static SFX(mg_sums)
+    SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL *restrict pp,
+                const REAL *restrict q, REAL *restrict x, REAL *restrict r, double *plane) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
@@ -187,8 +187,8 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
                 const size_t w = row + x;
                 const float f = f0 + df * salt[w];
                 tmp[w] = r[w] - (REAL)zz[w] +
-                         (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] +
-                                     zz[w - sz] + zz[w + sz]));
+                         (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] + zz[w - sz] +
+                                     zz[w + sz]));
             }
         }
     const long step[6] = {-1, 1, -sy, sy, -sz, sz};
@@ -268,7 +268,8 @@ int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *
     double *plane = malloc(3 * sizeof(double) * (size_t)p->nz);
     if (!r || !pp || !q || !plane) {
         free(r), free(pp), free(q), free(plane);
-        return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (%.1f GB of CG vectors)",
+        return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
+                       "multigrid: out of host memory (%.1f GB of CG vectors)",
                        3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
     SFX(apply_uniform)(h, x, r, 1);
@@ -309,8 +310,10 @@ int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *
         const REAL alpha = (REAL)(rho / pq);
         m = SFX(update)(h, alpha, pp, q, x, r, plane);
         ++cycles;
-        if (m.max_abs < 0.99 * best) best = m.max_abs, stalled = 0;
-        else ++stalled;
+        if (m.max_abs < 0.99 * best)
+            best = m.max_abs, stalled = 0;
+        else
+            ++stalled;
     }
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
         SFX(apply_uniform)(h, x, r, 1);
