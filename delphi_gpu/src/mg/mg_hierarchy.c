@@ -47,10 +47,13 @@ void dg_mg_free(dg_mg_hierarchy *h) {
     memset(h, 0, sizeof *h);
 }
 
-static int alloc_level(dg_mg_level *l, int mx, int my, int mz) {
+static void level_dims(dg_mg_level *l, int mx, int my, int mz) {
     l->mx = mx, l->my = my, l->mz = mz;
     l->sx = mx + 2, l->sy = (long)(mx + 2) * (my + 2);
     l->padded = (size_t)l->sy * (mz + 2);
+}
+
+static int alloc_level(dg_mg_level *l) {
     float **arrays[6] = {&l->diag, &l->cx, &l->cy, &l->cz, &l->e, &l->rhs};
     for (int a = 0; a < 6; ++a)
         if (!(*arrays[a] = calloc(l->padded, sizeof(float)))) return 0;
@@ -190,18 +193,14 @@ static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_lev
             }
 }
 
-int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
-                char *message, size_t size) {
+int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
+               char *message, size_t size) {
     memset(h, 0, sizeof *h);
     h->prep = p;
     h->params = *params;
     h->threads = threads > 0 ? threads : omp_get_max_threads();
     if (p->nx < 5 || p->ny < 5 || p->nz < 5)
         return fail(message, size, DG_ERR_INVALID_GRID, "grid dimensions must be >= 5");
-    h->dscale = calloc(p->point_count, sizeof(float));
-    h->z = calloc(p->point_count, sizeof(float));
-    h->salt = calloc(p->point_count, 1);
-    int *slot = malloc(p->point_count * sizeof(int));
     int levels = 0;
     for (long m = (p->nx - 2L) * (p->ny - 2L) * (p->nz - 2L), mx = p->nx - 2, my = p->ny - 2,
               mz = p->nz - 2;
@@ -210,11 +209,33 @@ int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *pa
         m = mx * my * mz;
     }
     h->levels = calloc((size_t)levels + 1, sizeof *h->levels);
-    if (!h->dscale || !h->z || !h->salt || !slot || !h->levels) {
+    if (!h->levels) return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    int mx = p->nx - 2, my = p->ny - 2, mz = p->nz - 2;
+    for (int l = 0; l < levels; ++l) {
+        mx = (mx + 1) / 2, my = (my + 1) / 2, mz = (mz + 1) / 2;
+        level_dims(&h->levels[l], mx, my, mz);
+    }
+    h->level_count = levels;
+    return DG_OK;
+}
+
+int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
+                char *message, size_t size) {
+    int st = dg_mg_plan(h, p, params, threads, message, size);
+    if (st != DG_OK) return st;
+    h->dscale = calloc(p->point_count, sizeof(float));
+    h->z = calloc(p->point_count, sizeof(float));
+    h->salt = calloc(p->point_count, 1);
+    int *slot = malloc(p->point_count * sizeof(int));
+    int ok = h->dscale && h->z && h->salt && slot;
+    for (int l = 0; ok && l < h->level_count; ++l)
+        ok = alloc_level(&h->levels[l]);
+    if (!ok) {
         free(slot);
         dg_mg_free(h);
         return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory (hierarchy)");
     }
+#pragma omp parallel for schedule(static) num_threads(h->threads)
     for (size_t w = 0; w < p->point_count; ++w) {
         slot[w] = -1;
         if (p->has_salt) h->salt[w] = p->flag[w & 1][w >> 1] != 0;
@@ -222,21 +243,13 @@ int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *pa
     for (int c = 0; c < 2; ++c)
         for (int k = 0; k < p->boundary_count[c]; ++k)
             slot[2 * (size_t)p->boundary_index[c][k] + c] = 2 * k + c;
-    int st = build_scale(h, slot, message, size);
+    st = build_scale(h, slot, message, size);
     if (st != DG_OK) {
         free(slot);
         dg_mg_free(h);
         return st;
     }
-    int mx = p->nx - 2, my = p->ny - 2, mz = p->nz - 2;
-    for (int l = 0; l < levels; ++l) {
-        mx = (mx + 1) / 2, my = (my + 1) / 2, mz = (mz + 1) / 2;
-        h->level_count = l + 1;
-        if (!alloc_level(&h->levels[l], mx, my, mz)) {
-            free(slot);
-            dg_mg_free(h);
-            return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory (levels)");
-        }
+    for (int l = 0; l < h->level_count; ++l) {
         if (l == 0)
             build_first(h, slot, &h->levels[0]);
         else

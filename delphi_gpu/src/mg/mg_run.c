@@ -59,7 +59,8 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     dg_mg_default_params(&params);
     dg_mg_hierarchy h;
     char message[512];
-    int st = dg_mg_build(&h, p, &params, o->num_threads, message, sizeof message);
+    int st = on_cuda ? dg_mg_plan(&h, p, &params, o->num_threads, message, sizeof message)
+                     : dg_mg_build(&h, p, &params, o->num_threads, message, sizeof message);
     if (st != DG_OK) {
         free(work);
         return dg_fail(s, st, "%s", message);
