@@ -538,16 +538,18 @@ int build(mg_device *d, dg_error *err) {
     if ((code = cudaMemset(slot, 0xff, n * sizeof(int))) != cudaSuccess ||
         (code = cudaMemset(bad, 0, sizeof(int))) != cudaSuccess)
         goto done;
-    if (p->has_salt) {
+    if (p->has_salt)
         for (int c = 0; c < 2; ++c)
             if ((st = upload((void **)&flag[c], p->flag[c], p->half_count[c], "multigrid flags",
                              err)))
                 goto done;
+    if (!p->has_salt && (code = cudaMemset(d->salt, 0, n)) != cudaSuccess) goto done;
+    /* the memsets and uploads so far ran on the legacy stream; the kernels below do not wait */
+    if ((code = cudaDeviceSynchronize()) != cudaSuccess) goto done;
+    if (p->has_salt) {
         k_salt_map<<<blocks_for((long long)n), MG_THREADS, 0, d->stream>>>((long long)n, flag[0],
                                                                            flag[1], d->salt);
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    } else if ((code = cudaMemset(d->salt, 0, n)) != cudaSuccess) {
-        goto done;
     }
     for (int c = 0; c < 2; ++c)
         if (d->boundary_count[c]) {
@@ -555,8 +557,6 @@ int build(mg_device *d, dg_error *err) {
                 d->boundary_count[c], d->boundary_index[c], c, slot);
             if ((code = cudaGetLastError()) != cudaSuccess) goto done;
         }
-    /* the memsets and uploads above ran on the legacy stream */
-    if ((code = cudaDeviceSynchronize()) != cudaSuccess) goto done;
     fc.f0 = p->factor[0], fc.f1 = p->factor[1], fc.salt = d->salt, fc.slot = slot;
     fc.weight0 = d->boundary_weight[0], fc.weight1 = d->boundary_weight[1];
     k_scale_line<<<1, 1, 0, d->stream>>>(d->g, fc, plane);
