@@ -1,6 +1,6 @@
 /* Multigrid-preconditioned CG on the GPU: the same algorithm, operators and stopping rule as
  * the CPU loop (delphi_gpu/src/mg/mg_solve_template.h), on full-grid device arrays.  The
- * hierarchy (D, the salt map, the Galerkin levels) is built on the host and uploaded.  Dot
+ * hierarchy (D, the salt map, the Galerkin levels) is built on the device (cuda_mg_build.cu).  Dot
  * products and residual measures reduce per block into fixed partials folded in a fixed order,
  * so a run is reproducible; the CPU and GPU agree to a tolerance, not bitwise (different
  * summation orders).  Every CUDA call and launch is checked. */
@@ -9,37 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.cuh"
-
-extern "C" {
-#include "mg/mg.h"
-}
-
-#define MG_THREADS  256
-#define MG_PARTIALS 1024 /* blocks of every reducing kernel (grid-stride) */
+#include "cuda_mg.cuh"
 
 namespace {
-
-struct mg_sums {
-    double max_abs, sum_sq, phi_max;
-    int nonfinite, pad;
-};
-
-struct grid_dims {
-    int nx, ny, nz;
-    long long sy, sz;
-    long long interior; /* (nx-2)(ny-2)(nz-2) */
-};
-
-/* Full index of the t-th interior point (x fastest). */
-__device__ __forceinline__ long long interior_index(const grid_dims &g, long long t, int *colour) {
-    const unsigned mx = g.nx - 2, my = g.ny - 2, tt = (unsigned)t; /* interior < 2^32 */
-    const int x = 1 + (int)(tt % mx);
-    const unsigned rest = tt / mx;
-    const int y = 1 + (int)(rest % my), z = 1 + (int)(rest / my);
-    *colour = (x + y + z) & 1;
-    return x + g.sy * y + g.sz * z;
-}
 
 __device__ void block_reduce(mg_sums v, mg_sums *out) {
     __shared__ double smax[MG_THREADS], ssum[MG_THREADS], sphi[MG_THREADS];
@@ -156,21 +128,6 @@ __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0
             r[w] - (T)z[w] +
             (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]));
     }
-}
-
-struct level_view {
-    int mx, my, mz;
-    long long sx, sy, count; /* count = mx*my*mz */
-    float *diag, *cx, *cy, *cz, *e, *rhs;
-};
-
-__device__ __forceinline__ long long level_index(const level_view &l, long long t, int *X, int *Y,
-                                                 int *Z) {
-    const unsigned tt = (unsigned)t, mx = l.mx, my = l.my; /* count < 2^32 */
-    *X = 1 + (int)(tt % mx);
-    const unsigned rest = tt / mx;
-    *Y = 1 + (int)(rest % my), *Z = 1 + (int)(rest / my);
-    return *X + l.sx * *Y + l.sy * *Z;
 }
 
 /* Coarse rhs from the fine tmp: sum over the aggregate of D tmp. */
@@ -323,181 +280,7 @@ template <typename T> __global__ void k_direction(grid_dims g, const float *z, T
     }
 }
 
-/* ---- The hierarchy, built on the device by dg_mg_build's formulas (mg_hierarchy.c) ------ */
-
-struct fine_coefficients {
-    double f0, f1;
-    const unsigned char *salt;
-    const int *slot; /* 2k + colour of the boundary entry at a full index, or -1 */
-    const double *weight0, *weight1;
-};
-
-__device__ __forceinline__ double coefficient(const fine_coefficients &fc, long long w, int f) {
-    double value = fc.salt[w] ? fc.f1 : fc.f0;
-    const int s = fc.slot[w];
-    if (s >= 0) value += (s & 1 ? fc.weight1 : fc.weight0)[6LL * (s >> 1) + f];
-    return value;
-}
-
-__global__ void k_salt_map(long long count, const unsigned char *flag0, const unsigned char *flag1,
-                           unsigned char *salt) {
-    for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < count;
-         w += (long long)gridDim.x * blockDim.x)
-        salt[w] = (w & 1 ? flag1 : flag0)[w >> 1] != 0;
-}
-
-__global__ void k_slot(int count, const int *index, int colour, int *slot) {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < count) slot[2LL * index[k] + colour] = 2 * k + colour;
-}
-
-/* plane[y + ny z] = D(1, y, z): first the line x = y = 1 (one thread), then each plane's x = 1
-   line (one thread per z). */
-__global__ void k_scale_line(grid_dims g, fine_coefficients fc, double *plane) {
-    double d = 1.0;
-    for (int z = 1; z < g.nz - 1; ++z) {
-        const long long w = 1 + g.sy + g.sz * z;
-        if (z > 1) d *= coefficient(fc, w - g.sz, 5) / coefficient(fc, w, 4);
-        plane[(long long)g.ny * z + 1] = d;
-    }
-}
-
-__global__ void k_scale_planes(grid_dims g, fine_coefficients fc, double *plane) {
-    const int z = 1 + blockIdx.x * blockDim.x + threadIdx.x;
-    if (z >= g.nz - 1) return;
-    for (int y = 2; y < g.ny - 1; ++y) {
-        const long long w = 1 + g.sy * y + g.sz * z;
-        plane[(long long)g.ny * z + y] = plane[(long long)g.ny * z + y - 1] *
-                                         coefficient(fc, w - g.sy, 3) / coefficient(fc, w, 2);
-    }
-}
-
-/* Along every row (one thread per row). */
-__global__ void k_scale_rows(grid_dims g, fine_coefficients fc, const double *plane, float *dscale,
-                             int *bad) {
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (t >= (long long)(g.ny - 2) * (g.nz - 2)) return;
-    const int y = 1 + (int)(t % (g.ny - 2)), z = 1 + (int)(t / (g.ny - 2));
-    double v = plane[(long long)g.ny * z + y];
-    const long long row = g.sy * y + g.sz * z;
-    int wrong = 0;
-    for (int x = 1; x < g.nx - 1; ++x) {
-        if (x > 1) v *= coefficient(fc, row + x - 1, 1) / coefficient(fc, row + x, 0);
-        if (!(v > 0.0) || !isfinite(v) || v > 1e30 || v < 1e-30) wrong = 1;
-        dscale[row + x] = (float)v;
-    }
-    if (wrong) atomicOr(bad, 1);
-}
-
-__device__ __forceinline__ double fine_coupling(const fine_coefficients &fc, const float *dscale,
-                                                long long w, long long stride, int plus) {
-    const float dn = dscale[w + stride];
-    if (dn == 0.0f) return 0.0;
-    const double a = coefficient(fc, w, plus) * dscale[w];
-    const double b = coefficient(fc, w + stride, plus - 1) * dn;
-    return sqrt(a * b);
-}
-
-__global__ void k_build_first(grid_dims g, fine_coefficients fc, const float *dscale, level_view c,
-                              int *bad) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long q = level_index(c, t, &X, &Y, &Z);
-        double diag = 0, cx = 0, cy = 0, cz = 0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
-            const long long w = x + g.sy * y + g.sz * z;
-            diag += dscale[w];
-            const double ex = fine_coupling(fc, dscale, w, 1, 1);
-            const double ey = fine_coupling(fc, dscale, w, g.sy, 3);
-            const double ez = fine_coupling(fc, dscale, w, g.sz, 5);
-            if (k & 1)
-                cx += ex;
-            else
-                diag -= 2 * ex;
-            if (k & 2)
-                cy += ey;
-            else
-                diag -= 2 * ey;
-            if (k & 4)
-                cz += ez;
-            else
-                diag -= 2 * ez;
-        }
-        c.diag[q] = (float)diag;
-        c.cx[q] = X < c.mx ? (float)cx : 0.0f;
-        c.cy[q] = Y < c.my ? (float)cy : 0.0f;
-        c.cz[q] = Z < c.mz ? (float)cz : 0.0f;
-        if (!(c.diag[q] > 0.0f)) atomicOr(bad, 2);
-    }
-}
-
-__global__ void k_build_next(level_view f, level_view c, int *bad) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long Q = level_index(c, t, &X, &Y, &Z);
-        double diag = 0, cx = 0, cy = 0, cz = 0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > f.mx || y > f.my || z > f.mz) continue;
-            const long long q = x + f.sx * y + f.sy * z;
-            diag += f.diag[q];
-            if (k & 1)
-                cx += f.cx[q];
-            else
-                diag -= 2.0 * f.cx[q];
-            if (k & 2)
-                cy += f.cy[q];
-            else
-                diag -= 2.0 * f.cy[q];
-            if (k & 4)
-                cz += f.cz[q];
-            else
-                diag -= 2.0 * f.cz[q];
-        }
-        c.diag[Q] = (float)diag;
-        c.cx[Q] = X < c.mx ? (float)cx : 0.0f;
-        c.cy[Q] = Y < c.my ? (float)cy : 0.0f;
-        c.cz[Q] = Z < c.mz ? (float)cz : 0.0f;
-        if (!(c.diag[Q] > 0.0f)) atomicOr(bad, 2);
-    }
-}
-
 /* ---- Host side ------------------------------------------------------------------------- */
-
-struct mg_device {
-    grid_dims g;
-    const dg_mg_hierarchy *h;
-    float f0, df;
-    unsigned char *salt;
-    float *dscale, *z;
-    int boundary_count[2], charge_count[2];
-    int *boundary_index[2], *charge_index[2];
-    double *boundary_weight[2], *charge_source[2];
-    void *x, *r, *p, *q; /* T */
-    mg_sums *partials, *result;
-    level_view *levels;
-    int level_count;
-    int blocks; /* grid-stride blocks of the full-grid kernels */
-    cudaStream_t stream;
-    cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
-};
-
-int blocks_for(long long count) {
-    long long b = (count + MG_THREADS - 1) / MG_THREADS;
-    return (int)(b < 1 ? 1 : (b > 65535 * 16 ? 65535 * 16 : b));
-}
-
-int upload(void **dst, const void *src, size_t bytes, const char *what, dg_error *err) {
-    DG_CUDA_TRY(cudaMalloc(dst, bytes ? bytes : 1), what);
-    if (bytes) DG_CUDA_TRY(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice), what);
-    return DG_OK;
-}
 
 void release(mg_device *d) {
     cudaFree(d->salt), cudaFree(d->dscale), cudaFree(d->z);
@@ -516,80 +299,6 @@ void release(mg_device *d) {
     free(d->levels);
     if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
     if (d->stream) cudaStreamDestroy(d->stream);
-}
-
-/* D, the salt map and the coarse operators on the device (slot map and the per-plane D
-   values are temporary). */
-int build(mg_device *d, dg_error *err) {
-    const dg_prepared *p = d->h->prep;
-    const size_t n = p->point_count;
-    unsigned char *flag[2] = {NULL, NULL};
-    int *slot = NULL, *bad = NULL;
-    double *plane = NULL;
-    int st = DG_OK, bad_host = 0;
-    cudaError_t code = cudaSuccess;
-    fine_coefficients fc;
-    const char *what = "cudaMalloc (multigrid set-up)";
-    if ((code = cudaMalloc((void **)&slot, n * sizeof(int))) != cudaSuccess ||
-        (code = cudaMalloc((void **)&bad, sizeof(int))) != cudaSuccess ||
-        (code = cudaMalloc((void **)&plane, sizeof(double) * p->ny * p->nz)) != cudaSuccess)
-        goto done;
-    what = "multigrid set-up";
-    if ((code = cudaMemset(slot, 0xff, n * sizeof(int))) != cudaSuccess ||
-        (code = cudaMemset(bad, 0, sizeof(int))) != cudaSuccess)
-        goto done;
-    if (p->has_salt)
-        for (int c = 0; c < 2; ++c)
-            if ((st = upload((void **)&flag[c], p->flag[c], p->half_count[c], "multigrid flags",
-                             err)))
-                goto done;
-    if (!p->has_salt && (code = cudaMemset(d->salt, 0, n)) != cudaSuccess) goto done;
-    /* the memsets and uploads so far ran on the legacy stream; the kernels below do not wait */
-    if ((code = cudaDeviceSynchronize()) != cudaSuccess) goto done;
-    if (p->has_salt) {
-        k_salt_map<<<blocks_for((long long)n), MG_THREADS, 0, d->stream>>>((long long)n, flag[0],
-                                                                           flag[1], d->salt);
-        if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    }
-    for (int c = 0; c < 2; ++c)
-        if (d->boundary_count[c]) {
-            k_slot<<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
-                d->boundary_count[c], d->boundary_index[c], c, slot);
-            if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-        }
-    fc.f0 = p->factor[0], fc.f1 = p->factor[1], fc.salt = d->salt, fc.slot = slot;
-    fc.weight0 = d->boundary_weight[0], fc.weight1 = d->boundary_weight[1];
-    k_scale_line<<<1, 1, 0, d->stream>>>(d->g, fc, plane);
-    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    k_scale_planes<<<blocks_for(p->nz), MG_THREADS, 0, d->stream>>>(d->g, fc, plane);
-    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    k_scale_rows<<<blocks_for((long long)(p->ny - 2) * (p->nz - 2)), MG_THREADS, 0, d->stream>>>(
-        d->g, fc, plane, d->dscale, bad);
-    if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    for (int l = 0; l < d->level_count; ++l) {
-        if (l == 0)
-            k_build_first<<<blocks_for(d->levels[0].count), MG_THREADS, 0, d->stream>>>(
-                d->g, fc, d->dscale, d->levels[0], bad);
-        else
-            k_build_next<<<blocks_for(d->levels[l].count), MG_THREADS, 0, d->stream>>>(
-                d->levels[l - 1], d->levels[l], bad);
-        if ((code = cudaGetLastError()) != cudaSuccess) goto done;
-    }
-    if ((code = cudaMemcpyAsync(&bad_host, bad, sizeof(int), cudaMemcpyDeviceToHost, d->stream)) !=
-            cudaSuccess ||
-        (code = cudaStreamSynchronize(d->stream)) != cudaSuccess)
-        goto done;
-    if (bad_host & 1)
-        st = dg_error_set(err, DG_ERR_UNSUPPORTED,
-                          "multigrid: the medium has a non-positive coupling (a face permittivity "
-                          "<= 0), so the operator is not symmetrisable; use the SOR solver");
-    else if (bad_host & 2)
-        st = dg_error_set(err, DG_ERR_INTERNAL,
-                          "multigrid: a coarse operator lost its positive diagonal");
-done:
-    if (st == DG_OK && code != cudaSuccess) st = dg_cuda_fail(err, code, what);
-    cudaFree(flag[0]), cudaFree(flag[1]), cudaFree(slot), cudaFree(bad), cudaFree(plane);
-    return st;
 }
 
 int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, dg_error *err) {
@@ -613,17 +322,20 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
     DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
     for (int c = 0; c < 2; ++c) {
         d->boundary_count[c] = p->boundary_count[c], d->charge_count[c] = p->charge_count[c];
-        if ((st = upload((void **)&d->boundary_index[c], p->boundary_index[c],
-                         sizeof(int) * p->boundary_count[c], "multigrid boundary list", err)) ||
-            (st = upload((void **)&d->boundary_weight[c], p->boundary_weight[c],
-                         6 * sizeof(double) * p->boundary_count[c], "multigrid weights", err)) ||
-            (st = upload((void **)&d->charge_index[c], p->charge_index[c],
-                         sizeof(int) * p->charge_count[c], "multigrid charge list", err)) ||
-            (st = upload((void **)&d->charge_source[c], p->charge_source[c],
-                         sizeof(double) * p->charge_count[c], "multigrid sources", err)))
+        if ((st = dg_cuda_mg_upload((void **)&d->boundary_index[c], p->boundary_index[c],
+                                    sizeof(int) * p->boundary_count[c], "multigrid boundary list",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->boundary_weight[c], p->boundary_weight[c],
+                                    6 * sizeof(double) * p->boundary_count[c], "multigrid weights",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->charge_index[c], p->charge_index[c],
+                                    sizeof(int) * p->charge_count[c], "multigrid charge list",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->charge_source[c], p->charge_source[c],
+                                    sizeof(double) * p->charge_count[c], "multigrid sources", err)))
             return st;
     }
-    if ((st = upload(&d->x, phi, n * elem, "multigrid phi", err))) return st;
+    if ((st = dg_cuda_mg_upload(&d->x, phi, n * elem, "multigrid phi", err))) return st;
     void **zeroed[3] = {&d->r, &d->p, &d->q};
     for (int i = 0; i < 3; ++i) {
         DG_CUDA_TRY(cudaMalloc(zeroed[i], n * elem), "cudaMalloc (multigrid CG vectors)");
@@ -649,7 +361,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
             DG_CUDA_TRY(cudaMemset(*arrays[a], 0, bytes), "cudaMemset (multigrid level)");
         }
     }
-    if ((st = build(d, err))) return st;
+    if ((st = dg_cuda_mg_build(d, err))) return st;
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
     return DG_OK;
@@ -669,7 +381,7 @@ template <typename T, typename U>
 int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
     for (int c = 0; c < 2; ++c) {
         if (!d->boundary_count[c]) continue;
-        k_boundary<T, U><<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+        k_boundary<T, U><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out,
             sign);
         DG_CUDA_LAUNCHED("k_boundary");
@@ -686,7 +398,7 @@ template <typename T> int apply(mg_device *d, const T *in, T *out, int residual,
     if (st || !residual) return st;
     for (int c = 0; c < 2; ++c) {
         if (!d->charge_count[c]) continue;
-        k_charges<T><<<blocks_for(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
+        k_charges<T><<<dg_cuda_mg_blocks(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
             d->charge_count[c], d->charge_index[c], d->charge_source[c], c, out);
         DG_CUDA_LAUNCHED("k_charges");
     }
@@ -698,7 +410,7 @@ template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *
         <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
-        k_boundary_z<<<blocks_for(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+        k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z);
         DG_CUDA_LAUNCHED("k_boundary_z");
     }
@@ -706,7 +418,7 @@ template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *
 }
 
 int coarse_sweep(mg_device *d, level_view &l, int c, dg_error *err) {
-    k_coarse_sweep<<<blocks_for(l.count), MG_THREADS, 0, d->stream>>>(l, c);
+    k_coarse_sweep<<<dg_cuda_mg_blocks(l.count), MG_THREADS, 0, d->stream>>>(l, c);
     DG_CUDA_LAUNCHED("k_coarse_sweep");
     return DG_OK;
 }
@@ -727,10 +439,10 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
     level_view &cv = d->levels[l + 1];
     for (int v = 0; v < pr->coarse_visits; ++v) {
-        k_coarse_restrict<<<blocks_for(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
+        k_coarse_restrict<<<dg_cuda_mg_blocks(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
-        k_coarse_prolong<<<blocks_for(lv.count), MG_THREADS, 0, d->stream>>>(
+        k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
             lv, cv, (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_coarse_prolong");
         if (v + 1 < pr->coarse_visits)
@@ -757,7 +469,7 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
         if ((st = boundary<T, float>(d, d->z, tmp, (T)1, err))) return st;
         level_view &c = d->levels[0];
         k_fine_restrict<T>
-            <<<blocks_for(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
+            <<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
         DG_CUDA_LAUNCHED("k_fine_restrict");
         if ((st = coarse_cycle(d, 0, err))) return st;
         k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
