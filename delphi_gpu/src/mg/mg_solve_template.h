@@ -62,8 +62,9 @@ static SFX(mg_sums)
             for (int x = 1; x < p->nx - 1; ++x) {
                 const double a = (double)v[x + sy * y + sz * z];
                 s += a * a;
-                m = fmax(m, fabs(a)); /* a NaN makes s NaN */
-                f = fmax(f, fabs((double)phi[x + sy * y + sz * z]));
+                m = fabs(a) > m ? fabs(a) : m; /* a NaN makes s NaN */
+                const double b = fabs((double)phi[x + sy * y + sz * z]);
+                f = b > f ? b : f;
             }
         pmax[z] = m, psum[z] = s, pphi[z] = f;
     }
@@ -92,12 +93,13 @@ static SFX(mg_sums)
             for (int x0 = 1; x0 < p->nx - 1; ++x0) {
                 const size_t w = row + x0;
                 x[w] += alpha * pp[w];
-                f = fmax(f, fabs((double)x[w]));
+                const double b = fabs((double)x[w]);
+                f = b > f ? b : f;
                 const REAL v = r[w] - alpha * q[w];
                 r[w] = v;
                 const double a = (double)v;
                 s += a * a;
-                m = fmax(m, fabs(a)); /* a NaN makes s NaN */
+                m = fabs(a) > m ? fabs(a) : m; /* a NaN makes s NaN */
             }
         }
         pmax[z] = m, psum[z] = s, pphi[z] = f;
