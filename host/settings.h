@@ -39,6 +39,10 @@ typedef struct map_output {
     char path[SETTINGS_PATH_MAX];
 } map_output;
 
+/* The program's linear solver when --solver is not given: 0 = DG_SOLVER_SOR (DelPhi's, the
+   kit's default), 1 = DG_SOLVER_MULTIGRID.  One switch, set from GPU measurements. */
+#define SETTINGS_DEFAULT_SOLVER 0
+
 typedef struct run_settings {
     /* Grid (DelPhi: gsize, scale, perfil, acenter/center). */
     int gsize;
@@ -79,6 +83,7 @@ typedef struct run_settings {
     int precision; /* dg_precision (double) */
     int device;    /* CUDA device */
     int threads;   /* CPU threads, 0 = default */
+    int solver;    /* dg_solver_method of linear solves (SETTINGS_DEFAULT_SOLVER) */
 
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */

@@ -112,8 +112,6 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     /* Accepted by the layout, not yet by this version: */
     if (o->precision == DG_PRECISION_MIXED)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
-    if (o->solver == DG_SOLVER_MULTIGRID)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "solver", "MULTIGRID is not implemented yet");
     if (o->nonlinear_method == DG_NONLINEAR_NEWTON)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_method",
                       "NEWTON is not implemented yet");
@@ -125,5 +123,9 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "this build has no MPI support (configure with -DDG_MPI=ON)");
 #endif
+    /* Split over MPI ranks: DelPhi's SOR (linear and its nonlinear scheme), float or double. */
+    if (o->mpi_comm && o->solver != DG_SOLVER_SOR)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
+                      "the multigrid solver runs on one process; use solver SOR with MPI");
     return DG_OK;
 }

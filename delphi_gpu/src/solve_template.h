@@ -26,7 +26,9 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
+    s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE;
     st = dg_run_solver(s, r);
+    s->mg_phi = NULL;
     if (st != DG_OK) return st;
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {

@@ -18,6 +18,8 @@ struct dg_solver_s {
     dg_error error;
     char notice[1200];
     dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
+    const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
+    int mg_phi_is_double;
 };
 
 /** Record an error on the handle and return its status. */

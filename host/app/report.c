@@ -141,14 +141,19 @@ static void report_charges(io_log *log, const calc_result *r) {
 }
 
 static void report_solve(io_log *log, const dg_result *res, const progress_state *p,
-                         const char *notice) {
+                         const char *notice, int solver) {
     if (notice && notice[0]) log_info(log, "notice: %s", notice);
     log_info(log, "backend              : %s, %s precision",
              res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
              res->precision == DG_PRECISION_FLOAT ? "float" : "double");
-    log_info(log, "gauss-seidel spectral radius is %.6f (omega %.6f)", res->spectral_radius,
-             res->omega);
-    log_info(log, "estimated iterations to convergence %d", res->estimated_iterations);
+    if (solver == DG_SOLVER_MULTIGRID && res->equation != DG_EQUATION_NONLINEAR_PB) {
+        log_info(log, "solver               : multigrid-preconditioned CG (iterations are cycles; "
+                      "changes are the final scaled residual)");
+    } else {
+        log_info(log, "gauss-seidel spectral radius is %.6f (omega %.6f)", res->spectral_radius,
+                 res->omega);
+        log_info(log, "estimated iterations to convergence %d", res->estimated_iterations);
+    }
     if (p && p->count) {
         const int rows = 24, stride = p->count > rows ? (p->count + rows - 1) / rows : 1;
         log_info(log, "  rms-change     max change    at iteration%s",
@@ -223,14 +228,14 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
                  r->face_centres[5]);
         break;
     case CALC_STAGE_SOLVE:
-        report_solve(log, &r->solve, progress, r->notice);
+        report_solve(log, &r->solve, progress, r->notice, s->solver);
         break;
     case CALC_STAGE_ENERGIES:
         report_energies(log, s, r);
         break;
     case CALC_STAGE_REFERENCE_SOLVE:
         log_info(log, "reference solve (eps %g everywhere, no salt):", s->indi);
-        report_solve(log, &r->reference_solve, progress, NULL);
+        report_solve(log, &r->reference_solve, progress, NULL, s->solver);
         energy_line(log, "reference grid energy", r->energy_grid_reference, "kT");
         energy_line(log, "solvation energy (two runs)", r->energy_solvation_two_run, "kT");
         break;

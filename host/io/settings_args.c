@@ -14,8 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set", "pqr",  "pdb", "siz",     "crg",       "phi-in", "phi",     "dx",      "cube",
-    "frc", "json", "log", "backend", "precision", "device", "threads", "surface", "energy",
+    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",  "phi",
+    "dx",     "cube",    "frc",     "json",   "log",    "backend", "precision",
+    "device", "threads", "surface", "energy", "solver",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -129,6 +130,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     static const int backend_values[] = {DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA};
     static const char *precision_names[] = {"double", "float"};
     static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT};
+    static const char *solver_names[] = {"sor", "mg"};
+    static const int solver_values[] = {DG_SOLVER_SOR, DG_SOLVER_MULTIGRID};
     static const char *surface_names[] = {"molecular", "vdw"};
     static const int surface_values[] = {SURFACE_MOLECULAR, SURFACE_VDW};
 
@@ -167,6 +170,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         return choose(option, value, backend_names, backend_values, 3, &s->backend, err);
     else if (!strcmp(name, "precision"))
         return choose(option, value, precision_names, precision_values, 2, &s->precision, err);
+    else if (!strcmp(name, "solver"))
+        return choose(option, value, solver_names, solver_values, 2, &s->solver, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
     else if (!strcmp(name, "device"))

@@ -26,6 +26,7 @@ const char *settings_usage(void) {
            "  --log FILE              copy of the log\n"
            "Solver:\n"
            "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
+           "  --solver sor|mg         linear solver: DelPhi's SOR or multigrid (linear runs)\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
            "Other:\n"
            "  --quiet                 no progress lines\n"

@@ -42,6 +42,7 @@ void pb_options_from_settings(const run_settings *s, int nonlinear, dg_options *
     o->device = s->device;
     o->num_threads = s->threads > 0 ? s->threads : 0;
     o->equation = nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_AUTO;
+    o->solver = nonlinear ? DG_SOLVER_SOR : s->solver; /* nonlinear runs keep DelPhi's scheme */
     o->spectral_radius = s->relfac_given ? s->relfac : 0.0;
     /* linit switches DelPhi's automatic mode off (autoc= turns it back on); in automatic mode
        the iteration count is the estimate and, with a criterion, the solve goes on until it is

@@ -1,0 +1,123 @@
+/* Multigrid-preconditioned conjugate gradients for the linear equations the SOR solves.
+ *
+ * The SOR's fixed point is A phi = b with A = I - C in DelPhi's scaled form: C holds, per point
+ * and face, factor[flag] + boundary weight (the same coefficients the sweep uses), b the charge
+ * sources, and the face values of phi enter through the neighbours.  A = D^-1 M with M
+ * symmetric (M_ij = -eps_ij, M_ii = D_i = sum of face permittivities + ionic term), so CG runs
+ * on A in the inner product weighted by D: the residual and the stopping test stay in the
+ * SOR's own scaled form (exactly the SOR's operator), D only enters dot products and the
+ * restriction.  D is recovered up to one constant from the coefficient ratios along grid
+ * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric V-cycle: red-black
+ * Gauss-Seidel on the fine grid with A, 2x2x2 aggregation with Galerkin coarse operators
+ * (exact 7-point stencils that keep the permittivity jump), coarse levels in float.
+ */
+#ifndef DG_MG_H
+#define DG_MG_H
+
+#include "../solver_internal.h"
+
+/* With no criterion and no fixed count: the SOR-equivalent max change tolerance used. */
+#define DG_MG_DEFAULT_MAX_CHANGE 1e-5
+/* The residual tolerance is this many times dg_mg_residual_factor * the change tolerance:
+   calibrated so that the multigrid answer stays at least 2x closer to the exact discrete
+   solution than the SOR's at the same tolerance (docs/MULTIGRID.md). */
+#define DG_MG_TOLERANCE_MARGIN 10.0
+/* Cap on cycles when max_iterations is 0. */
+#define DG_MG_MAX_CYCLES 500
+/* Stop (not converged) after this many cycles without a 1 % fall of the max residual. */
+#define DG_MG_STALL_CYCLES 20
+/* In float the scaled residual stops falling near this many float epsilons times max |phi|. */
+#define DG_MG_FLOAT_FLOOR 16.0
+
+/** One coarse level: m unknowns per dimension on a grid padded by one ghost layer (zero).
+ *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz. */
+typedef struct dg_mg_level {
+    int mx, my, mz;
+    long sx, sy; /* padded strides: 1, mx+2, (mx+2)(my+2) */
+    size_t padded;
+    float *diag, *cx, *cy, *cz;
+    float *e, *rhs;
+} dg_mg_level;
+
+/** Tuning of the cycle (defaults in dg_mg_default_params). */
+typedef struct dg_mg_params {
+    int pre_sweeps, post_sweeps; /* red-black GS sweeps before/after the coarse correction */
+    int coarsest_sweeps;         /* symmetric GS sweeps on the coarsest level */
+    int coarsest_size;           /* stop coarsening at this many unknowns or fewer */
+    double correction_scale;     /* over-correction of the aggregation coarse correction */
+    int coarse_visits;           /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
+} dg_mg_params;
+
+/** The hierarchy built once per medium (fine level from the prepared medium). */
+typedef struct dg_mg_hierarchy {
+    const dg_prepared *prep;
+    dg_mg_params params;
+    int threads;
+    float *dscale;       /* D per full-grid point (0 on faces) */
+    float *z;            /* preconditioner output on the full grid (faces 0) */
+    unsigned char *salt; /* 1 where the salt factor applies, full grid (all 0 without salt) */
+    int level_count;
+    dg_mg_level *levels; /* levels[0] = first coarse level */
+} dg_mg_hierarchy;
+
+void dg_mg_default_params(dg_mg_params *params);
+
+/** Level dimensions only (no arrays): what the CUDA path needs to build the levels on the
+ *  device.  Returns a dg_status; message on error. */
+int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *prep, const dg_mg_params *params, int threads,
+               char *message, size_t message_size);
+
+/** Build D, the fine couplings and the coarse levels.  Returns a dg_status; message on error. */
+int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *prep, const dg_mg_params *params,
+                int threads, char *message, size_t message_size);
+
+void dg_mg_free(dg_mg_hierarchy *h);
+
+/** Coarse part of the V-cycle: solve level l approximately for levels[l].rhs into levels[l].e. */
+void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l);
+
+/** Bytes the hierarchy holds per fine grid point (for reports). */
+double dg_mg_bytes_per_point(const dg_mg_hierarchy *h);
+
+/** The tolerance on the scaled residual that matches a SOR change tolerance: the SOR's error at
+ *  a change tol is about tol / (2 - omega), ours at a residual r about r / lambda_min(A), with
+ *  lambda_min and omega of the uniform grid of these dimensions. */
+double dg_mg_residual_factor(int nx, int ny, int nz);
+
+/** The stopping rule of one solve, shared by the CPU and CUDA loops. */
+typedef struct dg_mg_control {
+    double tol[3]; /* on max |r|, rms r, norm r of the scaled residual (0 = unused) */
+    int fixed;     /* run exactly cap cycles (no criterion, a fixed count) */
+    int cap;       /* most cycles */
+    int stall;     /* stop after this many cycles without a 1 % fall of max |r| */
+    double floor;  /* float: max |r| <= floor * max |phi| counts as met (0 in double) */
+} dg_mg_control;
+
+/** What a solve reached: cycles done, outcome, the final residual's measures. */
+typedef struct dg_mg_outcome {
+    int cycles, outcome;
+    double max_abs, rms, norm;
+    double transfer_seconds; /* CUDA: uploading the hierarchy and phi, downloading phi */
+} dg_mg_outcome;
+
+void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int is_double,
+                        dg_mg_control *c);
+
+/** 1 if the residual measures meet any tolerance of the control. */
+int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
+              double interior);
+
+/** The CUDA solve (kernels/cuda_mg.cu): phi is a host full grid in working precision; h is a
+ *  plan (dg_mg_plan): D, the salt map and the levels are built on the device by the same
+ *  formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
+                     const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
+
+/** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
+int dg_mg_run(dg_solver s, dg_result *result);
+
+/** The solve in working precision: phi is a full grid (faces hold the boundary values). */
+int dg_mg_solve_f(dg_solver s, dg_mg_hierarchy *h, float *phi, dg_mg_outcome *outcome);
+int dg_mg_solve_d(dg_solver s, dg_mg_hierarchy *h, double *phi, dg_mg_outcome *outcome);
+
+#endif /* DG_MG_H */

@@ -1,0 +1,362 @@
+/* The multigrid hierarchy: the symmetrising scale D, Galerkin aggregation levels, and the
+ * coarse part of the V-cycle (float, OpenMP; red-black updates are independent of the thread
+ * count). */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg.h"
+
+#define PARALLEL_MIN 32768 /* below this many points a loop runs on one thread */
+
+void dg_mg_default_params(dg_mg_params *p) {
+    p->pre_sweeps = 2;
+    p->post_sweeps = 2;
+    p->coarsest_sweeps = 40;
+    p->coarsest_size = 64;
+    p->correction_scale = 1.8;
+    p->coarse_visits = 2;
+}
+
+static int fail(char *message, size_t size, int status, const char *text) {
+    if (message && size) snprintf(message, size, "multigrid: %s", text);
+    return status;
+}
+
+/* Coefficient of the scaled form at full index w towards face f (x-,x+,y-,y+,z-,z+). */
+static double coefficient(const dg_prepared *p, const int *slot, size_t w, int f) {
+    const int c = (int)(w & 1);
+    double value = p->factor[p->has_salt ? p->flag[c][w >> 1] : 0];
+    const int s = slot[w];
+    if (s >= 0) value += p->boundary_weight[s & 1][6 * (size_t)(s >> 1) + f];
+    return value;
+}
+
+static void free_level(dg_mg_level *l) {
+    free(l->diag), free(l->cx), free(l->cy), free(l->cz), free(l->e), free(l->rhs);
+    memset(l, 0, sizeof *l);
+}
+
+void dg_mg_free(dg_mg_hierarchy *h) {
+    if (!h) return;
+    for (int l = 0; l < h->level_count; ++l)
+        free_level(&h->levels[l]);
+    free(h->levels), free(h->dscale), free(h->z), free(h->salt);
+    memset(h, 0, sizeof *h);
+}
+
+static void level_dims(dg_mg_level *l, int mx, int my, int mz) {
+    l->mx = mx, l->my = my, l->mz = mz;
+    l->sx = mx + 2, l->sy = (long)(mx + 2) * (my + 2);
+    l->padded = (size_t)l->sy * (mz + 2);
+}
+
+static int alloc_level(dg_mg_level *l) {
+    float **arrays[6] = {&l->diag, &l->cx, &l->cy, &l->cz, &l->e, &l->rhs};
+    for (int a = 0; a < 6; ++a)
+        if (!(*arrays[a] = calloc(l->padded, sizeof(float)))) return 0;
+    return 1;
+}
+
+/* D up to one constant: D(1,1,1) = 1, then D_j = D_i C_ij / C_ji along z on the line x=y=1,
+   along y on each plane's x=1 line, along x on every row.  Exact for a medium with one
+   permittivity per face (every medium this library builds); the CG needs D only as a weight. */
+static int build_scale(dg_mg_hierarchy *h, const int *slot, char *message, size_t size) {
+    const dg_prepared *p = h->prep;
+    const int nx = p->nx, ny = p->ny, nz = p->nz;
+    const long sx = 1, sy = nx, sz = (long)nx * ny;
+    double *plane = malloc(sizeof(double) * (size_t)ny * nz);
+    if (!plane) {
+        return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory (scale)");
+    }
+    int bad = 0;
+    /* plane[y + ny z] = D(1, y, z) */
+    double d = 1.0;
+    for (int z = 1; z < nz - 1; ++z) {
+        const size_t w = 1 + sy + sz * z;
+        if (z > 1) d *= coefficient(p, slot, w - sz, 5) / coefficient(p, slot, w, 4);
+        plane[ny * (size_t)z + 1] = d;
+    }
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (int z = 1; z < nz - 1; ++z)
+        for (int y = 2; y < ny - 1; ++y) {
+            const size_t w = 1 + sy * y + sz * z;
+            plane[ny * (size_t)z + y] = plane[ny * (size_t)z + y - 1] *
+                                        coefficient(p, slot, w - sy, 3) /
+                                        coefficient(p, slot, w, 2);
+        }
+#pragma omp parallel for schedule(static) num_threads(h->threads) reduction(| : bad)
+    for (int z = 1; z < nz - 1; ++z)
+        for (int y = 1; y < ny - 1; ++y) {
+            double v = plane[ny * (size_t)z + y];
+            const size_t row = sy * y + sz * z;
+            for (int x = 1; x < nx - 1; ++x) {
+                if (x > 1)
+                    v *= coefficient(p, slot, row + x - sx, 1) / coefficient(p, slot, row + x, 0);
+                if (!(v > 0.0) || !isfinite(v) || v > 1e30 || v < 1e-30) bad = 1;
+                h->dscale[row + x] = (float)v;
+            }
+        }
+    free(plane);
+    if (bad)
+        return fail(message, size, DG_ERR_UNSUPPORTED,
+                    "the medium has a non-positive coupling (a face permittivity <= 0), so the "
+                    "operator is not symmetrisable; use the SOR solver");
+    return DG_OK;
+}
+
+/* Symmetric fine coupling between full index w and w + stride (direction plus = 1,3,5), 0 when
+   the neighbour is a face point (then it is a boundary value, not an unknown). */
+static double fine_coupling(const dg_mg_hierarchy *h, const int *slot, size_t w, long stride,
+                            int plus) {
+    const float dn = h->dscale[w + stride];
+    if (dn == 0.0f) return 0.0;
+    const double a = coefficient(h->prep, slot, w, plus) * h->dscale[w];
+    const double b = coefficient(h->prep, slot, w + stride, plus - 1) * dn;
+    return sqrt(a * b);
+}
+
+/* Level 0 from the fine grid: aggregates of 2x2x2 interior points (the fine grid's face layer
+   is the padding, so a fine point (x,y,z) belongs to coarse (1+(x-1)/2, ...)). */
+static void build_first(dg_mg_hierarchy *h, const int *slot, dg_mg_level *c) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int Z = 1; Z <= c->mz; ++Z)
+        for (int Y = 1; Y <= c->my; ++Y)
+            for (int X = 1; X <= c->mx; ++X) {
+                double diag = 0, cx = 0, cy = 0, cz = 0;
+                for (int k = 0; k < 8; ++k) {
+                    const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                              z = 2 * Z - 1 + (k >> 2);
+                    if (x > p->nx - 2 || y > p->ny - 2 || z > p->nz - 2) continue;
+                    const size_t w = x + sy * y + sz * z;
+                    diag += h->dscale[w];
+                    const double ex = fine_coupling(h, slot, w, 1, 1);
+                    const double ey = fine_coupling(h, slot, w, sy, 3);
+                    const double ez = fine_coupling(h, slot, w, sz, 5);
+                    if (k & 1)
+                        cx += ex;
+                    else
+                        diag -= 2 * ex;
+                    if (k & 2)
+                        cy += ey;
+                    else
+                        diag -= 2 * ey;
+                    if (k & 4)
+                        cz += ez;
+                    else
+                        diag -= 2 * ez;
+                }
+                const size_t q = X + c->sx * Y + c->sy * Z;
+                /* a link out of the last aggregate goes to a face point: coupling is 0 there */
+                c->diag[q] = (float)diag;
+                c->cx[q] = X < c->mx ? (float)cx : 0.0f;
+                c->cy[q] = Y < c->my ? (float)cy : 0.0f;
+                c->cz[q] = Z < c->mz ? (float)cz : 0.0f;
+            }
+}
+
+/* A coarser level from level f by the same aggregation (Galerkin with piecewise constants). */
+static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_level *c) {
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int Z = 1; Z <= c->mz; ++Z)
+        for (int Y = 1; Y <= c->my; ++Y)
+            for (int X = 1; X <= c->mx; ++X) {
+                double diag = 0, cx = 0, cy = 0, cz = 0;
+                for (int k = 0; k < 8; ++k) {
+                    const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                              z = 2 * Z - 1 + (k >> 2);
+                    if (x > f->mx || y > f->my || z > f->mz) continue;
+                    const size_t q = x + f->sx * y + f->sy * z;
+                    diag += f->diag[q];
+                    if (k & 1)
+                        cx += f->cx[q];
+                    else
+                        diag -= 2.0 * f->cx[q];
+                    if (k & 2)
+                        cy += f->cy[q];
+                    else
+                        diag -= 2.0 * f->cy[q];
+                    if (k & 4)
+                        cz += f->cz[q];
+                    else
+                        diag -= 2.0 * f->cz[q];
+                }
+                const size_t q = X + c->sx * Y + c->sy * Z;
+                c->diag[q] = (float)diag;
+                c->cx[q] = X < c->mx ? (float)cx : 0.0f;
+                c->cy[q] = Y < c->my ? (float)cy : 0.0f;
+                c->cz[q] = Z < c->mz ? (float)cz : 0.0f;
+            }
+}
+
+int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
+               char *message, size_t size) {
+    memset(h, 0, sizeof *h);
+    h->prep = p;
+    h->params = *params;
+    h->threads = threads > 0 ? threads : omp_get_max_threads();
+    if (p->nx < 5 || p->ny < 5 || p->nz < 5)
+        return fail(message, size, DG_ERR_INVALID_GRID, "grid dimensions must be >= 5");
+    int levels = 0;
+    for (long m = (p->nx - 2L) * (p->ny - 2L) * (p->nz - 2L), mx = p->nx - 2, my = p->ny - 2,
+              mz = p->nz - 2;
+         m > params->coarsest_size; ++levels) {
+        mx = (mx + 1) / 2, my = (my + 1) / 2, mz = (mz + 1) / 2;
+        m = mx * my * mz;
+    }
+    h->levels = calloc((size_t)levels + 1, sizeof *h->levels);
+    if (!h->levels) return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    int mx = p->nx - 2, my = p->ny - 2, mz = p->nz - 2;
+    for (int l = 0; l < levels; ++l) {
+        mx = (mx + 1) / 2, my = (my + 1) / 2, mz = (mz + 1) / 2;
+        level_dims(&h->levels[l], mx, my, mz);
+    }
+    h->level_count = levels;
+    return DG_OK;
+}
+
+int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
+                char *message, size_t size) {
+    int st = dg_mg_plan(h, p, params, threads, message, size);
+    if (st != DG_OK) return st;
+    h->dscale = calloc(p->point_count, sizeof(float));
+    h->z = calloc(p->point_count, sizeof(float));
+    h->salt = calloc(p->point_count, 1);
+    int *slot = malloc(p->point_count * sizeof(int));
+    int ok = h->dscale && h->z && h->salt && slot;
+    for (int l = 0; ok && l < h->level_count; ++l)
+        ok = alloc_level(&h->levels[l]);
+    if (!ok) {
+        free(slot);
+        dg_mg_free(h);
+        return fail(message, size, DG_ERR_OUT_OF_MEMORY, "out of host memory (hierarchy)");
+    }
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (size_t w = 0; w < p->point_count; ++w) {
+        slot[w] = -1;
+        if (p->has_salt) h->salt[w] = p->flag[w & 1][w >> 1] != 0;
+    }
+    for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < p->boundary_count[c]; ++k)
+            slot[2 * (size_t)p->boundary_index[c][k] + c] = 2 * k + c;
+    st = build_scale(h, slot, message, size);
+    if (st != DG_OK) {
+        free(slot);
+        dg_mg_free(h);
+        return st;
+    }
+    for (int l = 0; l < h->level_count; ++l) {
+        if (l == 0)
+            build_first(h, slot, &h->levels[0]);
+        else
+            build_next(h, &h->levels[l - 1], &h->levels[l]);
+    }
+    free(slot);
+    for (int l = 0; l < h->level_count; ++l) {
+        const dg_mg_level *c = &h->levels[l];
+        for (int Z = 1; Z <= c->mz; ++Z)
+            for (int Y = 1; Y <= c->my; ++Y)
+                for (int X = 1; X <= c->mx; ++X)
+                    if (!(c->diag[X + c->sx * Y + c->sy * Z] > 0.0f)) {
+                        dg_mg_free(h);
+                        return fail(message, size, DG_ERR_INTERNAL,
+                                    "a coarse operator lost its positive diagonal");
+                    }
+    }
+    return DG_OK;
+}
+
+/* One red-black half sweep of colour c on a coarse level: e = (rhs + sum couplings e) / diag. */
+static void coarse_sweep(const dg_mg_hierarchy *h, dg_mg_level *l, int colour) {
+    const long sx = l->sx, sy = l->sy;
+    float *restrict e = l->e;
+    const float *restrict diag = l->diag, *restrict cx = l->cx, *restrict cy = l->cy,
+                          *restrict cz = l->cz, *restrict rhs = l->rhs;
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (l->padded > PARALLEL_MIN)
+    for (int Z = 1; Z <= l->mz; ++Z)
+        for (int Y = 1; Y <= l->my; ++Y) {
+            const int X0 = 1 + ((1 + Y + Z + colour) & 1);
+            for (int X = X0; X <= l->mx; X += 2) {
+                const size_t q = X + sx * Y + sy * Z;
+                e[q] = (rhs[q] + cx[q - 1] * e[q - 1] + cx[q] * e[q + 1] + cy[q - sx] * e[q - sx] +
+                        cy[q] * e[q + sx] + cz[q - sy] * e[q - sy] + cz[q] * e[q + sy]) /
+                       diag[q];
+            }
+        }
+}
+
+/* r = rhs - A e on level l, restricted (summed over aggregates) into level l+1's rhs. */
+static void coarse_restrict(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_level *c) {
+    const long sx = f->sx, sy = f->sy;
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (c->padded > PARALLEL_MIN)
+    for (int Z = 1; Z <= c->mz; ++Z)
+        for (int Y = 1; Y <= c->my; ++Y)
+            for (int X = 1; X <= c->mx; ++X) {
+                double sum = 0.0;
+                for (int k = 0; k < 8; ++k) {
+                    const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                              z = 2 * Z - 1 + (k >> 2);
+                    if (x > f->mx || y > f->my || z > f->mz) continue;
+                    const size_t q = x + sx * y + sy * z;
+                    const float *e = f->e;
+                    sum += f->rhs[q] - f->diag[q] * e[q] + f->cx[q - 1] * e[q - 1] +
+                           f->cx[q] * e[q + 1] + f->cy[q - sx] * e[q - sx] + f->cy[q] * e[q + sx] +
+                           f->cz[q - sy] * e[q - sy] + f->cz[q] * e[q + sy];
+                }
+                c->rhs[X + c->sx * Y + c->sy * Z] = (float)sum;
+            }
+}
+
+static void coarse_prolong(const dg_mg_hierarchy *h, dg_mg_level *f, const dg_mg_level *c) {
+    const float scale = (float)h->params.correction_scale;
+#pragma omp parallel for schedule(static) num_threads(h->threads)                                  \
+    collapse(2) if (f->padded > PARALLEL_MIN)
+    for (int z = 1; z <= f->mz; ++z)
+        for (int y = 1; y <= f->my; ++y)
+            for (int x = 1; x <= f->mx; ++x)
+                f->e[x + f->sx * y + f->sy * z] +=
+                    scale * c->e[(x + 1) / 2 + c->sx * ((y + 1) / 2) + c->sy * ((z + 1) / 2)];
+}
+
+void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
+    dg_mg_level *lv = &h->levels[l];
+    memset(lv->e, 0, lv->padded * sizeof(float));
+    if (l == h->level_count - 1) {
+        for (int i = 0; i < h->params.coarsest_sweeps; ++i) {
+            coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
+            coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0);
+        }
+        return;
+    }
+    for (int i = 0; i < h->params.pre_sweeps; ++i)
+        coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
+    for (int v = 0; v < h->params.coarse_visits; ++v) {
+        coarse_restrict(h, lv, &h->levels[l + 1]);
+        dg_mg_coarse_cycle(h, l + 1);
+        coarse_prolong(h, lv, &h->levels[l + 1]);
+        if (v + 1 < h->params.coarse_visits) /* smooth between visits (keeps it symmetric) */
+            coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
+    }
+    for (int i = 0; i < h->params.post_sweeps; ++i)
+        coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0);
+}
+
+double dg_mg_bytes_per_point(const dg_mg_hierarchy *h) {
+    double bytes = (2.0 * sizeof(float) + 1.0) * h->prep->point_count;
+    for (int l = 0; l < h->level_count; ++l)
+        bytes += 6.0 * sizeof(float) * h->levels[l].padded;
+    return bytes / (double)h->prep->point_count;
+}
+
+double dg_mg_residual_factor(int nx, int ny, int nz) {
+    const double pi = 3.14159265358979323846;
+    const double rho = (cos(pi / (nx - 1)) + cos(pi / (ny - 1)) + cos(pi / (nz - 1))) / 3.0;
+    const double omega = 2.0 / (1.0 + sqrt(1.0 - rho * rho));
+    return (1.0 - rho) / (2.0 - omega);
+}

@@ -1,0 +1,332 @@
+/* Template body of mg_solve.c (REAL, SFX, IS_DOUBLE): the fine level of the V-cycle and the
+ * conjugate-gradient loop in working precision.  Full-grid arrays, x fastest; interior points
+ * of colour c are those with (x+y+z) & 1 == c (DelPhi's odd half grid is colour 0). */
+
+/* Sums over the interior, one partial per z-plane, added in plane order (thread-independent). */
+typedef struct SFX(mg_sums) {
+    double max_abs, sum_sq;
+    double phi_max; /* max |x| (for the float floor) */
+    int finite;
+} SFX(mg_sums);
+
+/* Uniform part of the scaled operator: out = sign * (in - factor * sum of neighbours) [+ add],
+   over all interior points; then the boundary corrections.  Used for A p and for b - A x. */
+static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in,
+                               REAL *restrict out, int residual) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const REAL f0 = (REAL)p->factor[0], df = (REAL)(p->factor[1] - p->factor[0]);
+    const unsigned char *restrict salt = h->salt;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            for (int x = 1; x < p->nx - 1; ++x) {
+                const size_t w = row + x;
+                const REAL f = f0 + df * salt[w];
+                const REAL sum =
+                    in[w - 1] + in[w + 1] + in[w - sy] + in[w + sy] + in[w - sz] + in[w + sz];
+                out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
+            }
+        }
+    const long step[6] = {-1, 1, -sy, sy, -sz, sz};
+    const REAL sign = residual ? (REAL)1 : (REAL)-1;
+    for (int c = 0; c < 2; ++c) {
+        const int count = p->boundary_count[c];
+        const int *index = p->boundary_index[c];
+        const double *weight = p->boundary_weight[c];
+#pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
+        for (int k = 0; k < count; ++k) {
+            const size_t w = 2 * (size_t)index[k] + c;
+            double sum = 0.0;
+            for (int f = 0; f < 6; ++f)
+                sum += weight[6 * (size_t)k + f] * in[w + step[f]];
+            out[w] += sign * (REAL)sum;
+        }
+        if (!residual) continue;
+        for (int k = 0; k < p->charge_count[c]; ++k)
+            out[2 * (size_t)p->charge_index[c][k] + c] += (REAL)p->charge_source[c][k];
+    }
+}
+
+/* max |v|, sum v^2 and finiteness over the interior. */
+static SFX(mg_sums)
+    SFX(measure)(const dg_mg_hierarchy *h, const REAL *v, const REAL *phi, double *plane) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (int z = 1; z < p->nz - 1; ++z) {
+        double m = 0.0, s = 0.0, f = 0.0;
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                const double a = (double)v[x + sy * y + sz * z];
+                s += a * a;
+                m = fabs(a) > m ? fabs(a) : m; /* a NaN makes s NaN */
+                const double b = fabs((double)phi[x + sy * y + sz * z]);
+                f = b > f ? b : f;
+            }
+        pmax[z] = m, psum[z] = s, pphi[z] = f;
+    }
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
+    for (int z = 1; z < p->nz - 1; ++z) {
+        if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
+        out.max_abs = fmax(out.max_abs, pmax[z]);
+        out.sum_sq += psum[z];
+        out.phi_max = fmax(out.phi_max, pphi[z]);
+    }
+    return out;
+}
+
+/* x += alpha p, r -= alpha q over the interior, and the measures of the new r. */
+static SFX(mg_sums)
+    SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL *restrict pp,
+                const REAL *restrict q, REAL *restrict x, REAL *restrict r, double *plane) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (int z = 1; z < p->nz - 1; ++z) {
+        double m = 0.0, s = 0.0, f = 0.0;
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            for (int x0 = 1; x0 < p->nx - 1; ++x0) {
+                const size_t w = row + x0;
+                x[w] += alpha * pp[w];
+                const double b = fabs((double)x[w]);
+                f = b > f ? b : f;
+                const REAL v = r[w] - alpha * q[w];
+                r[w] = v;
+                const double a = (double)v;
+                s += a * a;
+                m = fabs(a) > m ? fabs(a) : m; /* a NaN makes s NaN */
+            }
+        }
+        pmax[z] = m, psum[z] = s, pphi[z] = f;
+    }
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
+    for (int z = 1; z < p->nz - 1; ++z) {
+        if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
+        out.max_abs = fmax(out.max_abs, pmax[z]);
+        out.sum_sq += psum[z];
+        out.phi_max = fmax(out.phi_max, pphi[z]);
+    }
+    return out;
+}
+
+/* sum D a b over the interior (a in REAL, b float or REAL through b_float/b_real). */
+static double SFX(weighted_dot)(const dg_mg_hierarchy *h, const REAL *a, const float *b_float,
+                                const REAL *b_real, double *plane) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const float *d = h->dscale;
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+    for (int z = 1; z < p->nz - 1; ++z) {
+        double s = 0.0;
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            if (b_float)
+                for (int x = 1; x < p->nx - 1; ++x)
+                    s += (double)d[row + x] * (double)a[row + x] * (double)b_float[row + x];
+            else
+                for (int x = 1; x < p->nx - 1; ++x)
+                    s += (double)d[row + x] * (double)a[row + x] * (double)b_real[row + x];
+        }
+        plane[z] = s;
+    }
+    double sum = 0.0;
+    for (int z = 1; z < p->nz - 1; ++z)
+        sum += plane[z];
+    return sum;
+}
+
+/* Gauss-Seidel half sweep of colour c for A z = r: z = C z + r (z float, r REAL). */
+static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, int c) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const float f0 = (float)p->factor[0], df = (float)(p->factor[1] - p->factor[0]);
+    const unsigned char *restrict salt = h->salt;
+    float *restrict zz = h->z;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            for (int x = 1 + ((1 + y + z + c) & 1); x < p->nx - 1; x += 2) {
+                const size_t w = row + x;
+                const float f = f0 + df * salt[w];
+                zz[w] = f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] + zz[w - sz] +
+                             zz[w + sz]) +
+                        (float)r[w];
+            }
+        }
+    const long step[6] = {-1, 1, -sy, sy, -sz, sz};
+    const int count = p->boundary_count[c];
+    const int *index = p->boundary_index[c];
+    const double *weight = p->boundary_weight[c];
+#pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
+    for (int k = 0; k < count; ++k) {
+        const size_t w = 2 * (size_t)index[k] + c;
+        float sum = 0.0f;
+        for (int f = 0; f < 6; ++f)
+            sum += (float)weight[6 * (size_t)k + f] * zz[w + step[f]];
+        zz[w] += sum;
+    }
+}
+
+/* tmp = r - A z (z float) over the interior. */
+static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
+                               REAL *restrict tmp) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const float f0 = (float)p->factor[0], df = (float)(p->factor[1] - p->factor[0]);
+    const unsigned char *restrict salt = h->salt;
+    const float *restrict zz = h->z;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            for (int x = 1; x < p->nx - 1; ++x) {
+                const size_t w = row + x;
+                const float f = f0 + df * salt[w];
+                tmp[w] = r[w] - (REAL)zz[w] +
+                         (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] + zz[w - sz] +
+                                     zz[w + sz]));
+            }
+        }
+    const long step[6] = {-1, 1, -sy, sy, -sz, sz};
+    for (int c = 0; c < 2; ++c) {
+        const int count = p->boundary_count[c];
+        const int *index = p->boundary_index[c];
+        const double *weight = p->boundary_weight[c];
+#pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
+        for (int k = 0; k < count; ++k) {
+            const size_t w = 2 * (size_t)index[k] + c;
+            float sum = 0.0f;
+            for (int f = 0; f < 6; ++f)
+                sum += (float)weight[6 * (size_t)k + f] * zz[w + step[f]];
+            tmp[w] += (REAL)sum;
+        }
+    }
+}
+
+/* Coarse rhs: the D-weighted fine residual summed over each 2x2x2 aggregate. */
+static void SFX(fine_restrict)(dg_mg_hierarchy *h, const REAL *tmp) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    dg_mg_level *c = &h->levels[0];
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int Z = 1; Z <= c->mz; ++Z)
+        for (int Y = 1; Y <= c->my; ++Y)
+            for (int X = 1; X <= c->mx; ++X) {
+                double sum = 0.0;
+                for (int k = 0; k < 8; ++k) {
+                    const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                              z = 2 * Z - 1 + (k >> 2);
+                    if (x > p->nx - 2 || y > p->ny - 2 || z > p->nz - 2) continue;
+                    const size_t w = x + sy * y + sz * z;
+                    sum += (double)h->dscale[w] * (double)tmp[w];
+                }
+                c->rhs[X + c->sx * Y + c->sy * Z] = (float)sum;
+            }
+}
+
+static void SFX(fine_prolong)(dg_mg_hierarchy *h) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const dg_mg_level *c = &h->levels[0];
+    const float scale = (float)h->params.correction_scale;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x)
+                h->z[x + sy * y + sz * z] +=
+                    scale * c->e[(x + 1) / 2 + c->sx * ((y + 1) / 2) + c->sy * ((z + 1) / 2)];
+}
+
+/* One symmetric V-cycle from a zero start: z ~ A^-1 r.  tmp is a REAL work grid. */
+static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
+    memset(h->z, 0, h->prep->point_count * sizeof(float));
+    for (int i = 0; i < h->params.pre_sweeps; ++i)
+        SFX(fine_sweep)(h, r, 0), SFX(fine_sweep)(h, r, 1);
+    if (h->level_count > 0) {
+        SFX(fine_residual)(h, r, tmp);
+        SFX(fine_restrict)(h, tmp);
+        dg_mg_coarse_cycle(h, 0);
+        SFX(fine_prolong)(h);
+    }
+    for (int i = 0; i < h->params.post_sweeps; ++i)
+        SFX(fine_sweep)(h, r, 1), SFX(fine_sweep)(h, r, 0);
+}
+
+int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
+    const dg_prepared *p = h->prep;
+    const double interior = (double)p->interior_count;
+    dg_mg_control ctl;
+    dg_mg_make_control(&s->options, p, IS_DOUBLE, &ctl);
+    const int fixed = ctl.fixed, cap = ctl.cap;
+
+    REAL *r = calloc(p->point_count, sizeof(REAL)), *pp = calloc(p->point_count, sizeof(REAL));
+    REAL *q = calloc(p->point_count, sizeof(REAL)), *x = phi; /* solved in place */
+    double *plane = malloc(3 * sizeof(double) * (size_t)p->nz);
+    if (!r || !pp || !q || !plane) {
+        free(r), free(pp), free(q), free(plane);
+        return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
+                       "multigrid: out of host memory (%.1f GB of CG vectors)",
+                       3.0 * sizeof(REAL) * p->point_count / 1e9);
+    }
+    SFX(apply_uniform)(h, x, r, 1);
+    SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
+    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0;
+    double rho = 0.0, best = m.max_abs;
+    while (m.finite) {
+        if (!fixed && dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+            /* confirm with the true residual (the recurrence drifts in low precision) */
+            SFX(apply_uniform)(h, x, r, 1);
+            m = SFX(measure)(h, r, x, plane);
+            if (dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+                outcome = DG_OUTCOME_CONVERGED;
+                break;
+            }
+            fresh = 1; /* restart the recurrence from the true residual */
+        }
+        if (cycles >= cap) {
+            outcome = fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
+            break;
+        }
+        if (stalled >= ctl.stall) break; /* the working precision's floor */
+        SFX(precondition)(h, r, q);
+        const double rho_new = SFX(weighted_dot)(h, r, h->z, NULL, plane);
+        const double beta = fresh ? 0.0 : rho_new / rho;
+        rho = rho_new, fresh = 0;
+        const float *zz = h->z;
+#pragma omp parallel for schedule(static) num_threads(h->threads)
+        for (size_t w = 0; w < p->point_count; ++w)
+            pp[w] = (REAL)zz[w] + (REAL)beta * pp[w];
+        SFX(apply_uniform)(h, pp, q, 0);
+        const double pq = SFX(weighted_dot)(h, pp, NULL, q, plane);
+        if (!(pq > 0.0) || !isfinite(pq)) {
+            m.finite = isfinite(pq);
+            if (m.finite) break; /* lost positivity: the working precision's floor */
+            continue;
+        }
+        const REAL alpha = (REAL)(rho / pq);
+        m = SFX(update)(h, alpha, pp, q, x, r, plane);
+        ++cycles;
+        if (m.max_abs < 0.99 * best)
+            best = m.max_abs, stalled = 0;
+        else
+            ++stalled;
+    }
+    if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
+        SFX(apply_uniform)(h, x, r, 1);
+        m = SFX(measure)(h, r, x, plane);
+    }
+    if (!m.finite) outcome = DG_OUTCOME_DIVERGED; /* the caller keeps its own phi then */
+    res->outcome = outcome;
+    res->cycles = cycles;
+    res->max_abs = m.max_abs;
+    res->rms = sqrt(m.sum_sq / interior);
+    res->norm = sqrt(m.sum_sq);
+    free(r), free(pp), free(q), free(plane);
+    return DG_OK;
+}

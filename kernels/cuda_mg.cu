@@ -1,0 +1,611 @@
+/* Multigrid-preconditioned CG on the GPU: the same algorithm, operators and stopping rule as
+ * the CPU loop (delphi_gpu/src/mg/mg_solve_template.h), on full-grid device arrays.  The
+ * hierarchy (D, the salt map, the Galerkin levels) is built on the device (cuda_mg_build.cu).  Dot
+ * products and residual measures reduce per block into fixed partials folded in a fixed order,
+ * so a run is reproducible; the CPU and GPU agree to a tolerance, not bitwise (different
+ * summation orders).  Every CUDA call and launch is checked. */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_mg.cuh"
+
+namespace {
+
+__device__ void block_reduce(mg_sums v, mg_sums *out) {
+    __shared__ double smax[MG_THREADS], ssum[MG_THREADS], sphi[MG_THREADS];
+    __shared__ int snf[MG_THREADS];
+    const int t = threadIdx.x;
+    smax[t] = v.max_abs, ssum[t] = v.sum_sq, sphi[t] = v.phi_max, snf[t] = v.nonfinite;
+    __syncthreads();
+    for (int step = MG_THREADS / 2; step > 0; step >>= 1) {
+        if (t < step) {
+            smax[t] = fmax(smax[t], smax[t + step]);
+            ssum[t] += ssum[t + step];
+            sphi[t] = fmax(sphi[t], sphi[t + step]);
+            snf[t] += snf[t + step];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        out->max_abs = smax[0], out->sum_sq = ssum[0], out->phi_max = sphi[0];
+        out->nonfinite = snf[0];
+    }
+}
+
+__device__ __forceinline__ void add_sample(mg_sums &a, double v) {
+    if (!isfinite(v)) a.nonfinite++;
+    a.max_abs = fmax(a.max_abs, fabs(v));
+    a.sum_sq += v * v;
+}
+
+/* Fold the MG_PARTIALS partials (one block) in a fixed order. */
+__global__ void k_fold(const mg_sums *partials, mg_sums *result) {
+    mg_sums a = {0.0, 0.0, 0.0, 0, 0};
+    for (int i = threadIdx.x; i < MG_PARTIALS; i += MG_THREADS) {
+        a.max_abs = fmax(a.max_abs, partials[i].max_abs);
+        a.sum_sq += partials[i].sum_sq;
+        a.phi_max = fmax(a.phi_max, partials[i].phi_max);
+        a.nonfinite += partials[i].nonfinite;
+    }
+    block_reduce(a, result);
+}
+
+/* out = in - f * sum(in neighbours) (apply) or f * sum - in (residual), interior points. */
+template <typename T>
+__global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, float f0, float df,
+                                const T *in, T *out, int residual) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const T f = (T)f0 + (T)df * (T)salt[w];
+        const T sum =
+            in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
+        out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
+    }
+}
+
+/* out[w] += sign * sum_f weight_f in[w + step_f] at the boundary points of one colour. */
+template <typename T, typename U>
+__global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
+                           int colour, const U *in, T *out, T sign) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count) return;
+    const long long w = 2LL * index[k] + colour;
+    const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
+    double sum = 0.0;
+    for (int f = 0; f < 6; ++f)
+        sum += weight[6LL * k + f] * (double)in[w + step[f]];
+    out[w] += sign * (T)sum;
+}
+
+/* The fine-level smoother's boundary part, in float as on the CPU. */
+__global__ void k_boundary_z(grid_dims g, int count, const int *index, const double *weight,
+                             int colour, float *z) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count) return;
+    const long long w = 2LL * index[k] + colour;
+    const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
+    float sum = 0.0f;
+    for (int f = 0; f < 6; ++f)
+        sum += (float)weight[6LL * k + f] * z[w + step[f]];
+    z[w] += sum;
+}
+
+template <typename T>
+__global__ void k_charges(int count, const int *index, const double *source, int colour, T *out) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count) out[2LL * index[k] + colour] += (T)source[k];
+}
+
+/* Fine smoother, colour c: z = f * sum(z neighbours) + r. */
+template <typename T>
+__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df, const T *r,
+                             float *z, int colour) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        if (c != colour) continue;
+        const float f = f0 + df * salt[w];
+        z[w] = f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]) +
+               (float)r[w];
+    }
+}
+
+/* tmp = r - A z (uniform part). */
+template <typename T>
+__global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
+                                const T *r, const float *z, T *tmp) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const float f = f0 + df * salt[w];
+        tmp[w] =
+            r[w] - (T)z[w] +
+            (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]));
+    }
+}
+
+/* Coarse rhs from the fine tmp: sum over the aggregate of D tmp. */
+template <typename T>
+__global__ void k_fine_restrict(grid_dims g, const float *dscale, const T *tmp, level_view c) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(c, t, &X, &Y, &Z);
+        double sum = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
+            const long long w = x + g.sy * y + g.sz * z;
+            sum += (double)dscale[w] * (double)tmp[w];
+        }
+        c.rhs[q] = (float)sum;
+    }
+}
+
+__global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int colour;
+        const long long w = interior_index(g, t, &colour);
+        const unsigned tt = (unsigned)t, mx = g.nx - 2, my = g.ny - 2;
+        const int x = 1 + (int)(tt % mx), y = 1 + (int)((tt / mx) % my),
+                  zz = 1 + (int)(tt / mx / my);
+        z[w] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
+    }
+}
+
+__device__ __forceinline__ float coarse_update(const level_view &l, long long q) {
+    const float *e = l.e;
+    return (l.rhs[q] + l.cx[q - 1] * e[q - 1] + l.cx[q] * e[q + 1] + l.cy[q - l.sx] * e[q - l.sx] +
+            l.cy[q] * e[q + l.sx] + l.cz[q - l.sy] * e[q - l.sy] + l.cz[q] * e[q + l.sy]) /
+           l.diag[q];
+}
+
+__global__ void k_coarse_sweep(level_view l, int colour) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < l.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(l, t, &X, &Y, &Z);
+        if (((X + Y + Z) & 1) != colour) continue;
+        l.e[q] = coarse_update(l, q);
+    }
+}
+
+/* The coarsest level in one block: the same symmetric sweep sequence as the CPU. */
+__global__ void k_coarsest(level_view l, int sweeps) {
+    for (long long i = threadIdx.x; i < (l.mx + 2LL) * (l.my + 2LL) * (l.mz + 2LL); i += blockDim.x)
+        l.e[i] = 0.0f;
+    __syncthreads();
+    const int order[4] = {0, 1, 1, 0};
+    for (int s = 0; s < sweeps; ++s)
+        for (int o = 0; o < 4; ++o) {
+            for (long long t = threadIdx.x; t < l.count; t += blockDim.x) {
+                int X, Y, Z;
+                const long long q = level_index(l, t, &X, &Y, &Z);
+                if (((X + Y + Z) & 1) == order[o]) l.e[q] = coarse_update(l, q);
+            }
+            __syncthreads();
+        }
+}
+
+__global__ void k_coarse_restrict(level_view f, level_view c) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long Q = level_index(c, t, &X, &Y, &Z);
+        double sum = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > f.mx || y > f.my || z > f.mz) continue;
+            const long long q = x + f.sx * y + f.sy * z;
+            const float *e = f.e;
+            sum += f.rhs[q] - f.diag[q] * e[q] + f.cx[q - 1] * e[q - 1] + f.cx[q] * e[q + 1] +
+                   f.cy[q - f.sx] * e[q - f.sx] + f.cy[q] * e[q + f.sx] +
+                   f.cz[q - f.sy] * e[q - f.sy] + f.cz[q] * e[q + f.sy];
+        }
+        c.rhs[Q] = (float)sum;
+    }
+}
+
+__global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < f.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int x, y, z;
+        const long long q = level_index(f, t, &x, &y, &z);
+        f.e[q] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
+    }
+}
+
+/* Partials of sum D a b (b float or T). */
+template <typename T>
+__global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, const float *bf,
+                               const T *bt, mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const double b = bf ? (double)bf[w] : (double)bt[w];
+        acc.sum_sq += (double)dscale[w] * (double)a[w] * b;
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* Partials of the measures of v. */
+template <typename T>
+__global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        add_sample(acc, (double)v[w]);
+        acc.phi_max = fmax(acc.phi_max, fabs((double)phi[w]));
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* x += alpha p, r -= alpha q, and the measures of the new r. */
+template <typename T>
+__global__ void k_update(grid_dims g, T alpha, const T *p, const T *q, T *x, T *r,
+                         mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        x[w] += alpha * p[w];
+        acc.phi_max = fmax(acc.phi_max, fabs((double)x[w]));
+        const T v = r[w] - alpha * q[w];
+        r[w] = v;
+        add_sample(acc, (double)v);
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+template <typename T> __global__ void k_direction(grid_dims g, const float *z, T beta, T *p) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        p[w] = (T)z[w] + beta * p[w];
+    }
+}
+
+/* ---- Host side ------------------------------------------------------------------------- */
+
+void release(mg_device *d) {
+    cudaFree(d->salt), cudaFree(d->dscale), cudaFree(d->z);
+    for (int c = 0; c < 2; ++c) {
+        cudaFree(d->boundary_index[c]), cudaFree(d->charge_index[c]);
+        cudaFree(d->boundary_weight[c]), cudaFree(d->charge_source[c]);
+    }
+    cudaFree(d->x), cudaFree(d->r), cudaFree(d->p), cudaFree(d->q);
+    cudaFree(d->partials), cudaFree(d->result);
+    if (d->levels)
+        for (int l = 0; l < d->level_count; ++l) {
+            level_view *v = &d->levels[l];
+            cudaFree(v->diag), cudaFree(v->cx), cudaFree(v->cy), cudaFree(v->cz);
+            cudaFree(v->e), cudaFree(v->rhs);
+        }
+    free(d->levels);
+    if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
+    if (d->stream) cudaStreamDestroy(d->stream);
+}
+
+int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, dg_error *err) {
+    const dg_prepared *p = h->prep;
+    d->h = h;
+    d->g.nx = p->nx, d->g.ny = p->ny, d->g.nz = p->nz;
+    d->g.sy = p->nx, d->g.sz = (long long)p->nx * p->ny;
+    d->g.interior = (long long)p->interior_count;
+    if (p->interior_count >= 4294967295u)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "multigrid on CUDA handles grids of fewer than 2^32 interior points");
+    d->f0 = (float)p->factor[0], d->df = (float)(p->factor[1] - p->factor[0]);
+    const size_t n = p->point_count;
+    d->blocks = (int)((d->g.interior + MG_THREADS - 1) / MG_THREADS);
+    if (d->blocks > 65535 * 16) d->blocks = 65535 * 16;
+    DG_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking),
+                "cudaStreamCreate (multigrid)");
+    int st;
+    DG_CUDA_TRY(cudaMalloc((void **)&d->salt, n), "cudaMalloc (multigrid salt map)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->dscale, n * sizeof(float)), "cudaMalloc (multigrid scale)");
+    DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
+    for (int c = 0; c < 2; ++c) {
+        d->boundary_count[c] = p->boundary_count[c], d->charge_count[c] = p->charge_count[c];
+        if ((st = dg_cuda_mg_upload((void **)&d->boundary_index[c], p->boundary_index[c],
+                                    sizeof(int) * p->boundary_count[c], "multigrid boundary list",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->boundary_weight[c], p->boundary_weight[c],
+                                    6 * sizeof(double) * p->boundary_count[c], "multigrid weights",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->charge_index[c], p->charge_index[c],
+                                    sizeof(int) * p->charge_count[c], "multigrid charge list",
+                                    err)) ||
+            (st = dg_cuda_mg_upload((void **)&d->charge_source[c], p->charge_source[c],
+                                    sizeof(double) * p->charge_count[c], "multigrid sources", err)))
+            return st;
+    }
+    if ((st = dg_cuda_mg_upload(&d->x, phi, n * elem, "multigrid phi", err))) return st;
+    void **zeroed[3] = {&d->r, &d->p, &d->q};
+    for (int i = 0; i < 3; ++i) {
+        DG_CUDA_TRY(cudaMalloc(zeroed[i], n * elem), "cudaMalloc (multigrid CG vectors)");
+        DG_CUDA_TRY(cudaMemset(*zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
+    }
+    DG_CUDA_TRY(cudaMalloc((void **)&d->z, n * sizeof(float)), "cudaMalloc (multigrid z)");
+    DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->partials, MG_PARTIALS * sizeof(mg_sums)),
+                "cudaMalloc (multigrid partials)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->result, sizeof(mg_sums)), "cudaMalloc (multigrid sums)");
+    d->levels = (level_view *)calloc((size_t)h->level_count + 1, sizeof(level_view));
+    if (!d->levels) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    d->level_count = h->level_count;
+    for (int l = 0; l < h->level_count; ++l) {
+        const dg_mg_level *hl = &h->levels[l];
+        level_view *v = &d->levels[l];
+        v->mx = hl->mx, v->my = hl->my, v->mz = hl->mz;
+        v->sx = hl->sx, v->sy = hl->sy, v->count = (long long)hl->mx * hl->my * hl->mz;
+        const size_t bytes = hl->padded * sizeof(float);
+        float **arrays[6] = {&v->diag, &v->cx, &v->cy, &v->cz, &v->e, &v->rhs};
+        for (int a = 0; a < 6; ++a) {
+            DG_CUDA_TRY(cudaMalloc((void **)arrays[a], bytes), "cudaMalloc (multigrid level)");
+            DG_CUDA_TRY(cudaMemset(*arrays[a], 0, bytes), "cudaMemset (multigrid level)");
+        }
+    }
+    if ((st = dg_cuda_mg_build(d, err))) return st;
+    /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
+    DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
+    return DG_OK;
+}
+
+/* Fold the partials and bring the sums to the host. */
+int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
+    k_fold<<<1, MG_THREADS, 0, d->stream>>>(d->partials, d->result);
+    DG_CUDA_LAUNCHED("k_fold");
+    DG_CUDA_TRY(cudaMemcpyAsync(out, d->result, sizeof *out, cudaMemcpyDeviceToHost, d->stream),
+                "cudaMemcpyAsync (multigrid sums)");
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid kernels");
+    return DG_OK;
+}
+
+template <typename T, typename U>
+int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
+    for (int c = 0; c < 2; ++c) {
+        if (!d->boundary_count[c]) continue;
+        k_boundary<T, U><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out,
+            sign);
+        DG_CUDA_LAUNCHED("k_boundary");
+    }
+    return DG_OK;
+}
+
+/* out = A in (residual = 0) or b - A in (residual = 1). */
+template <typename T> int apply(mg_device *d, const T *in, T *out, int residual, dg_error *err) {
+    k_apply_uniform<T>
+        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
+    DG_CUDA_LAUNCHED("k_apply_uniform");
+    int st = boundary<T, T>(d, in, out, residual ? (T)1 : (T)-1, err);
+    if (st || !residual) return st;
+    for (int c = 0; c < 2; ++c) {
+        if (!d->charge_count[c]) continue;
+        k_charges<T><<<dg_cuda_mg_blocks(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->charge_count[c], d->charge_index[c], d->charge_source[c], c, out);
+        DG_CUDA_LAUNCHED("k_charges");
+    }
+    return DG_OK;
+}
+
+template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *err) {
+    k_fine_sweep<T>
+        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
+    DG_CUDA_LAUNCHED("k_fine_sweep");
+    if (d->boundary_count[c]) {
+        k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z);
+        DG_CUDA_LAUNCHED("k_boundary_z");
+    }
+    return DG_OK;
+}
+
+int coarse_sweep(mg_device *d, level_view &l, int c, dg_error *err) {
+    k_coarse_sweep<<<dg_cuda_mg_blocks(l.count), MG_THREADS, 0, d->stream>>>(l, c);
+    DG_CUDA_LAUNCHED("k_coarse_sweep");
+    return DG_OK;
+}
+
+int coarse_cycle(mg_device *d, int l, dg_error *err) {
+    const dg_mg_params *pr = &d->h->params;
+    level_view &lv = d->levels[l];
+    if (l == d->level_count - 1) {
+        k_coarsest<<<1, MG_THREADS, 0, d->stream>>>(lv, pr->coarsest_sweeps);
+        DG_CUDA_LAUNCHED("k_coarsest");
+        return DG_OK;
+    }
+    DG_CUDA_TRY(
+        cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4, d->stream),
+        "cudaMemsetAsync (multigrid level)");
+    int st;
+    for (int i = 0; i < pr->pre_sweeps; ++i)
+        if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
+    level_view &cv = d->levels[l + 1];
+    for (int v = 0; v < pr->coarse_visits; ++v) {
+        k_coarse_restrict<<<dg_cuda_mg_blocks(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
+        DG_CUDA_LAUNCHED("k_coarse_restrict");
+        if ((st = coarse_cycle(d, l + 1, err))) return st;
+        k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
+            lv, cv, (float)pr->correction_scale);
+        DG_CUDA_LAUNCHED("k_coarse_prolong");
+        if (v + 1 < pr->coarse_visits)
+            if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
+                (st = coarse_sweep(d, lv, 1, err)))
+                return st;
+    }
+    for (int i = 0; i < pr->post_sweeps; ++i)
+        if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err))) return st;
+    return DG_OK;
+}
+
+template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
+    const dg_mg_params *pr = &d->h->params;
+    DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
+                "cudaMemsetAsync (multigrid z)");
+    int st;
+    for (int i = 0; i < pr->pre_sweeps; ++i)
+        if ((st = fine_sweep<T>(d, r, 0, err)) || (st = fine_sweep<T>(d, r, 1, err))) return st;
+    if (d->level_count > 0) {
+        k_fine_residual<T>
+            <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
+        DG_CUDA_LAUNCHED("k_fine_residual");
+        if ((st = boundary<T, float>(d, d->z, tmp, (T)1, err))) return st;
+        level_view &c = d->levels[0];
+        k_fine_restrict<T>
+            <<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
+        DG_CUDA_LAUNCHED("k_fine_restrict");
+        if ((st = coarse_cycle(d, 0, err))) return st;
+        k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
+                                                                (float)pr->correction_scale);
+        DG_CUDA_LAUNCHED("k_fine_prolong");
+    }
+    for (int i = 0; i < pr->post_sweeps; ++i)
+        if ((st = fine_sweep<T>(d, r, 1, err)) || (st = fine_sweep<T>(d, r, 0, err))) return st;
+    return DG_OK;
+}
+
+/* The V-cycle as one graph launch: its hundreds of small coarse-level launches (the W-cycle
+   visits level l 2^l times) would otherwise cost more than the fine level on large grids. */
+template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
+    if (!d->preconditioner) {
+        DG_CUDA_TRY(cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal),
+                    "cudaStreamBeginCapture (multigrid)");
+        int st = precondition<T>(d, (const T *)d->r, (T *)d->q, err);
+        cudaGraph_t graph = NULL;
+        cudaError_t code = cudaStreamEndCapture(d->stream, &graph);
+        if (st != DG_OK) {
+            if (graph) cudaGraphDestroy(graph);
+            return st;
+        }
+        DG_CUDA_TRY(code, "cudaStreamEndCapture (multigrid)");
+        code = cudaGraphInstantiate(&d->preconditioner, graph, 0);
+        cudaGraphDestroy(graph);
+        DG_CUDA_TRY(code, "cudaGraphInstantiate (multigrid)");
+    }
+    DG_CUDA_TRY(cudaGraphLaunch(d->preconditioner, d->stream), "cudaGraphLaunch (multigrid)");
+    return DG_OK;
+}
+
+template <typename T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
+    T *x = (T *)d->x, *r = (T *)d->r;
+    int st = apply<T>(d, x, r, 1, err);
+    if (st) return st;
+    k_measure<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
+    DG_CUDA_LAUNCHED("k_measure");
+    return fetch_sums(d, m, err);
+}
+
+/* The CG loop: the CPU template's loop step for step. */
+template <typename T>
+int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *err) {
+    T *x = (T *)d->x, *r = (T *)d->r, *p = (T *)d->p, *q = (T *)d->q;
+    const double interior = (double)d->g.interior;
+    mg_sums m;
+    int st = residual<T>(d, &m, err);
+    if (st) return st;
+    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0,
+        finite = !m.nonfinite;
+    double rho = 0.0, best = m.max_abs;
+    while (finite) {
+        if (!ctl->fixed && dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+            if ((st = residual<T>(d, &m, err))) return st;
+            finite = !m.nonfinite;
+            if (dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+                outcome = DG_OUTCOME_CONVERGED;
+                break;
+            }
+            fresh = 1;
+        }
+        if (cycles >= ctl->cap) {
+            outcome = ctl->fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
+            break;
+        }
+        if (stalled >= ctl->stall) break;
+        if ((st = run_preconditioner<T>(d, err))) return st;
+        mg_sums dot;
+        k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, r, d->z, NULL,
+                                                                     d->partials);
+        DG_CUDA_LAUNCHED("k_weighted_dot");
+        if ((st = fetch_sums(d, &dot, err))) return st;
+        const double rho_new = dot.sum_sq;
+        const double beta = fresh ? 0.0 : rho_new / rho;
+        rho = rho_new, fresh = 0;
+        k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, (T)beta, p);
+        DG_CUDA_LAUNCHED("k_direction");
+        if ((st = apply<T>(d, p, q, 0, err))) return st;
+        k_weighted_dot<T>
+            <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, p, NULL, q, d->partials);
+        DG_CUDA_LAUNCHED("k_weighted_dot");
+        if ((st = fetch_sums(d, &dot, err))) return st;
+        const double pq = dot.sum_sq;
+        if (!(pq > 0.0) || !isfinite(pq)) {
+            finite = isfinite(pq);
+            break;
+        }
+        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (T)(rho / pq), p, q, x, r,
+                                                               d->partials);
+        DG_CUDA_LAUNCHED("k_update");
+        if ((st = fetch_sums(d, &m, err))) return st;
+        finite = !m.nonfinite;
+        ++cycles;
+        if (m.max_abs < 0.99 * best)
+            best = m.max_abs, stalled = 0;
+        else
+            ++stalled;
+    }
+    if (finite && outcome != DG_OUTCOME_CONVERGED) {
+        if ((st = residual<T>(d, &m, err))) return st;
+        finite = !m.nonfinite;
+    }
+    if (!finite) outcome = DG_OUTCOME_DIVERGED;
+    res->outcome = outcome;
+    res->cycles = cycles;
+    res->max_abs = m.max_abs;
+    res->rms = sqrt(m.sum_sq / interior);
+    res->norm = sqrt(m.sum_sq);
+    return DG_OK;
+}
+
+} // namespace
+
+extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
+                                const dg_mg_control *control, dg_mg_outcome *outcome,
+                                dg_error *err) {
+    DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
+    mg_device d;
+    memset(&d, 0, sizeof d);
+    const size_t elem = is_double ? sizeof(double) : sizeof(float);
+    const double t0 = dg_wall_seconds();
+    int st = setup(&d, h, elem, phi, err);
+    const double t1 = dg_wall_seconds();
+    if (st == DG_OK)
+        st = is_double ? solve<double>(&d, control, outcome, err)
+                       : solve<float>(&d, control, outcome, err);
+    const double t2 = dg_wall_seconds();
+    if (st == DG_OK) {
+        cudaError_t code = cudaStreamSynchronize(d.stream);
+        if (code == cudaSuccess)
+            code = cudaMemcpy(phi, d.x, h->prep->point_count * elem, cudaMemcpyDeviceToHost);
+        if (code != cudaSuccess) st = dg_cuda_fail(err, code, "multigrid solve (result)");
+    }
+    outcome->transfer_seconds = (t1 - t0) + (dg_wall_seconds() - t2);
+    release(&d);
+    return st;
+}

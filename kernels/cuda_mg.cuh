@@ -1,0 +1,79 @@
+/* Shared by the CUDA multigrid files (cuda_mg.cu: the cycle and the CG loop; cuda_mg_build.cu:
+ * the hierarchy): launch sizes, the grid and level views, the device state. */
+#ifndef DG_CUDA_MG_CUH
+#define DG_CUDA_MG_CUH
+
+#include "cuda_internal.cuh"
+
+extern "C" {
+#include "mg/mg.h"
+}
+
+#define MG_THREADS  256
+#define MG_PARTIALS 1024 /* blocks of every reducing kernel (grid-stride) */
+
+struct mg_sums {
+    double max_abs, sum_sq, phi_max;
+    int nonfinite, pad;
+};
+
+struct grid_dims {
+    int nx, ny, nz;
+    long long sy, sz;
+    long long interior; /* (nx-2)(ny-2)(nz-2) */
+};
+
+/* Full index of the t-th interior point (x fastest). */
+static __device__ __forceinline__ long long interior_index(const grid_dims &g, long long t,
+                                                           int *colour) {
+    const unsigned mx = g.nx - 2, my = g.ny - 2, tt = (unsigned)t; /* interior < 2^32 */
+    const int x = 1 + (int)(tt % mx);
+    const unsigned rest = tt / mx;
+    const int y = 1 + (int)(rest % my), z = 1 + (int)(rest / my);
+    *colour = (x + y + z) & 1;
+    return x + g.sy * y + g.sz * z;
+}
+
+struct level_view {
+    int mx, my, mz;
+    long long sx, sy, count; /* count = mx*my*mz */
+    float *diag, *cx, *cy, *cz, *e, *rhs;
+};
+
+static __device__ __forceinline__ long long level_index(const level_view &l, long long t, int *X,
+                                                        int *Y, int *Z) {
+    const unsigned tt = (unsigned)t, mx = l.mx, my = l.my; /* count < 2^32 */
+    *X = 1 + (int)(tt % mx);
+    const unsigned rest = tt / mx;
+    *Y = 1 + (int)(rest % my), *Z = 1 + (int)(rest / my);
+    return *X + l.sx * *Y + l.sy * *Z;
+}
+
+struct mg_device {
+    grid_dims g;
+    const dg_mg_hierarchy *h;
+    float f0, df;
+    unsigned char *salt;
+    float *dscale, *z;
+    int boundary_count[2], charge_count[2];
+    int *boundary_index[2], *charge_index[2];
+    double *boundary_weight[2], *charge_source[2];
+    void *x, *r, *p, *q; /* T */
+    mg_sums *partials, *result;
+    level_view *levels;
+    int level_count;
+    int blocks; /* grid-stride blocks of the full-grid kernels */
+    cudaStream_t stream;
+    cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
+};
+
+/** Blocks of MG_THREADS for count items (at least 1, at most 1048560; kernels grid-stride). */
+int dg_cuda_mg_blocks(long long count);
+
+/** cudaMalloc + copy of bytes from the host (1 byte allocated when bytes is 0). */
+int dg_cuda_mg_upload(void **dst, const void *src, size_t bytes, const char *what, dg_error *err);
+
+/** Build the salt map, D and the coarse operators of d (arrays allocated, lists uploaded). */
+int dg_cuda_mg_build(mg_device *d, dg_error *err);
+
+#endif /* DG_CUDA_MG_CUH */
