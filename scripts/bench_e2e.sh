@@ -5,6 +5,7 @@
 # from each run's JSON summary).
 #
 #   scripts/bench_e2e.sh [--small] [--backends "cpu cuda"] [--program PATH] [--out DIR]
+#                        [--run-timeout SECONDS]   (each run; a run cut off shows exit 124)
 #
 # The set (full):   1ubq (examples/1ubq/run.prm, 99^3)   1hpv (scale 2, salt, g/s/c energies)
 #   lattice  80 copies of 1hpv, 250 240 atoms, 1 A grid spacing (scale 1)
@@ -17,6 +18,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 small=0
+run_timeout=""
 backends=""
 program="$root/build/host/app/delphi-gpu"
 out="$root/build/bench_e2e"
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --backends) backends="$2"; shift ;;
     --program) program="$2"; shift ;;
     --out) out="$2"; shift ;;
+    --run-timeout) run_timeout="$2"; shift ;;
     *) echo "bench_e2e: unknown argument $1" >&2; exit 1 ;;
   esac
   shift
@@ -62,9 +65,9 @@ else
   cases=(
     "1ubq|$root/examples/1ubq/run.prm"
     "1hpv|--pqr $data/1hpv.pqr --scale 2 --salt 0.15"
-    "lattice|--pqr $out/inputs/lattice.pqr --scale 1"
-    "two-run|--pqr $out/inputs/two_run.pqr --gsize 385 --solvation-two-run"
     "batch|--pqr $out/inputs/frames.pqr --gsize 141 --frames"
+    "two-run|--pqr $out/inputs/two_run.pqr --gsize 385 --solvation-two-run"
+    "lattice|--pqr $out/inputs/lattice.pqr --scale 1"
   )
 fi
 
@@ -75,8 +78,10 @@ for backend in $backends; do
     args=${entry#*|}
     tag="$name.$backend"
     start=$(date +%s%N)
+    limit=()
+    [ -n "$run_timeout" ] && limit=(timeout "$run_timeout")
     # shellcheck disable=SC2086
-    if "$program" $args --backend "$backend" --energy g,s,c --quiet --jsonl "$tag.jsonl" \
+    if "${limit[@]}" "$program" $args --backend "$backend" --energy g,s,c --quiet --jsonl "$tag.jsonl" \
         > "$tag.log" 2>&1; then status=0; else status=$?; fi
     end=$(date +%s%N)
     echo "$tag $status $(( (end - start) / 1000000 ))" >> "$out/wall.txt"
@@ -100,6 +105,8 @@ for backend in backends:
         tag = name + "." + backend
         path = os.path.join(out, tag + ".jsonl")
         runs = [json.loads(l) for l in open(path)] if os.path.exists(path) else []
+        if not runs:
+            print("%-14s %-5s  no result: exit %d after %.1f s" % (name, backend, *wall[tag]))
         for run in runs:
             s = run.get("summary")
             label = name if len(runs) == 1 else "%s[%d]" % (name, run["model"] or run["run"])
