@@ -6,6 +6,7 @@
 #include "calculation.h"
 #include "io_common.h"
 #include "io_log.h"
+#include "molecule.h"
 #include "settings.h"
 
 /* Maps (out(phi), --phi/--dx/--cube) and site potentials (--frc).  sites NULL = the atoms.
@@ -15,6 +16,7 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
 
 typedef struct summary_times {
     double setup, solve, energies, total;
+    double read; /* inputs read (part of setup) */
 } summary_times;
 
 /* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran). */

@@ -74,9 +74,14 @@ typedef struct dg_calc_params {
     int version;     /**< DG_CALC_PARAMS_VERSION */
 
     /* Grid (DelPhi scale, perfil, gsize, acenter/center). */
-    double scale;     /**< grid points per Angstrom; default 2 */
-    double perfil;    /**< percent of the grid the molecule's extent fills; default 80 */
-    int grid_size;    /**< points per axis (odd); 0 = from scale and perfil; default 0 */
+    double scale;     /**< grid points per Angstrom; default 2; 0 (with grid_size) = from
+                           grid_size and perfil */
+    double perfil;    /**< percent of the grid the molecule's extent fills; default 80; 0 = 80.
+                           From scale and perfil the size is DelPhi's: scale 100 / perfil x
+                           extent truncated, plus one if even (extent: twice the largest
+                           distance from the grid centre to the atoms' box, radii included) */
+    int grid_size;    /**< points per axis (odd; an even one is made odd, with a note); 0 = from
+                           scale and perfil; default 0 */
     int center_mode;  /**< dg_center_mode; default DG_CENTER_BOX */
     double center[3]; /**< with DG_CENTER_ABSOLUTE / DG_CENTER_OFFSET */
 
@@ -164,6 +169,12 @@ void dg_calc_default_params(dg_calc_params *params);
 /** Create a calculation; validates params (every field; the message names field and value)
  *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
 int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
+
+/** New parameters for the same handle (batch runs): checked like dg_calc_create.  The solver
+ *  (backend, tuned shape) is kept when backend, precision, device, threads, block shape,
+ *  autotune, method and communicator are unchanged, else a new one is started; the atoms stay
+ *  and the grid is placed again from them. */
+int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
 
 /** Free everything.  NULL allowed. */
 void dg_calc_destroy(dg_calc calc);
