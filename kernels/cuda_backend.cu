@@ -155,6 +155,13 @@ static int cuda_face_potentials(void *state, const dg_face_request *request, dou
     return status != DG_OK ? status : dg_cuda_face_potentials(st, request, out, err);
 }
 
+static int cuda_pair_potentials(void *state, const dg_pair_request *request, double *out,
+                                long *skipped, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_pair_potentials(st, request, out, skipped, err);
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -166,6 +173,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_iterate,
     cuda_update_nonlinear_source,
     cuda_face_potentials,
+    cuda_pair_potentials,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

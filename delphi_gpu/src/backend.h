@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "prepared.h"
+#include "stages.h"
 
 typedef struct dg_error {
     int status;
@@ -82,6 +83,10 @@ typedef struct dg_backend_ops {
     /* The sum of a dg_face_request at every entry of the face list (face_points.h), in double,
        charges in index order.  Needs no medium. */
     int (*face_potentials)(void *state, const dg_face_request *request, double *out, dg_error *err);
+
+    /* Stage operations (stages.h), inputs already validated; need no medium. */
+    int (*pair_potentials)(void *state, const dg_pair_request *request, double *out, long *skipped,
+                           dg_error *err);
 } dg_backend_ops;
 
 /** The host implementation of face_potentials (OpenMP), used by the CPU backend. */

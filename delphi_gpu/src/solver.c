@@ -100,6 +100,11 @@ void dg_destroy(dg_solver s) {
     free(s);
 }
 
+void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state) {
+    *ops = s ? s->backend : NULL;
+    *state = s ? s->backend_state : NULL;
+}
+
 const char *dg_last_error(dg_solver s) {
     if (!s) return "no solver handle (NULL, or dg_create could not allocate it)";
     if (s->error.status != DG_OK && s->error.message[0] == '\0')

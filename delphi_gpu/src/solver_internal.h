@@ -45,6 +45,9 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);
 
+/** The backend a created handle runs on: its ops table and state (for the stage operations). */
+void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state);
+
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);
 

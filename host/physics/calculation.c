@@ -151,15 +151,17 @@ static int stage_energies(const calc_input *in, const surface_model *sm, calc_re
     char msg[1024];
     r->energy_grid = energy_grid(&r->phi, &r->charges);
     if (s->energy_coulombic)
-        r->energy_coulombic =
-            energy_coulombic(in->mol, s->indi, s->temperature, &r->coincident_pairs);
+        r->energy_coulombic = energy_coulombic_on(&r->options, in->mol, s->indi, s->temperature,
+                                                  &r->coincident_pairs, msg, sizeof msg);
+    if (s->energy_coulombic && isnan(r->energy_coulombic))
+        return fail(r, CALC_SOLVER_FAILED, "coulombic energy", msg);
     if (r->coincident_pairs)
         add_note(r, "coulombic energy: %ld pairs of charged atoms at the same position skipped",
                  r->coincident_pairs);
     if (s->energy_solvation) {
         if (reaction_field_compute(&r->phi, &r->grid, r->boundary, r->boundary_count, &r->charges,
-                                   sm, in->mol, s->indi, s->exdi, s->temperature, &r->rf, msg,
-                                   sizeof msg) != 0)
+                                   sm, in->mol, s->indi, s->exdi, s->temperature, &r->options,
+                                   &r->rf, msg, sizeof msg) != 0)
             return fail(r, CALC_BAD_INPUT, "reaction field", msg);
         r->energy_reaction_field = r->rf.energy;
         r->energy_self_reaction = self_reaction(in->mol, s->indi, s->temperature);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "charges.h"
+#include "delphi_gpu/delphi_gpu.h"
 #include "molecule.h"
 #include "phi_map.h"
 #include "salt.h"
@@ -16,6 +17,16 @@ double energy_grid(const phi_map *phi, const charge_list *charges);
 /* sum_{i<j} q_i q_j / (eps_in r_ij) * epkt.  Pairs closer than 1e-6 A are skipped and counted
  * in *coincident (may be NULL). */
 double energy_coulombic(const molecule *mol, double eps_in, double temperature, long *coincident);
+
+/* The same on the backend `options` choose (NULL: the CPU backend, all threads), through the
+ * library's pair sums (row sums over the later atoms, summed serially here in double).
+ * Returns NaN with a message when the backend fails. */
+double energy_coulombic_on(const dg_options *options, const molecule *mol, double eps_in,
+                           double temperature, long *coincident, char *msg, size_t msg_size);
+
+/* The options a stage operation runs with: a copy of options, or (NULL) the default options on
+ * the CPU backend. */
+void energy_stage_options(const dg_options *options, dg_options *out);
 
 typedef struct ionic_energy {
     double rho_phi_half; /* -1/2 sum rho_ion phi h^3 over the ion-accessible points */

@@ -148,6 +148,13 @@ static int cpu_face_potentials(void *state, const dg_face_request *request, doub
     return DG_OK;
 }
 
+static int cpu_pair_potentials(void *state, const dg_pair_request *request, double *out,
+                               long *skipped, dg_error *err) {
+    (void)err;
+    dg_pair_potentials_host(request, out, skipped, ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
     "cpu",
     cpu_create,
@@ -159,4 +166,5 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_iterate,
     cpu_update_nonlinear_source,
     cpu_face_potentials,
+    cpu_pair_potentials,
 };
