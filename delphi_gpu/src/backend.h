@@ -87,6 +87,8 @@ typedef struct dg_backend_ops {
     /* Stage operations (stages.h), inputs already validated; need no medium. */
     int (*pair_potentials)(void *state, const dg_pair_request *request, double *out, long *skipped,
                            dg_error *err);
+    int (*medium_maps)(void *state, const dg_surface_request *request, unsigned char *face[3],
+                       unsigned char *ion, dg_medium_counts *counts, dg_error *err);
 } dg_backend_ops;
 
 /** The host implementation of face_potentials (OpenMP), used by the CPU backend. */

@@ -40,4 +40,64 @@ void dg_pair_potentials_host(const dg_pair_request *request, double *out, long *
 int dg_stage_pair_potentials(const dg_options *options, const dg_pair_request *request, double *out,
                              long *skipped, char *message, size_t message_size);
 
+/** A uniform cell list in CSR form: the items of cell (cx, cy, cz) are
+ *  items[start[c] .. start[c+1]), c = cx + dim[0] (cy + dim[1] cz); cell (0,0,0) has its corner
+ *  at origin. */
+typedef struct dg_cell_grid {
+    double origin[3];
+    double cell;
+    int dim[3];
+    const int *start; /**< [cells + 1] */
+    const int *items; /**< [start[cells]] */
+} dg_cell_grid;
+
+/** The dielectric medium and the ion map of a cubic grid from atoms and a surface description.
+ *
+ *  Grid: n points per axis, position of 0-based coordinate i: (i - (n-1)/2) / scale + center.
+ *  Face set a: the midpoints (i,j,k) + e_a / 2.  A midpoint is solute (1) when inside an atom
+ *  sphere (d^2 <= radius^2), solvent (0) when outside every sphere of radius sas_radius; in
+ *  between (the shell) it is solvent when, with molecular and probe > 0, an accessible probe
+ *  centre lies closer than probe: the contact probe of an exposed atom (radial projection onto
+ *  its SAS sphere, accessible when outside the SAS spheres of the atom's neighbours) or an arc
+ *  dot.  Ion map (ion_map): a grid point is 1 when at d^2 > (radius + ion_radius)^2 from every
+ *  atom.  Atoms are visited only on the grid planes and in the disks their spheres reach, the
+ *  way the host medium builder does, so the maps agree byte for byte. */
+typedef struct dg_surface_request {
+    int n;
+    double scale;
+    double center[3];
+    int count;                /**< atoms (radius > 0) */
+    const double *xyz;        /**< [3 * count] */
+    const double *radius;     /**< [count] */
+    const double *sas_radius; /**< [count] radius + probe */
+    double max_radius, max_sas_radius;
+    double probe;
+    int molecular;             /**< 1: the SES shell test; 0: van der Waals surface */
+    const int *neighbor_start; /**< [count + 1] CSR of the SAS neighbours */
+    const int *neighbors;
+    dg_cell_grid exposed_atoms; /**< the exposed atoms (items are atom indices) */
+    int dot_count;
+    const double *dots;     /**< [3 * dot_count] accessible arc dots */
+    dg_cell_grid dot_cells; /**< the dots (items are dot indices) */
+    int ion_map;
+    double ion_radius;
+} dg_surface_request;
+
+/** What the medium maps hold (as the host medium builder counts them). */
+typedef struct dg_medium_counts {
+    size_t solute_faces[3];
+    size_t shell_points, reentrant_points;
+    size_t ion_accessible_points;
+} dg_medium_counts;
+
+/** face[3] (n^3 bytes each) and, with ion_map, ion (n^3 bytes) on the backend `options` choose.
+ *  Returns a dg_status with a message. */
+int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *request,
+                         unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
+                         char *message, size_t message_size);
+
+/** The host implementation (OpenMP). */
+void dg_medium_maps_host(const dg_surface_request *request, unsigned char *face[3],
+                         unsigned char *ion, dg_medium_counts *counts, int num_threads);
+
 #endif /* DG_STAGES_H */

@@ -85,8 +85,11 @@ static int stage_medium(const calc_input *in, surface_model *sm, calc_result *r)
         return fail(r, CALC_BAD_INPUT, "surface", msg);
     r->surface_atoms = sm->count, r->arc_dots = sm->dot_count;
     const int ions = r->salt.salt_count > 0;
-    if (medium_build(sm, &r->grid, ions, s->ionrad, &r->medium, msg, sizeof msg) != 0)
-        return fail(r, CALC_BAD_INPUT, "medium", msg);
+    dg_options options; /* the solve's backend: the maps are built on its device */
+    pb_options_from_settings(s, 0, &options, NULL, 0);
+    const int st =
+        medium_build_on(&options, sm, &r->grid, ions, s->ionrad, &r->medium, msg, sizeof msg);
+    if (st != 0) return fail(r, st == -2 ? CALC_SOLVER_FAILED : CALC_BAD_INPUT, "medium", msg);
     return CALC_OK;
 }
 

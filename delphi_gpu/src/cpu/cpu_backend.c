@@ -155,6 +155,13 @@ static int cpu_pair_potentials(void *state, const dg_pair_request *request, doub
     return DG_OK;
 }
 
+static int cpu_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
+                           unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
+    (void)err;
+    dg_medium_maps_host(request, face, ion, counts, ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
     "cpu",
     cpu_create,
@@ -167,4 +174,5 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_update_nonlinear_source,
     cpu_face_potentials,
     cpu_pair_potentials,
+    cpu_medium_maps,
 };
