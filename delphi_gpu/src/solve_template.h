@@ -22,15 +22,21 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     r->backend = s->options.backend;
     r->precision = s->options.precision;
     dg_error err = {0};
+    const double checked = dg_wall_seconds();
+    s->timing.check_phi = checked - start;
+    s->timing.spectral = s->timing.iterate = s->timing.store_phi = 0.0;
     int st = s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
+    s->timing.load_phi = dg_wall_seconds() - checked;
     st = dg_run_solver(s, r);
     if (st != DG_OK) return st;
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {
+        const double stored = dg_wall_seconds();
         st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);
+        s->timing.store_phi = dg_wall_seconds() - stored;
         if (st != DG_OK)
             return dg_fail(s, st, "%s backend could not return phi: %s", s->backend->name,
                            err.message);

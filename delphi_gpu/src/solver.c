@@ -150,7 +150,15 @@ int dg_get_backend(dg_solver s, int *backend) {
     return DG_OK;
 }
 
+void dg_solver_get_timing(dg_solver s, dg_solver_timing *timing) {
+    if (s)
+        *timing = s->timing;
+    else
+        memset(timing, 0, sizeof *timing);
+}
+
 int dg_install_medium(dg_solver s, dg_prepared *prep) {
+    const double start = dg_wall_seconds();
     dg_prepared_free(&s->prep);
     s->prep = *prep;
     memset(prep, 0, sizeof *prep);
@@ -164,6 +172,7 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
                        err.message);
     }
     s->has_medium = 1;
+    s->timing.upload = dg_wall_seconds() - start;
     return DG_OK;
 }
 

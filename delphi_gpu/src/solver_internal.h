@@ -7,6 +7,14 @@
 #include "backend.h"
 #include "prepared.h"
 
+/** Where a handle's time went (wall seconds, the latest call of each kind), for instrumentation:
+ *  the medium's preparation on the host and its hand-over to the backend (upload), the phi check
+ *  and load, the spectral-radius estimate (0 when cached or given), the iterations (the whole
+ *  loop, autotuning included) and the store. */
+typedef struct dg_solver_timing {
+    double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
+} dg_solver_timing;
+
 struct dg_solver_s {
     dg_options options;            /* backend resolved to CPU or CUDA */
     const dg_backend_ops *backend; /* NULL until dg_create succeeds */
@@ -17,6 +25,7 @@ struct dg_solver_s {
     double spectral_radius_cache; /* < 0 until estimated for the current medium */
     dg_error error;
     char notice[1200];
+    dg_solver_timing timing;
 };
 
 /** Record an error on the handle and return its status. */
@@ -47,6 +56,9 @@ int dg_run_solver(dg_solver s, dg_result *result);
 
 /** The backend a created handle runs on: its ops table and state (for the stage operations). */
 void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state);
+
+/** The handle's timing record (zeros for NULL). */
+void dg_solver_get_timing(dg_solver s, dg_solver_timing *timing);
 
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);

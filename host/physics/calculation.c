@@ -80,15 +80,19 @@ static int stage_grid(const calc_input *in, calc_result *r) {
 static int stage_medium(const calc_input *in, surface_model *sm, calc_result *r) {
     const run_settings *s = in->settings;
     char msg[1024];
+    double t = omp_get_wtime();
     if (surface_model_build(sm, in->mol, s->surface, s->prbrad, SURFACE_DOT_SPACING, msg,
                             sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, "surface", msg);
+    r->time_surface_model = omp_get_wtime() - t;
+    t = omp_get_wtime();
     r->surface_atoms = sm->count, r->arc_dots = sm->dot_count;
     const int ions = r->salt.salt_count > 0;
     dg_options options; /* the solve's backend: the maps are built on its device */
     pb_options_from_settings(s, 0, &options, NULL, 0);
     const int st =
         medium_build_on(&options, sm, &r->grid, ions, s->ionrad, &r->medium, msg, sizeof msg);
+    r->time_medium_maps = omp_get_wtime() - t;
     if (st != 0) return fail(r, st == -2 ? CALC_SOLVER_FAILED : CALC_BAD_INPUT, "medium", msg);
     return CALC_OK;
 }
@@ -106,8 +110,10 @@ static int stage_charges(const calc_input *in, calc_result *r, pb_medium *pm) {
                  r->charges.atoms_outside, r->charges.charge_outside);
     pb_medium_init(pm, &r->grid, &r->medium, &r->charges, &r->salt, s->indi, s->exdi,
                    s->temperature);
+    const double t = omp_get_wtime();
     int st = pb_boundary_points(&pm->dense, &r->boundary, &r->boundary_count, &r->counts, msg,
                                 sizeof msg);
+    r->time_boundary_points = omp_get_wtime() - t;
     if (st != DG_OK) return fail(r, CALC_SOLVER_FAILED, "medium (library)", msg);
     return CALC_OK;
 }
@@ -130,13 +136,14 @@ static int stage_boundary(const calc_input *in, calc_result *r, phi_map *phi, do
 
 static int solve(const calc_input *in, const calc_hooks *h, calc_result *r, int nonlinear,
                  const dg_dense_medium_d *medium, phi_map *phi, dg_options *options,
-                 dg_result *result) {
+                 dg_result *result, pb_solve_timing *timing) {
     char note[256], msg[1536];
     pb_options_from_settings(in->settings, nonlinear, options, note, sizeof note);
     if (note[0] && !strstr(r->notes, note)) add_note(r, "%s", note);
     if (h) options->progress = h->progress, options->progress_user_data = h->user;
     char notice[512];
-    const int st = pb_solve(options, medium, phi, result, notice, sizeof notice, msg, sizeof msg);
+    const int st = pb_solve_timed(options, medium, phi, result, timing, notice, sizeof notice, msg,
+                                  sizeof msg);
     if (notice[0] && !strstr(r->notice, notice)) {
         size_t used = strlen(r->notice);
         snprintf(r->notice + used, sizeof r->notice - used, "%s%s", used ? "\n" : "", notice);
@@ -153,9 +160,11 @@ static int stage_energies(const calc_input *in, const surface_model *sm, calc_re
     const run_settings *s = in->settings;
     char msg[1024];
     r->energy_grid = energy_grid(&r->phi, &r->charges);
+    const double t = omp_get_wtime();
     if (s->energy_coulombic)
         r->energy_coulombic = energy_coulombic_on(&r->options, in->mol, s->indi, s->temperature,
                                                   &r->coincident_pairs, msg, sizeof msg);
+    r->time_coulombic = omp_get_wtime() - t;
     if (s->energy_coulombic && isnan(r->energy_coulombic))
         return fail(r, CALC_SOLVER_FAILED, "coulombic energy", msg);
     if (r->coincident_pairs)
@@ -207,7 +216,8 @@ static int stage_reference(const calc_input *in, const calc_hooks *h, calc_resul
     int st = stage_boundary(in, r, &ref, s->indi, INFINITY, kind);
     dg_options options;
     if (st == CALC_OK)
-        st = solve(in, h, r, 0, &reference.dense, &ref, &options, &r->reference_solve);
+        st = solve(in, h, r, 0, &reference.dense, &ref, &options, &r->reference_solve,
+                   &r->reference_timing);
     if (st == CALC_OK) {
         r->energy_grid_reference = energy_grid(&ref, &r->charges);
         r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
@@ -240,7 +250,8 @@ int calc_run(const calc_input *in, const calc_hooks *h, calc_result *r) {
     if (st == CALC_OK) boundary_face_centres(&r->phi, r->face_centres);
     LAP(time_boundary, CALC_STAGE_BOUNDARY);
     if (st == CALC_OK)
-        st = solve(in, h, r, r->nonlinear, &pm.dense, &r->phi, &r->options, &r->solve);
+        st = solve(in, h, r, r->nonlinear, &pm.dense, &r->phi, &r->options, &r->solve,
+                   &r->solve_timing);
     LAP(time_solve, CALC_STAGE_SOLVE);
     if (st == CALC_OK) st = stage_energies(in, &sm, r);
     LAP(time_energies, CALC_STAGE_ENERGIES);

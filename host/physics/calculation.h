@@ -13,6 +13,7 @@
 #include "grid.h"
 #include "medium.h"
 #include "molecule.h"
+#include "pb_solve.h"
 #include "phi_map.h"
 #include "reaction_field.h"
 #include "salt.h"
@@ -96,6 +97,11 @@ struct calc_result {
     /* Wall seconds. */
     double time_grid, time_medium, time_charges, time_boundary, time_solve, time_energies,
         time_reference;
+    /* ... and within the stages: the surface model and the maps (medium), the boundary list
+       (charges), the Coulombic energy (energies; the reaction field's parts are in rf), and the
+       solves' parts. */
+    double time_surface_model, time_medium_maps, time_boundary_points, time_coulombic;
+    pb_solve_timing solve_timing, reference_timing;
 };
 
 /* Run the calculation.  Always call calc_result_free afterwards. */

@@ -1,9 +1,12 @@
 /* Poisson-Boltzmann solve through the delphi_gpu C API. */
 #include "pb_solve.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "solver_internal.h"
 
 void pb_medium_init(pb_medium *pm, const grid_spec *g, const medium_maps *m,
                     const charge_list *charges, const salt_model *salt, double eps_in,
@@ -105,11 +108,16 @@ static void add_notice(dg_solver solver, char *notice, size_t size) {
     snprintf(notice + used, size - used, "%s%s", used ? "\n" : "", text);
 }
 
-int pb_solve(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi, dg_result *result,
-             char *notice, size_t notice_size, char *msg, size_t msg_size) {
+int pb_solve_timed(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi,
+                   dg_result *result, pb_solve_timing *timing, char *notice, size_t notice_size,
+                   char *msg, size_t msg_size) {
     if (notice && notice_size) notice[0] = '\0';
+    pb_solve_timing t;
+    memset(&t, 0, sizeof t);
+    double start = omp_get_wtime();
     dg_solver solver = NULL;
     int st = dg_create(&solver, o);
+    t.create = omp_get_wtime() - start;
     add_notice(solver, notice, notice_size);
     if (st == DG_OK) {
         st = dg_set_dense_medium_d(solver, medium);
@@ -121,6 +129,19 @@ int pb_solve(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi,
         add_notice(solver, notice, notice_size);
     }
     if (st != DG_OK) snprintf(msg, msg_size, "%s: %s", dg_status_string(st), dg_last_error(solver));
+    dg_solver_timing lib;
+    dg_solver_get_timing(solver, &lib);
+    t.prepare = lib.prepare, t.upload = lib.upload, t.check_phi = lib.check_phi;
+    t.load_phi = lib.load_phi, t.spectral = lib.spectral, t.iterate = lib.iterate;
+    t.store_phi = lib.store_phi;
+    start = omp_get_wtime();
     dg_destroy(solver);
+    t.destroy = omp_get_wtime() - start;
+    if (timing) *timing = t;
     return st;
+}
+
+int pb_solve(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi, dg_result *result,
+             char *notice, size_t notice_size, char *msg, size_t msg_size) {
+    return pb_solve_timed(o, medium, phi, result, NULL, notice, notice_size, msg, msg_size);
 }

@@ -47,4 +47,16 @@ int pb_boundary_points(const dg_dense_medium_d *medium, long **boundary, size_t 
 int pb_solve(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi, dg_result *result,
              char *notice, size_t notice_size, char *msg, size_t msg_size);
 
+/* Where a solve's wall time went (seconds): creating the handle (device start-up), preparing the
+ * medium on the host and handing it to the backend, checking and loading phi, the spectral
+ * radius (and omega), the iterations (autotuning included), storing phi, destroying the handle. */
+typedef struct pb_solve_timing {
+    double create, prepare, upload, check_phi, load_phi, spectral, iterate, store_phi, destroy;
+} pb_solve_timing;
+
+/* pb_solve, also filling timing. */
+int pb_solve_timed(const dg_options *o, const dg_dense_medium_d *medium, phi_map *phi,
+                   dg_result *result, pb_solve_timing *timing, char *notice, size_t notice_size,
+                   char *msg, size_t msg_size);
+
 #endif /* HOST_PB_SOLVE_H */
