@@ -11,7 +11,14 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (!phi) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "phi is NULL");
     const dg_prepared *p = &s->prep;
     const double start = dg_wall_seconds();
-    for (size_t w = 0; w < p->point_count; ++w)
+    /* A parallel scan first; the serial one below only names the first bad point. */
+    long bad = 0;
+    const long points = (long)p->point_count;
+#pragma omp parallel for schedule(static) reduction(+ : bad) \
+    num_threads(s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads())
+    for (long w = 0; w < points; ++w)
+        bad += !isfinite((double)phi[w]);
+    for (size_t w = 0; bad && w < p->point_count; ++w)
         if (!isfinite((double)phi[w])) {
             int x = (int)(w % p->nx), y = (int)((w / p->nx) % p->ny),
                 z = (int)(w / ((size_t)p->nx * p->ny));
