@@ -60,6 +60,19 @@ void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state);
 /** The handle's timing record (zeros for NULL). */
 void dg_solver_get_timing(dg_solver s, dg_solver_timing *timing);
 
+/** The Debye-Hueckel face sums of a request on an existing solver's backend (no new solver,
+ *  no medium needed), written into the faces of phi (double when is_double, else float).
+ *  Returns a dg_status with the message in message. */
+int dg_face_potentials_on_solver(dg_solver s, const dg_face_request *request, void *phi,
+                                 int is_double, char *message, size_t message_size);
+
+/** dg_set_dense_medium_d deriving the medium once and handing back, from that derivation, its
+ *  sparse counts and (boundary, count not NULL) the dielectric-boundary points (the six face
+ *  permittivities differ; salt boundaries left out) as 0-based full indices, DelPhi's order
+ *  (odd points, then even, each in grid order; malloc'ed). */
+int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
+                                   dg_sparse_counts *counts, long **boundary, size_t *count);
+
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);
 

@@ -29,6 +29,11 @@ typedef struct dg_pair_request {
     double min_distance;
 } dg_pair_request;
 
+/** The same on an existing solver's backend (no new handle; the solver needs no medium).  With
+ *  solver NULL: a temporary CPU handle with the default options. */
+int dg_stage_pair_potentials_on(dg_solver solver, const dg_pair_request *request, double *out,
+                                long *skipped, char *message, size_t message_size);
+
 /** The host implementation (OpenMP, num_threads 0 = default).  *skipped: pairs left out for
  *  r < min_distance. */
 void dg_pair_potentials_host(const dg_pair_request *request, double *out, long *skipped,
@@ -95,6 +100,11 @@ typedef struct dg_medium_counts {
 int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *request,
                          unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
                          char *message, size_t message_size);
+
+/** The same on an existing solver's backend (no new handle). */
+int dg_stage_medium_maps_on(dg_solver solver, const dg_surface_request *request,
+                            unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
+                            char *message, size_t message_size);
 
 /** The host implementation (OpenMP). */
 void dg_medium_maps_host(const dg_surface_request *request, unsigned char *face[3],

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "calculation.h"
+#include "delphi_gpu/delphi_gpu_calc.h"
 #include "io_common.h"
 #include "io_maps.h"
 #include "progress.h"
@@ -23,9 +24,12 @@ typedef struct pipeline {
     int has_sites;
     map_grid focus_map;
     int has_focus;
-    phi_map focus;
-    calc_result calc;
+    dg_calc calc;              /* the calculation layer's handle */
+    int owns_calc;             /* 0 when a batch lends it (kept warm across inputs) */
+    const calc_result *result; /* the calculation's state once it ran, else NULL */
     int calc_ran;
+    int calc_status;    /* enum calc_status */
+    char message[4096]; /* the calculation's error message, "" if none */
     progress_state progress;
     io_log log;
     double time_read, time_outputs, time_total;
@@ -36,6 +40,12 @@ typedef struct pipeline {
  * the program, NULL for silence in tests).  Returns the exit status; the pipeline keeps the
  * results until pipeline_free. */
 int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out);
+
+/* The same with a calculation handle lent by the caller (*shared: NULL at first; created or
+ * re-parameterised here and handed back, so a batch keeps one backend warm).  model selects
+ * the model (frame) of a multi-model molecule file, 0 = the first. */
+int pipeline_execute_shared(pipeline *p, int argc, char **argv, FILE *out, dg_calc *shared,
+                            int model);
 
 void pipeline_free(pipeline *p);
 

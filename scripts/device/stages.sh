@@ -17,7 +17,7 @@ gpu=cuda
 
 start=$SECONDS
 if ! cmake --build build -j"$(nproc)" --target delphi-gpu dg_bench_stages test_gpu_stages \
-        test_physics_stage_medium test_stage_pairs > "$out/stages_build.log" 2>&1; then
+        test_calc_stage_medium test_stage_pairs > "$out/stages_build.log" 2>&1; then
     tail -30 "$out/stages_build.log"
     echo "BUILD FAILED"
     exit 1
@@ -25,12 +25,12 @@ fi
 echo "build: ok ($((SECONDS - start)) s)"
 
 # 1. Tests: the CPU ops against plain references and the host builder (unit), CPU vs CUDA (gpu).
-(cd build && ctest -R '^(test_stage_pairs|physics_stage_medium|test_gpu_stages|gpu_stage_medium)$' \
+(cd build && ctest -R '^(test_stage_pairs|calc_stage_medium|test_gpu_stages|gpu_stage_medium)$' \
     --output-on-failure) > "$out/stages_ctest.log" 2>&1
 grep -E "tests passed|tests failed|Passed|Failed|Skipped|\*\*\*" "$out/stages_ctest.log"
 build/kernels/tests/test_gpu_stages > "$out/stages_gpu_pairs.log" 2>&1
 grep -E "bitwise|FAIL|SKIPPED" "$out/stages_gpu_pairs.log" | head -20
-build/host/physics/tests/test_physics_stage_medium cuda > "$out/stages_gpu_medium.log" 2>&1
+build/delphi_gpu/tests/calc/test_calc_stage_medium cuda > "$out/stages_gpu_medium.log" 2>&1
 grep -E "differ|FAIL|CHECK|SKIPPED" "$out/stages_gpu_medium.log" | head -10
 
 # 2. compute-sanitizer memcheck on small cases.
@@ -40,7 +40,7 @@ if [ "$small" != 1 ] && [ -n "$sanitizer" ]; then
         build/kernels/tests/test_gpu_stages quick > "$out/stages_memcheck.log" 2>&1
     echo "memcheck pairs: exit $? ($(grep -c "ERROR SUMMARY: 0" "$out/stages_memcheck.log") clean summaries)"
     timeout 300 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 \
-        build/host/physics/tests/test_physics_stage_medium cuda >> "$out/stages_memcheck.log" 2>&1
+        build/delphi_gpu/tests/calc/test_calc_stage_medium cuda >> "$out/stages_memcheck.log" 2>&1
     echo "memcheck medium: exit $?"
     grep "ERROR SUMMARY" "$out/stages_memcheck.log"
 fi
@@ -53,10 +53,10 @@ $bench lattice regression/data/1hpv.pqr $big "$out/stages_big.pqr" | tee "$out/s
 $bench lattice regression/data/1hpv.pqr $mid "$out/stages_mid.pqr" | tee -a "$out/stages_inputs.log"
 
 # 4. The pair sums alone: Coulombic upper triangle and boundary-like points x atoms.
-targets=665000
-[ "$small" = 1 ] && targets=20000
+targets=665000 mid_targets=200000
+[ "$small" = 1 ] && targets=20000 mid_targets=20000
 {
-    $bench pairs "$out/stages_mid.pqr" 200000 cpu $gpu
+    $bench pairs "$out/stages_mid.pqr" $mid_targets cpu $gpu
     $bench pairs "$out/stages_big.pqr" $targets $gpu
 } > "$out/stages_pairs.log" 2>&1
 cat "$out/stages_pairs.log"

@@ -85,12 +85,8 @@ static int reject(char *message, size_t size, int status, const char *text) {
     return status;
 }
 
-int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *r,
-                         unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
-                         char *message, size_t size) {
-    char local[256];
-    if (!message || !size) message = local, size = sizeof local;
-    message[0] = '\0';
+static int check(const dg_surface_request *r, unsigned char *face[3], unsigned char *ion,
+                 dg_medium_counts *counts, char *message, size_t size) {
     if (!r || !face || !face[0] || !face[1] || !face[2] || !counts || (r->ion_map && !ion))
         return reject(message, size, DG_ERR_INVALID_ARGUMENT, "request, maps or counts is NULL");
     if (r->n < 1 || !(r->scale > 0.0) || !isfinite(r->scale))
@@ -103,18 +99,46 @@ int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *r,
          (r->dot_count > 0 &&
           (!r->dots || !r->dot_cells.start || !r->dot_cells.items || !(r->dot_cells.cell > 0.0)))))
         return reject(message, size, DG_ERR_INVALID_ARGUMENT, "surface cell lists are missing");
+    return DG_OK;
+}
+
+static int run_on(dg_solver s, const dg_surface_request *r, unsigned char *face[3],
+                  unsigned char *ion, dg_medium_counts *counts, char *message, size_t size) {
+    const dg_backend_ops *ops = NULL;
+    void *state = NULL;
+    dg_solver_backend(s, &ops, &state);
+    if (!ops) return reject(message, size, DG_ERR_STATE, "the solver was not created successfully");
+    dg_error err = {0};
+    const int st = ops->medium_maps(state, r, face, ion, counts, &err);
+    if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
+    return st;
+}
+
+int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *r,
+                         unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
+                         char *message, size_t size) {
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    int st = check(r, face, ion, counts, message, size);
+    if (st != DG_OK) return st;
     dg_solver s = NULL;
-    int st = dg_create(&s, options);
-    if (st == DG_OK) {
-        const dg_backend_ops *ops = NULL;
-        void *state = NULL;
-        dg_solver_backend(s, &ops, &state);
-        dg_error err = {0};
-        st = ops->medium_maps(state, r, face, ion, counts, &err);
-        if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
-    } else {
+    st = dg_create(&s, options);
+    if (st == DG_OK)
+        st = run_on(s, r, face, ion, counts, message, size);
+    else
         snprintf(message, size, "%s", dg_last_error(s));
-    }
     dg_destroy(s);
     return st;
+}
+
+int dg_stage_medium_maps_on(dg_solver solver, const dg_surface_request *r, unsigned char *face[3],
+                            unsigned char *ion, dg_medium_counts *counts, char *message,
+                            size_t size) {
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    if (!solver) return reject(message, size, DG_ERR_INVALID_ARGUMENT, "solver is NULL");
+    const int st = check(r, face, ion, counts, message, size);
+    return st != DG_OK ? st : run_on(solver, r, face, ion, counts, message, size);
 }

@@ -66,29 +66,55 @@ static int validate(const dg_pair_request *r, char *message, size_t size) {
     return DG_OK;
 }
 
+/* Run the request on a created solver's backend. */
+static int run_on(dg_solver s, const dg_pair_request *request, double *out, long *skipped,
+                  char *message, size_t size) {
+    const dg_backend_ops *ops = NULL;
+    void *state = NULL;
+    dg_solver_backend(s, &ops, &state);
+    if (!ops) return reject(message, size, DG_ERR_STATE, "the solver was not created successfully");
+    dg_error err = {0};
+    long left_out = 0;
+    const int st = ops->pair_potentials(state, request, out, &left_out, &err);
+    if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
+    if (skipped) *skipped = left_out;
+    return st;
+}
+
+static int check(const dg_pair_request *request, double *out, char *message, size_t size) {
+    if (!request || (request->target_count > 0 && !out))
+        return reject(message, size, DG_ERR_INVALID_ARGUMENT, "request or out is NULL");
+    return validate(request, message, size);
+}
+
 int dg_stage_pair_potentials(const dg_options *options, const dg_pair_request *request, double *out,
                              long *skipped, char *message, size_t size) {
     char local[256];
     if (!message || !size) message = local, size = sizeof local;
     message[0] = '\0';
-    if (!request || (request->target_count > 0 && !out))
-        return reject(message, size, DG_ERR_INVALID_ARGUMENT, "request or out is NULL");
-    int st = validate(request, message, size);
+    int st = check(request, out, message, size);
     if (st != DG_OK) return st;
     dg_solver s = NULL;
     st = dg_create(&s, options);
-    if (st == DG_OK) {
-        const dg_backend_ops *ops = NULL;
-        void *state = NULL;
-        dg_solver_backend(s, &ops, &state);
-        dg_error err = {0};
-        long left_out = 0;
-        st = ops->pair_potentials(state, request, out, &left_out, &err);
-        if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
-        if (skipped) *skipped = left_out;
-    } else {
+    if (st == DG_OK)
+        st = run_on(s, request, out, skipped, message, size);
+    else
         snprintf(message, size, "%s", dg_last_error(s));
-    }
     dg_destroy(s);
     return st;
+}
+
+int dg_stage_pair_potentials_on(dg_solver solver, const dg_pair_request *request, double *out,
+                                long *skipped, char *message, size_t size) {
+    if (!solver) {
+        dg_options o;
+        dg_default_options(&o);
+        o.backend = DG_BACKEND_CPU;
+        return dg_stage_pair_potentials(&o, request, out, skipped, message, size);
+    }
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    const int st = check(request, out, message, size);
+    return st != DG_OK ? st : run_on(solver, request, out, skipped, message, size);
 }

@@ -1,0 +1,88 @@
+/* Grid, Coulombic and ionic energies; site potentials. */
+#include "energies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "physics_constants.h"
+#include "stages.h"
+
+double energy_grid(const phi_map *phi, const charge_list *charges) {
+    double sum = 0.0;
+    for (long k = 0; k < charges->count; ++k)
+        sum += phi_get(phi, (size_t)charges->index[k]) * charges->value[k];
+    return 0.5 * sum;
+}
+
+double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                           double temperature, long *coincident, char *msg, size_t msg_size) {
+    if (coincident) *coincident = 0;
+    long charged = 0;
+    for (size_t i = 0; i < mol->count; ++i)
+        charged += mol->atoms[i].charge != 0.0;
+    double *xyz = malloc(((size_t)charged + 1) * 3 * sizeof *xyz);
+    double *q = malloc(((size_t)charged + 1) * sizeof *q);
+    double *row = malloc(((size_t)charged + 1) * sizeof *row);
+    if (!xyz || !q || !row) {
+        free(xyz), free(q), free(row);
+        snprintf(msg, msg_size, "out of memory for %ld charged atoms", charged);
+        return NAN;
+    }
+    long k = 0;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        if (a->charge == 0.0) continue;
+        xyz[3 * k] = a->x, xyz[3 * k + 1] = a->y, xyz[3 * k + 2] = a->z, q[k++] = a->charge;
+    }
+    /* Row sums over the later atoms on the solver's backend, then a serial total: the same
+       result for any backend, thread count and schedule. */
+    const dg_pair_request request = {xyz, charged, xyz, q, charged, 1, 1e-6};
+    long close = 0;
+    const int st = dg_stage_pair_potentials_on(solver, &request, row, &close, msg, msg_size);
+    double sum = 0.0;
+    for (long i = 0; i < charged; ++i)
+        sum += q[i] * row[i];
+    free(xyz), free(q), free(row);
+    if (st != DG_OK) return NAN;
+    if (coincident) *coincident = close;
+    return sum * epkt_at(temperature) / eps_in;
+}
+
+double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
+                        long *coincident) {
+    char msg[256];
+    return energy_coulombic_on(NULL, mol, eps_in, temperature, coincident, msg, sizeof msg);
+}
+
+void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
+                  ionic_energy *out) {
+    out->rho_phi_half = out->osmotic = out->total = 0.0;
+    if (!ion_accessible || salt->ion_count == 0) return;
+    const size_t points = (size_t)phi->n * phi->n * phi->n;
+    const double volume = 1.0 / (phi->scale * phi->scale * phi->scale);
+    double rho_phi = 0.0, pressure = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : rho_phi, pressure)
+    for (size_t w = 0; w < points; ++w) {
+        if (!ion_accessible[w]) continue;
+        const double p = phi_get(phi, w);
+        double rho = 0.0, excess = 0.0;
+        for (int i = 0; i < salt->ion_count; ++i) {
+            const double boltzmann = exp(-salt->ions[i].valence * p);
+            rho += salt->ions[i].number_density * salt->ions[i].valence * boltzmann;
+            excess += salt->ions[i].number_density * (boltzmann - 1.0);
+        }
+        rho_phi += rho * p;
+        pressure += excess;
+    }
+    out->rho_phi_half = -0.5 * rho_phi * volume;
+    out->osmotic = -pressure * volume;
+    out->total = out->rho_phi_half + out->osmotic;
+}
+
+size_t site_potentials(const phi_map *phi, const double *xyz, size_t count, double *out) {
+    size_t outside = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (phi_map_interpolate(phi, xyz + 3 * i, &out[i]) != 0) ++outside;
+    return outside;
+}
