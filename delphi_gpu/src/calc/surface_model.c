@@ -124,9 +124,43 @@ static int sas_circle(const surface_model *sm, int i, int j, double m[3], double
 
 /* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
  * per atom pair i < j, count, prefix sums, fill (both passes in parallel over i). */
+/* cos and sin of 2 pi t / n for t < n, n = 8 .. max_n, each computed once: the same values the
+ * calls per dot would give, at a table look-up each. */
+typedef struct circle_table {
+    int max_n;
+    int *start; /* [max_n + 1]: entries of n at start[n] .. start[n] + n - 1 */
+    double *cs; /* [2 * entries]: cos, sin */
+} circle_table;
+
+static int circle_table_build(circle_table *ct, int max_n) {
+    ct->max_n = max_n;
+    ct->start = calloc((size_t)max_n + 1, sizeof *ct->start);
+    size_t entries = 0;
+    for (int n = 8; n <= max_n; ++n)
+        entries += (size_t)n;
+    ct->cs = malloc((2 * entries + 2) * sizeof *ct->cs);
+    if (!ct->start || !ct->cs) return -1;
+    int next = 0;
+    for (int n = 8; n <= max_n; ++n) {
+        ct->start[n] = next;
+        for (int t = 0; t < n; ++t) {
+            const double angle = 2.0 * M_PI * t / n;
+            ct->cs[2 * (next + t)] = cos(angle), ct->cs[2 * (next + t) + 1] = sin(angle);
+        }
+        next += n;
+    }
+    return 0;
+}
+
 static int build_dots(surface_model *sm, double spacing) {
+    circle_table ct = {0, NULL, NULL};
+    /* rho <= the SAS radius: n never exceeds the table's largest circle */
+    const int max_n = (int)fmax(8.0, ceil(2.0 * M_PI * sm->max_sas_radius / spacing));
     int *first = calloc((size_t)sm->count + 1, sizeof *first);
-    if (!first) return -1;
+    if (!first || circle_table_build(&ct, max_n) != 0) {
+        free(first), free(ct.start), free(ct.cs);
+        return -1;
+    }
     for (int pass = 0; pass < 2; ++pass) {
 #pragma omp parallel for schedule(dynamic, 16)
         for (int i = 0; i < sm->count; ++i) {
@@ -137,8 +171,11 @@ static int build_dots(surface_model *sm, double spacing) {
                 if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
                 int n = (int)ceil(2.0 * M_PI * rho / spacing);
                 if (n < 8) n = 8;
+                const double *cs = n <= ct.max_n ? ct.cs + 2 * ct.start[n] : NULL;
                 for (int t = 0; t < n; ++t) {
-                    const double angle = 2.0 * M_PI * t / n, c = cos(angle), s = sin(angle);
+                    const double angle = 2.0 * M_PI * t / n;
+                    const double c = cs ? cs[2 * t] : cos(angle),
+                                 s = cs ? cs[2 * t + 1] : sin(angle);
                     double p[3];
                     for (int a = 0; a < 3; ++a)
                         p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
@@ -155,22 +192,32 @@ static int build_dots(surface_model *sm, double spacing) {
             sm->dot_count = first[sm->count];
             sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
             if (!sm->dots) {
-                free(first);
+                free(first), free(ct.start), free(ct.cs);
                 return -1;
             }
         }
     }
-    free(first);
+    free(first), free(ct.start), free(ct.cs);
     return cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
                            fmax(SURFACE_DOT_CELL, 0.25 * sm->probe));
 }
 
-/* Point k of n on a unit sphere (golden-angle spiral: near-uniform spacing). */
-static void spiral_point(int k, int n, double u[3]) {
-    const double golden_angle = M_PI * (3.0 - sqrt(5.0));
+/* Point k of n on a unit sphere (golden-angle spiral: near-uniform spacing); turn holds
+ * cos and sin of the golden angle times k (spiral_turns). */
+static void spiral_point(int k, int n, const double turn[2], double u[3]) {
     const double z = 1.0 - (2.0 * k + 1.0) / n;
     const double r = sqrt(fmax(0.0, 1.0 - z * z));
-    u[0] = r * cos(golden_angle * k), u[1] = r * sin(golden_angle * k), u[2] = z;
+    u[0] = r * turn[0], u[1] = r * turn[1], u[2] = z;
+}
+
+/* cos and sin of the golden angle times k, k < count (the same for every sphere). */
+static double *spiral_turns(int count) {
+    double *turns = malloc(((size_t)count + 1) * 2 * sizeof *turns);
+    if (!turns) return NULL;
+    const double golden_angle = M_PI * (3.0 - sqrt(5.0));
+    for (int k = 0; k < count; ++k)
+        turns[2 * k] = cos(golden_angle * k), turns[2 * k + 1] = sin(golden_angle * k);
+    return turns;
 }
 
 /* exposed[i] = 1 when some of atom i's SAS sphere is accessible: an accessible arc dot on it,
@@ -178,7 +225,13 @@ static void spiral_point(int k, int n, double u[3]) {
  * atoms cannot offer a contact probe, so the queries skip them. */
 static int mark_exposed(surface_model *sm) {
     sm->exposed = calloc((size_t)sm->count + 1, 1);
-    if (!sm->exposed) return -1;
+    const double largest = sm->max_sas_radius;
+    const int max_samples = 4 + (int)ceil(4.0 * M_PI * largest * largest / 0.25);
+    double *turns = spiral_turns(max_samples);
+    if (!sm->exposed || !turns) {
+        free(turns);
+        return -1;
+    }
 #pragma omp parallel for schedule(dynamic, 16)
     for (int i = 0; i < sm->count; ++i) {
         const double r = sm->sas_radius[i];
@@ -202,13 +255,14 @@ static int mark_exposed(surface_model *sm) {
         const int samples = 4 + (int)ceil(4.0 * M_PI * r * r / 0.25);
         for (int k = 0; k < samples && !exposed; ++k) {
             double u[3], p[3];
-            spiral_point(k, samples, u);
+            spiral_point(k, samples, turns + 2 * k, u);
             for (int a = 0; a < 3; ++a)
                 p[a] = c[a] + r * u[a];
             exposed = surface_accessible_near(sm, i, -1, p);
         }
         sm->exposed[i] = (unsigned char)exposed;
     }
+    free(turns);
     return 0;
 }
 
