@@ -122,8 +122,6 @@ static int sas_circle(const surface_model *sm, int i, int j, double m[3], double
     return 1;
 }
 
-/* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
- * per atom pair i < j, count, prefix sums, fill (both passes in parallel over i). */
 /* cos and sin of 2 pi t / n for t < n, n = 8 .. max_n, each computed once: the same values the
  * calls per dot would give, at a table look-up each. */
 typedef struct circle_table {
@@ -152,20 +150,22 @@ static int circle_table_build(circle_table *ct, int max_n) {
     return 0;
 }
 
+/* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
+ * per atom i (in parallel) over its pairs i < j into a list of its own, then the lists in atom
+ * order (one pass of the accessibility tests). */
 static int build_dots(surface_model *sm, double spacing) {
     circle_table ct = {0, NULL, NULL};
     /* rho <= the SAS radius: n never exceeds the table's largest circle */
     const int max_n = (int)fmax(8.0, ceil(2.0 * M_PI * sm->max_sas_radius / spacing));
     int *first = calloc((size_t)sm->count + 1, sizeof *first);
-    if (!first || circle_table_build(&ct, max_n) != 0) {
-        free(first), free(ct.start), free(ct.cs);
-        return -1;
-    }
-    for (int pass = 0; pass < 2; ++pass) {
-#pragma omp parallel for schedule(dynamic, 16)
+    double **own = calloc((size_t)sm->count + 1, sizeof *own);
+    int failed = !first || !own || circle_table_build(&ct, max_n) != 0;
+    if (!failed) {
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : failed)
         for (int i = 0; i < sm->count; ++i) {
-            int kept = 0;
-            for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1]; ++k) {
+            int kept = 0, capacity = 0;
+            double *list = NULL;
+            for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1] && !failed; ++k) {
                 const int j = sm->neighbors[k];
                 double m[3], rho, e1[3], e2[3];
                 if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
@@ -180,24 +180,37 @@ static int build_dots(surface_model *sm, double spacing) {
                     for (int a = 0; a < 3; ++a)
                         p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
                     if (!surface_accessible_near(sm, i, j, p)) continue;
-                    if (pass) memcpy(sm->dots + 3 * (first[i] + kept), p, sizeof p);
-                    ++kept;
+                    if (kept == capacity) {
+                        capacity = capacity ? 2 * capacity : 64;
+                        double *grown = realloc(list, (size_t)capacity * 3 * sizeof *grown);
+                        if (!grown) {
+                            failed = 1;
+                            break;
+                        }
+                        list = grown;
+                    }
+                    memcpy(list + 3 * kept++, p, sizeof p);
                 }
             }
-            if (!pass) first[i + 1] = kept;
-        }
-        if (!pass) {
-            for (int i = 0; i < sm->count; ++i)
-                first[i + 1] += first[i];
-            sm->dot_count = first[sm->count];
-            sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
-            if (!sm->dots) {
-                free(first), free(ct.start), free(ct.cs);
-                return -1;
-            }
+            own[i] = list;
+            first[i + 1] = kept;
         }
     }
-    free(first), free(ct.start), free(ct.cs);
+    if (!failed) {
+        for (int i = 0; i < sm->count; ++i)
+            first[i + 1] += first[i];
+        sm->dot_count = first[sm->count];
+        sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
+        failed = !sm->dots;
+    }
+    for (int i = 0; own && i < sm->count; ++i) {
+        if (!failed && own[i])
+            memcpy(sm->dots + 3 * (size_t)first[i], own[i],
+                   (size_t)(first[i + 1] - first[i]) * 3 * sizeof(double));
+        free(own[i]);
+    }
+    free(first), free(own), free(ct.start), free(ct.cs);
+    if (failed) return -1;
     return cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
                            fmax(SURFACE_DOT_CELL, 0.25 * sm->probe));
 }
