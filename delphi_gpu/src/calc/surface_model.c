@@ -61,23 +61,35 @@ static int build_neighbors(surface_model *sm) {
             if (!sm->neighbors) return -1;
         }
     }
-    /* Deepest overlap first: the neighbour most likely to bury a point is tried first. */
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int i = 0; i < sm->count; ++i) {
-        int *list = sm->neighbors + sm->neighbor_start[i];
-        const int len = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
-        for (int a = 1; a < len; ++a) {
-            const int j = list[a];
-            const double key =
-                sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * j)) - sm->sas_radius[j];
-            int b = a - 1;
-            while (b >= 0 && sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * list[b])) -
-                                     sm->sas_radius[list[b]] >
-                                 key)
-                list[b + 1] = list[b], --b;
-            list[b + 1] = j;
+    /* Deepest overlap first: the neighbour most likely to bury a point is tried first (an
+       insertion sort on keys computed once per neighbour: a stable order). */
+    int longest = 0;
+    for (int i = 0; i < sm->count; ++i)
+        if (sm->neighbor_start[i + 1] - sm->neighbor_start[i] > longest)
+            longest = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        double *keys = malloc(((size_t)longest + 1) * sizeof *keys);
+        failed = !keys;
+#pragma omp for schedule(dynamic, 64)
+        for (int i = 0; i < sm->count; ++i) {
+            if (!keys) continue;
+            int *list = sm->neighbors + sm->neighbor_start[i];
+            const int len = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+            for (int a = 0; a < len; ++a) {
+                const int j = list[a];
+                const double key =
+                    sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * j)) - sm->sas_radius[j];
+                int b = a - 1;
+                while (b >= 0 && keys[b] > key)
+                    list[b + 1] = list[b], keys[b + 1] = keys[b], --b;
+                list[b + 1] = j, keys[b + 1] = key;
+            }
         }
+        free(keys);
     }
+    if (failed) return -1;
     return 0;
 }
 
