@@ -169,6 +169,16 @@ static int cuda_medium_maps(void *state, const dg_surface_request *request, unsi
     return status != DG_OK ? status : dg_cuda_medium_maps(st, request, face, ion, counts, err);
 }
 
+static int cuda_surface_sites(void *state, const dg_surface_request *request, const double *points,
+                              long count, double reach, double *sites, long *unprojected,
+                              dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK
+               ? status
+               : dg_cuda_surface_sites(st, request, points, count, reach, sites, unprojected, err);
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -182,6 +192,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_face_potentials,
     cuda_pair_potentials,
     cuda_medium_maps,
+    cuda_surface_sites,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

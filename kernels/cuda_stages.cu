@@ -192,7 +192,7 @@ __global__ void __launch_bounds__(kResolveThreads)
 /* Device copies of the request's arrays; the request itself then points at them. */
 struct device_surface {
     dg_surface_request r;
-    void *buffer[10];
+    void *buffer[12];
     int used;
 };
 
@@ -212,7 +212,9 @@ size_t cells_of(const dg_cell_grid *g) {
     return (size_t)g->dim[0] * g->dim[1] * g->dim[2];
 }
 
-cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, const char **what) {
+/* with_cells: also the cell list of all atoms (surface sites). */
+cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, int with_cells,
+                           const char **what) {
     memset(d, 0, sizeof *d);
     d->r = *r;
     const size_t atoms = (size_t)r->count;
@@ -221,6 +223,14 @@ cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, const
     if ((code = upload(d, r->xyz, 3 * atoms, &d->r.xyz)) != cudaSuccess) return code;
     if ((code = upload(d, r->radius, atoms, &d->r.radius)) != cudaSuccess) return code;
     if ((code = upload(d, r->sas_radius, atoms, &d->r.sas_radius)) != cudaSuccess) return code;
+    if (with_cells && atoms > 0) {
+        const size_t cells = cells_of(&r->atoms);
+        if ((code = upload(d, r->atoms.start, cells + 1, &d->r.atoms.start)) != cudaSuccess)
+            return code;
+        if ((code = upload(d, r->atoms.items, (size_t)r->atoms.start[cells], &d->r.atoms.items)) !=
+            cudaSuccess)
+            return code;
+    }
     if (!r->molecular || !(r->probe > 0.0)) return cudaSuccess;
     *what = "upload of the surface model";
     if ((code = upload(d, r->neighbor_start, atoms + 1, &d->r.neighbor_start)) != cudaSuccess)
@@ -255,6 +265,19 @@ cudaError_t free_surface(device_surface *d) {
     return first;
 }
 
+constexpr int kSiteThreads = 128;
+
+__global__ void __launch_bounds__(kSiteThreads)
+    dg_surface_sites_kernel(dg_surface_request r, const double *points, long count, double reach,
+                            double *sites, unsigned long long *missed) {
+    const long k = blockIdx.x * (long)kSiteThreads + threadIdx.x;
+    if (k >= count) return;
+    const double x[3] = {points[3 * k], points[3 * k + 1], points[3 * k + 2]};
+    double s[3];
+    if (dg_sp_project(&r, x, reach, s) != 0) atomicAdd(missed, 1ULL);
+    sites[3 * k] = s[0], sites[3 * k + 1] = s[1], sites[3 * k + 2] = s[2];
+}
+
 } // namespace
 
 int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *r, unsigned char *face[3],
@@ -268,7 +291,7 @@ int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *r, unsigned
     unsigned int *marks = nullptr;
     unsigned char *out = nullptr;
     unsigned long long *count = nullptr, host_count[3] = {0, 0, 0};
-    cudaError_t code = upload_surface(&d, r, &what);
+    cudaError_t code = upload_surface(&d, r, 0, &what);
     if (code == cudaSuccess)
         code = cudaMalloc(&marks, ((size_t)points + 3) / 4 * 4), what = "cudaMalloc (marks)";
     if (code == cudaSuccess) code = cudaMalloc(&out, (size_t)points), what = "cudaMalloc (map)";
@@ -317,4 +340,47 @@ int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *r, unsigned
     for (int i = 0; i < 4 && code == cudaSuccess; ++i)
         if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (medium maps)";
     return code == cudaSuccess ? DG_OK : dg_cuda_fail(err, code, what);
+}
+
+int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *r, const double *points,
+                          long count, double reach, double *sites, long *unprojected,
+                          dg_error *err) {
+    (void)st;
+    *unprojected = 0;
+    if (count == 0) return DG_OK;
+    const size_t bytes = (size_t)count * 3 * sizeof(double);
+    device_surface d;
+    const char *what = "";
+    double *device_points = nullptr, *device_sites = nullptr;
+    unsigned long long *missed = nullptr, host_missed = 0;
+    cudaError_t code = upload_surface(&d, r, 1, &what);
+    if (code == cudaSuccess)
+        code = cudaMalloc(&device_points, bytes), what = "cudaMalloc (site points)";
+    if (code == cudaSuccess) code = cudaMalloc(&device_sites, bytes), what = "cudaMalloc (sites)";
+    if (code == cudaSuccess)
+        code = cudaMalloc(&missed, sizeof *missed), what = "cudaMalloc (site count)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(device_points, points, bytes, cudaMemcpyHostToDevice),
+        what = "cudaMemcpy (site points)";
+    if (code == cudaSuccess)
+        code = cudaMemset(missed, 0, sizeof *missed), what = "cudaMemset (site count)";
+    if (code == cudaSuccess) {
+        const long blocks = (count + kSiteThreads - 1) / kSiteThreads;
+        dg_surface_sites_kernel<<<(unsigned)blocks, kSiteThreads>>>(d.r, device_points, count,
+                                                                    reach, device_sites, missed);
+        code = cudaGetLastError(), what = "launch of dg_surface_sites_kernel";
+    }
+    if (code == cudaSuccess)
+        code = cudaMemcpy(sites, device_sites, bytes, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (sites back)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(&host_missed, missed, sizeof host_missed, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (site count back)";
+    const cudaError_t freed[4] = {free_surface(&d), cudaFree(device_points), cudaFree(device_sites),
+                                  cudaFree(missed)};
+    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
+        if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (surface sites)";
+    if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
+    *unprojected = (long)host_missed;
+    return DG_OK;
 }

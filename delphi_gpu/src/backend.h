@@ -89,6 +89,8 @@ typedef struct dg_backend_ops {
                            dg_error *err);
     int (*medium_maps)(void *state, const dg_surface_request *request, unsigned char *face[3],
                        unsigned char *ion, dg_medium_counts *counts, dg_error *err);
+    int (*surface_sites)(void *state, const dg_surface_request *request, const double *points,
+                         long count, double reach, double *sites, long *unprojected, dg_error *err);
 } dg_backend_ops;
 
 /** The host implementation of face_potentials (OpenMP), used by the CPU backend. */

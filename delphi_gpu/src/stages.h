@@ -80,6 +80,7 @@ typedef struct dg_surface_request {
     int molecular;             /**< 1: the SES shell test; 0: van der Waals surface */
     const int *neighbor_start; /**< [count + 1] CSR of the SAS neighbours */
     const int *neighbors;
+    dg_cell_grid atoms;         /**< all atoms (surface sites only; items are atom indices) */
     dg_cell_grid exposed_atoms; /**< the exposed atoms (items are atom indices) */
     int dot_count;
     const double *dots;     /**< [3 * dot_count] accessible arc dots */
@@ -105,6 +106,19 @@ int dg_stage_medium_maps(const dg_options *options, const dg_surface_request *re
 int dg_stage_medium_maps_on(dg_solver solver, const dg_surface_request *request,
                             unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
                             char *message, size_t message_size);
+
+/** Surface sites: each point x_k (3 per point) projected onto the surface (the probe sphere of
+ *  the nearest accessible probe centre within probe + reach for the molecular surface when x_k
+ *  lies in some SAS sphere, else the nearest atom sphere), searching atoms within reach (at most
+ *  8 A) of x_k; a point with no atom in reach is left in place and counted in *unprojected.
+ *  The surface model's projection (calc/surface_query.c) expression for expression. */
+int dg_stage_surface_sites_on(dg_solver solver, const dg_surface_request *request,
+                              const double *points, long count, double reach, double *sites,
+                              long *unprojected, char *message, size_t message_size);
+
+/** The host implementation of the surface sites (OpenMP). */
+void dg_surface_sites_host(const dg_surface_request *request, const double *points, long count,
+                           double reach, double *sites, long *unprojected, int num_threads);
 
 /** The host implementation (OpenMP). */
 void dg_medium_maps_host(const dg_surface_request *request, unsigned char *face[3],

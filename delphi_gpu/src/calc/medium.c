@@ -203,6 +203,7 @@ void medium_surface_request(const surface_model *sm, const grid_spec *g, int ion
     r->max_sas_radius = sm->max_sas_radius, r->probe = sm->probe;
     r->molecular = sm->kind == DG_SURFACE_MOLECULAR;
     r->neighbor_start = sm->neighbor_start, r->neighbors = sm->neighbors;
+    r->atoms = cell_grid_of(&sm->atoms);
     r->exposed_atoms = cell_grid_of(&sm->exposed_atoms);
     r->dot_count = sm->dot_count, r->dots = sm->dots, r->dot_cells = cell_grid_of(&sm->dot_cells);
     r->ion_map = ion_map, r->ion_radius = ion_radius;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "medium.h"
 #include "physics_constants.h"
 #include "stages.h"
 
@@ -62,12 +63,14 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     long merged = 0;
     grid_charge *point_q = merge_charges(charges, &merged);
     double *sigma = malloc((boundary_count + 1) * sizeof *sigma);
-    double *field = malloc((boundary_count + 1) * sizeof *field);   /* sum_i q_i / |s_k - r_i| */
-    double *site = malloc((boundary_count + 1) * 3 * sizeof *site); /* s_k */
+    double *field = malloc((boundary_count + 1) * sizeof *field);     /* sum_i q_i / |s_k - r_i| */
+    double *site = malloc((boundary_count + 1) * 3 * sizeof *site);   /* s_k */
+    double *point = malloc((boundary_count + 1) * 3 * sizeof *point); /* the boundary points */
     double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
     double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
-    if (!point_q || !sigma || !field || !site || !atom_xyz || !atom_q) {
-        free(point_q), free(sigma), free(field), free(site), free(atom_xyz), free(atom_q);
+    if (!point_q || !sigma || !field || !site || !point || !atom_xyz || !atom_q) {
+        free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz);
+        free(atom_q);
         snprintf(msg, msg_size, "out of memory for %zu boundary points", boundary_count);
         return -1;
     }
@@ -85,7 +88,7 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     const double reach = 3.0 / g->scale;
     size_t unprojected = 0;
     /* Induced charges and their sites on the surface (host: the surface model's cell lists). */
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : unprojected)
+#pragma omp parallel for schedule(static)
     for (size_t k = 0; k < boundary_count; ++k) {
         const long w = boundary[k];
         double neighbours = 0.0;
@@ -95,17 +98,26 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
         const double centre = phi_get(phi, (size_t)w);
         sigma[k] = (6.0 * centre - neighbours) * to_charge - charge_at(point_q, merged, w) / eps_in;
         const long idx[3] = {w % n, (w / n) % n, w / ((long)n * n)};
-        double x[3];
         for (int a = 0; a < 3; ++a)
-            x[a] = grid_position(g, a, (double)idx[a]);
-        if (surface_project(sm, x, reach, site + 3 * k) != 0) ++unprojected;
+            point[3 * k + a] = grid_position(g, a, (double)idx[a]);
     }
+    /* ... and their sites on the surface, on the solver's backend. */
+    dg_surface_request request_sites;
+    medium_surface_request(sm, g, 0, 0.0, &request_sites);
+    long missed = 0;
+    int st = DG_OK;
+    if (solver)
+        st = dg_stage_surface_sites_on(solver, &request_sites, point, (long)boundary_count, reach,
+                                       site, &missed, msg, msg_size);
+    else
+        dg_surface_sites_host(&request_sites, point, (long)boundary_count, reach, site, &missed, 0);
+    unprojected = (size_t)missed;
     const double projected = omp_get_wtime();
     /* The boundary points x atoms sums on the solve's backend; pairs closer than 1e-9 A (a site
        on an atom centre) add nothing. */
     const dg_pair_request request = {
         site, (long)boundary_count, atom_xyz, atom_q, (long)charged, 0, nextafter(1e-9, INFINITY)};
-    const int st = dg_stage_pair_potentials_on(solver, &request, field, NULL, msg, msg_size);
+    if (st == DG_OK) st = dg_stage_pair_potentials_on(solver, &request, field, NULL, msg, msg_size);
     double total = 0.0, energy = 0.0;
     if (st == DG_OK)
         for (size_t k = 0; k < boundary_count; ++k)
@@ -115,6 +127,6 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     out->unprojected = unprojected;
     out->time_sites = projected - started;
     out->time_sums = omp_get_wtime() - projected;
-    free(point_q), free(sigma), free(field), free(site), free(atom_xyz), free(atom_q);
+    free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz), free(atom_q);
     return st == DG_OK ? 0 : -1;
 }

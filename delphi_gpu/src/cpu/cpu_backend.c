@@ -162,6 +162,15 @@ static int cpu_medium_maps(void *state, const dg_surface_request *request, unsig
     return DG_OK;
 }
 
+static int cpu_surface_sites(void *state, const dg_surface_request *request, const double *points,
+                             long count, double reach, double *sites, long *unprojected,
+                             dg_error *err) {
+    (void)err;
+    dg_surface_sites_host(request, points, count, reach, sites, unprojected,
+                          ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
     "cpu",
     cpu_create,
@@ -175,4 +184,5 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_face_potentials,
     cpu_pair_potentials,
     cpu_medium_maps,
+    cpu_surface_sites,
 };

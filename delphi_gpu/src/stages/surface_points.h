@@ -169,4 +169,128 @@ DG_SP_INLINE int dg_sp_shell_outside(const dg_surface_request *r, const double x
     return best < within;
 }
 
+/* Distance from x to the contact probe of atom j if accessible and closer than limit; the
+ * probe centre goes to centre whenever accessible (as the host's query does). */
+DG_SP_INLINE double dg_sp_contact_centre(const dg_surface_request *r, int j, const double x[3],
+                                         double limit, double centre[3]) {
+    const double *c = r->xyz + 3 * j;
+    const double d2 = dg_sp_distance2(x, c), s = r->sas_radius[j];
+    const double lo = s - limit, hi = s + limit;
+    if (d2 >= hi * hi || (lo > 0 && d2 <= lo * lo) || d2 <= 1e-24) return INFINITY;
+    const double d = sqrt(d2);
+    double p[3];
+    for (int a = 0; a < 3; ++a)
+        p[a] = c[a] + (x[a] - c[a]) * s / d;
+    if (!dg_sp_accessible(r, j, p)) return INFINITY;
+    for (int a = 0; a < 3; ++a)
+        centre[a] = p[a];
+    return fabs(d - s);
+}
+
+/* The nearest accessible probe centre to x within `within` (exposed atoms' contact probes, then
+ * arc dots; the first strictly nearer one wins).  Returns its distance (INFINITY: none). */
+DG_SP_INLINE double dg_sp_nearest_probe(const dg_surface_request *r, const double x[3],
+                                        double within, double centre[3]) {
+    double best = INFINITY;
+    int lo[3], hi[3];
+    const double reach = r->max_sas_radius + within;
+    const dg_cell_grid *g = &r->exposed_atoms;
+    if (dg_sp_cell_range(g, x, reach, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+            const double gz = dg_sp_gap2(g, 2, x, cz);
+            if (!(gz < reach * reach)) continue;
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                const double gy = gz + dg_sp_gap2(g, 1, x, cy);
+                if (!(gy < reach * reach)) continue;
+                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < reach * reach)) continue;
+                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
+                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
+                        const double gap =
+                            dg_sp_contact_centre(r, g->items[k], x, fmin(within, best), centre);
+                        if (gap < best) best = gap;
+                    }
+                }
+            }
+        }
+    g = &r->dot_cells;
+    if (r->dot_count && dg_sp_cell_range(g, x, within, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+            const double gz = dg_sp_gap2(g, 2, x, cz);
+            if (!(gz < within * within)) continue;
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                const double gy = gz + dg_sp_gap2(g, 1, x, cy);
+                if (!(gy < within * within)) continue;
+                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < within * within)) continue;
+                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
+                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
+                        const double *dot = r->dots + 3 * g->items[k];
+                        const double d2 = dg_sp_distance2(x, dot);
+                        if (d2 >= best * best || d2 >= within * within) continue;
+                        best = sqrt(d2);
+                        for (int a = 0; a < 3; ++a)
+                            centre[a] = dot[a];
+                    }
+                }
+            }
+        }
+    return best;
+}
+
+/* Onto the sphere (centre c, radius rad) along the ray from c through x. */
+DG_SP_INLINE void dg_sp_onto_sphere(const double *c, double rad, const double x[3], double s[3]) {
+    const double d = sqrt(dg_sp_distance2(x, c));
+    if (d <= 1e-12) {
+        s[0] = c[0] + rad, s[1] = c[1], s[2] = c[2];
+        return;
+    }
+    for (int a = 0; a < 3; ++a)
+        s[a] = c[a] + (x[a] - c[a]) * rad / d;
+}
+
+/* The surface site of x (stages.h, dg_stage_surface_sites_on).  Returns 0, or -1 when no atom
+ * lies within reach (s = x then). */
+DG_SP_INLINE int dg_sp_project(const dg_surface_request *r, const double x[3], double reach,
+                               double s[3]) {
+    for (int a = 0; a < 3; ++a)
+        s[a] = x[a];
+    if (reach > 8.0) reach = 8.0;
+    int nearest_atom = -1, in_sas = 0;
+    double best_atom = INFINITY;
+    int lo[3], hi[3];
+    const double search = r->max_sas_radius + reach;
+    const dg_cell_grid *g = &r->atoms;
+    if (dg_sp_cell_range(g, x, search, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+            const double gz = dg_sp_gap2(g, 2, x, cz);
+            if (!(gz < search * search)) continue;
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                const double gy = gz + dg_sp_gap2(g, 1, x, cy);
+                if (!(gy < search * search)) continue;
+                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < search * search)) continue;
+                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
+                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
+                        const int j = g->items[k];
+                        const double d = sqrt(dg_sp_distance2(x, r->xyz + 3 * j));
+                        if (d - r->radius[j] < best_atom)
+                            best_atom = d - r->radius[j], nearest_atom = j;
+                        if (d < r->sas_radius[j]) in_sas = 1;
+                    }
+                }
+            }
+        }
+    if (nearest_atom < 0) return -1;
+    if (r->molecular && r->probe > 0.0 && in_sas) {
+        double centre[3] = {0, 0, 0};
+        if (isfinite(dg_sp_nearest_probe(r, x, r->probe + reach, centre))) {
+            dg_sp_onto_sphere(centre, r->probe, x, s);
+            return 0;
+        }
+    }
+    dg_sp_onto_sphere(r->xyz + 3 * nearest_atom, r->radius[nearest_atom], x, s);
+    return 0;
+}
+
 #endif /* DG_SURFACE_POINTS_H */

@@ -52,8 +52,36 @@ static void compare(const calc_molecule *mol, int kind, int n, double scale, int
            "%zu maps differ\n",
            kind == DG_SURFACE_MOLECULAR ? "molecular" : "vdW", n, want.solute_faces[0],
            want.shell_points, want.reentrant_points, want.ion_accessible_points, differ);
-    CHECK(kind != DG_SURFACE_MOLECULAR ||
-          want.reentrant_points > 0); /* the SES test was exercised */
+    /* the SES test was exercised */
+    CHECK(kind != DG_SURFACE_MOLECULAR || want.reentrant_points > 0);
+
+    /* Surface sites of the points where the x-face map changes, against surface_project. */
+    size_t count = 0;
+    double *at = malloc(3 * points * sizeof *at);
+    for (long w = 0; w + 1 < (long)points; ++w)
+        if (want.face[0][w] != want.face[0][w + 1] && w % n != n - 1) {
+            const long idx[3] = {w % n, (w / n) % n, w / ((long)n * n)};
+            for (int a = 0; a < 3; ++a)
+                at[3 * count + a] = grid_position(&g, a, (double)idx[a]);
+            ++count;
+        }
+    const double reach = 3.0 / scale;
+    double *sites = malloc((3 * count + 3) * sizeof *sites);
+    double *expected = malloc((3 * count + 3) * sizeof *expected);
+    long missed_want = 0, missed = -1;
+    for (size_t k = 0; k < count; ++k)
+        missed_want += surface_project(&sm, at + 3 * k, reach, expected + 3 * k) != 0;
+    dg_solver solver = NULL;
+    CHECK(dg_create(&solver, &o) == DG_OK);
+    const int sites_st = dg_stage_surface_sites_on(solver, &r, at, (long)count, reach, sites,
+                                                   &missed, msg, sizeof msg);
+    if (sites_st != DG_OK) fprintf(stderr, "dg_stage_surface_sites_on: %s\n", msg);
+    CHECK(sites_st == DG_OK);
+    CHECK(missed == missed_want);
+    CHECK(count > 100 && memcmp(sites, expected, 3 * count * sizeof *sites) == 0);
+    printf("  %zu surface sites, %ld unprojected\n", count, missed);
+    dg_destroy(solver);
+    free(at), free(sites), free(expected);
     for (int a = 0; a < 3; ++a)
         free(face[a]);
     free(ion);
