@@ -90,7 +90,7 @@ static void write_summary(pipeline *p, double start) {
     const run_settings *s = &p->settings;
     if (!s->json_file[0]) return;
     const calc_result *r = p->calc_ran ? p->result : NULL;
-    summary_times t = {0, 0, 0, 0};
+    summary_times t = {0, 0, 0, 0, p->time_read};
     if (r) {
         t.setup = p->time_read + r->time_grid + r->time_surface + r->time_medium + r->time_charges +
                   r->time_boundary;
@@ -105,7 +105,7 @@ static void write_summary(pipeline *p, double start) {
         if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
             p->exit_code = EXIT_BAD_INPUT;
     } else {
-        log_info(&p->log, "summary written: %s", s->json_file);
+        if (!p->summary_private) log_info(&p->log, "summary written: %s", s->json_file);
     }
 }
 
@@ -131,10 +131,33 @@ static int status_class(int st) {
                : CALC_SOLVER_FAILED;
 }
 
+/* Stage progress of the calculation layer: a line for a stage that took a while (the solves
+ * have their own lines), and the fraction of long stages every few seconds. */
+static void on_stage_progress(const char *stage, double fraction, void *user) {
+    pipeline *p = ((hook_context *)user)->p;
+    const double now = omp_get_wtime();
+    if (fraction <= 0.0) {
+        p->stage_started = now, p->progress.last_line = 0.0;
+        return;
+    }
+    if (strstr(stage, "solve")) return;
+    const double elapsed = now - p->stage_started;
+    if (fraction >= 1.0) {
+        if (elapsed >= PROGRESS_FIRST_LINE)
+            log_progress(&p->log, "%s: done in %.1f s", stage, elapsed);
+    } else if (elapsed >= PROGRESS_FIRST_LINE &&
+               elapsed - p->progress.last_line >= PROGRESS_INTERVAL) {
+        p->progress.last_line = elapsed;
+        log_progress(&p->log, "%s: %.0f %% after %.1f s", stage, 100.0 * fraction, elapsed);
+    }
+}
+
 /* The calculation handle for these settings: the lent one re-parameterised, or a new one. */
-static int prepare_calc(pipeline *p, dg_calc *shared) {
+static int prepare_calc(pipeline *p, dg_calc *shared, hook_context *ctx) {
     dg_calc_params params;
     calc_params_from_settings(&p->settings, &params);
+    params.stage_progress = on_stage_progress;
+    params.stage_progress_user_data = ctx;
     int st;
     if (shared && *shared) {
         p->calc = *shared;
@@ -153,7 +176,7 @@ static void run_calc(pipeline *p, dg_calc *shared) {
     const run_settings *s = &p->settings;
     hook_context ctx = {p};
     calc_hooks hooks = {on_stage, on_progress, &ctx};
-    if (prepare_calc(p, shared) != DG_OK) return;
+    if (prepare_calc(p, shared, &ctx) != DG_OK) return;
     p->result = calc_state(p->calc);
     calc_set_hooks(p->calc, &hooks);
     calc_set_map_copy(p->calc, s->map_count > 0);
@@ -185,12 +208,35 @@ static void run_calc(pipeline *p, dg_calc *shared) {
         calc_failed(p, CALC_SOLVER_FAILED, dg_calc_last_error(p->calc));
 }
 
-int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
-    return pipeline_execute_shared(p, argc, argv, out, NULL, 0);
+/* path with ".tag" inserted before the extension of its last component (unchanged if the
+ * result would not fit). */
+static void tag_path(char *path, size_t size, const char *tag) {
+    if (!path[0] || !tag || !tag[0]) return;
+    const size_t len = strlen(path), tag_len = strlen(tag);
+    if (len + tag_len + 2 > size) return;
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    const size_t cut = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
+    memmove(path + cut + 1 + tag_len, path + cut, len - cut + 1);
+    path[cut] = '.';
+    memcpy(path + cut + 1, tag, tag_len);
 }
 
-int pipeline_execute_shared(pipeline *p, int argc, char **argv, FILE *out, dg_calc *shared,
-                            int model) {
+static void tag_outputs(run_settings *s, const char *tag) {
+    tag_path(s->json_file, sizeof s->json_file, tag);
+    tag_path(s->log_file, sizeof s->log_file, tag);
+    tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
+    for (int i = 0; i < s->map_count; ++i)
+        tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
+}
+
+int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
+    return pipeline_execute_batch(p, argc, argv, out, NULL);
+}
+
+int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
+                           const pipeline_batch *batch) {
+    dg_calc *shared = batch ? batch->shared : NULL;
     memset(p, 0, sizeof *p);
     const double start = omp_get_wtime();
     io_error err;
@@ -200,7 +246,14 @@ int pipeline_execute_shared(pipeline *p, int argc, char **argv, FILE *out, dg_ca
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
-    p->settings.model = model;
+    if (batch) {
+        p->settings.model = batch->model;
+        tag_outputs(&p->settings, batch->tag);
+        p->summary_private = !p->settings.json_file[0] && batch->summary_path;
+        if (p->summary_private)
+            snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",
+                     batch->summary_path);
+    }
     const run_settings *s = &p->settings;
     if (s->show_help || s->show_version) {
         if (out) fputs(s->show_help ? settings_usage() : "", out);

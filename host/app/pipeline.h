@@ -31,6 +31,8 @@ typedef struct pipeline {
     int calc_status;    /* enum calc_status */
     char message[4096]; /* the calculation's error message, "" if none */
     progress_state progress;
+    double stage_started; /* wall time the current calculation stage started */
+    int summary_private;  /* the summary goes to the batch's JSON lines only */
     io_log log;
     double time_read, time_outputs, time_total;
     int exit_code;
@@ -41,11 +43,18 @@ typedef struct pipeline {
  * results until pipeline_free. */
 int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out);
 
-/* The same with a calculation handle lent by the caller (*shared: NULL at first; created or
- * re-parameterised here and handed back, so a batch keeps one backend warm).  model selects
- * the model (frame) of a multi-model molecule file, 0 = the first. */
-int pipeline_execute_shared(pipeline *p, int argc, char **argv, FILE *out, dg_calc *shared,
-                            int model);
+/* How a batch runs one of its inputs (batch.c). */
+typedef struct pipeline_batch {
+    dg_calc *shared;          /* the batch's handle: NULL at first, created or re-parameterised
+                                 here and handed back, so one backend stays warm */
+    int model;                /* model (frame) of a multi-model molecule file, 0 = the first */
+    const char *tag;          /* inserted before the extension of every output file; "" none */
+    const char *summary_path; /* write the JSON summary here when the run names none */
+} pipeline_batch;
+
+/* pipeline_execute for one run of a batch. */
+int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
+                           const pipeline_batch *batch);
 
 void pipeline_free(pipeline *p);
 
