@@ -45,14 +45,29 @@ if [ "$small" != 1 ] && [ -n "$sanitizer" ]; then
     grep "ERROR SUMMARY" "$out/stages_memcheck.log"
 fi
 
-# 3. Generated inputs: copies of 1hpv (3128 atoms) on a lattice.
+# 3. Whole run on 1hpv, CPU backend vs the GPU backend: the energies of the JSON summaries
+#    (17 digits), relative difference (the target is <= 1e-10).
+for backend in cpu $gpu; do
+    build/host/app/delphi-gpu --pqr regression/data/1hpv.pqr --scale 2 --salt 0.15 \
+        --energy g,s,c --precision double --backend $backend --maxc 1e-6 --quiet \
+        --json "$out/stages_1hpv_$backend.json" > "$out/stages_1hpv_$backend.log" 2>&1
+    grep -o '"\(grid\|coulombic\|reaction_field_corrected\|total_reaction_field\)": *-\?[0-9][0-9.e+-]*' \
+        "$out/stages_1hpv_$backend.json" > "$out/stages_1hpv_$backend.energies"
+done
+paste -d'|' "$out/stages_1hpv_cpu.energies" "$out/stages_1hpv_$gpu.energies" |
+    awk -F'|' '{ split($1, a, ":"); split($2, b, ":"); x = a[2] + 0; y = b[2] + 0;
+                 d = x - y; if (d < 0) d = -d; r = x; if (r < 0) r = -r; rel = d;
+                 if (r > 0) rel = d / r;
+                 printf "1hpv cpu vs '$gpu': %-28s %.17g vs %.17g  rel %.2e\n", a[1], x, y, rel }'
+
+# 4. Generated inputs: copies of 1hpv (3128 atoms) on a lattice.
 bench=build/host/bench/dg_bench_stages
 big=250000 mid=24000
 [ "$small" = 1 ] && big=12000 mid=6000
 $bench lattice regression/data/1hpv.pqr $big "$out/stages_big.pqr" | tee "$out/stages_inputs.log"
 $bench lattice regression/data/1hpv.pqr $mid "$out/stages_mid.pqr" | tee -a "$out/stages_inputs.log"
 
-# 4. The pair sums alone: Coulombic upper triangle and boundary-like points x atoms.
+# 5. The pair sums alone: Coulombic upper triangle and boundary-like points x atoms.
 targets=665000 mid_targets=200000
 [ "$small" = 1 ] && targets=20000 mid_targets=20000
 {
@@ -61,7 +76,7 @@ targets=665000 mid_targets=200000
 } > "$out/stages_pairs.log" 2>&1
 cat "$out/stages_pairs.log"
 
-# 5. Whole runs, per-stage and per-part times (the program's log lines).
+# 6. Whole runs, per-stage and per-part times (the program's log lines).
 run() { # name backend args...
     local name=$1 backend=$2
     shift 2
