@@ -52,7 +52,7 @@ for backend in cpu $gpu; do
         --energy g,s,c --precision double --backend $backend --maxc 1e-6 --quiet \
         --json "$out/stages_1hpv_$backend.json" > "$out/stages_1hpv_$backend.log" 2>&1
     grep -o '"\(grid\|coulombic\|reaction_field_corrected\|total_reaction_field\)": *-\?[0-9][0-9.e+-]*' \
-        "$out/stages_1hpv_$backend.json" > "$out/stages_1hpv_$backend.energies"
+        "$out/stages_1hpv_$backend.json" | awk -F: '!seen[$1]++' > "$out/stages_1hpv_$backend.energies"
 done
 paste -d'|' "$out/stages_1hpv_cpu.energies" "$out/stages_1hpv_$gpu.energies" |
     awk -F'|' '{ split($1, a, ":"); split($2, b, ":"); x = a[2] + 0; y = b[2] + 0;
