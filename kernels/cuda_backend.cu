@@ -184,6 +184,30 @@ static int cuda_sample_change(void *state, int colour, long first, long stride, 
                : dg_cuda_sample_change(st, colour, first, stride, count, snapshot, change, err);
 }
 
+static int cuda_pair_potentials(void *state, const dg_pair_request *request, double *out,
+                                long *skipped, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_pair_potentials(st, request, out, skipped, err);
+}
+
+static int cuda_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
+                            unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_medium_maps(st, request, face, ion, counts, err);
+}
+
+static int cuda_surface_sites(void *state, const dg_surface_request *request, const double *points,
+                              long count, double reach, double *sites, long *unprojected,
+                              dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK
+               ? status
+               : dg_cuda_surface_sites(st, request, points, count, reach, sites, unprojected, err);
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -198,6 +222,9 @@ static const dg_backend_ops cuda_ops = {
     cuda_iterate_colour,
     cuda_plane_values,
     cuda_sample_change,
+    cuda_pair_potentials,
+    cuda_medium_maps,
+    cuda_surface_sites,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -146,6 +146,20 @@ int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
 int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, double *out,
                             dg_error *err);
 
+/** Coulomb sums at target points (stages.h), in double. */
+int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *request, double *out,
+                            long *skipped, dg_error *err);
+
+/** Surface sites (stages.h). */
+int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *request,
+                          const double *points, long count, double reach, double *sites,
+                          long *unprojected, dg_error *err);
+
+/** The medium maps (stages.h). */
+int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *request,
+                        unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,
+                        dg_error *err);
+
 /** Bytes free on the current device, with a message naming need and free on failure. */
 int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_error *err);
 

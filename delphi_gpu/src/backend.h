@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "prepared.h"
+#include "stages.h"
 
 typedef struct dg_error {
     int status;
@@ -98,6 +99,13 @@ typedef struct dg_backend_ops {
        the values (snapshot = 1), or measure the change since that snapshot (snapshot = 0). */
     int (*sample_change)(void *state, int colour, long first, long stride, long count, int snapshot,
                          dg_change *change, dg_error *err);
+    /* Stage operations (stages.h), inputs already validated; need no medium. */
+    int (*pair_potentials)(void *state, const dg_pair_request *request, double *out, long *skipped,
+                           dg_error *err);
+    int (*medium_maps)(void *state, const dg_surface_request *request, unsigned char *face[3],
+                       unsigned char *ion, dg_medium_counts *counts, dg_error *err);
+    int (*surface_sites)(void *state, const dg_surface_request *request, const double *points,
+                         long count, double reach, double *sites, long *unprojected, dg_error *err);
 } dg_backend_ops;
 
 /** Half-index range [*first, *end) of colour c in plane z of an nx x ny x nz grid. */

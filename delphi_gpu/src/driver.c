@@ -196,6 +196,7 @@ int dg_run_solver(dg_solver s, dg_result *r) {
     if (st != DG_OK) return st;
     if ((st = set_omega(s, plan.omega)) != DG_OK) return st;
     r->setup_seconds += dg_wall_seconds() - plan_start;
+    s->timing.spectral = dg_wall_seconds() - plan_start;
     r->spectral_radius = plan.spectral_radius;
     r->omega = plan.omega;
     r->estimated_iterations = plan.estimate;
@@ -208,6 +209,7 @@ int dg_run_solver(dg_solver s, dg_result *r) {
     st = plan.nonlinear ? run_nonlinear(s, &plan, &mon, &outcome, r)
                         : run_linear(s, &plan, &mon, &outcome);
     r->solve_seconds = dg_wall_seconds() - mon.start_time;
+    s->timing.iterate = r->solve_seconds;
     if (st != DG_OK) return st;
     r->outcome = outcome;
     r->iterations = mon.iterations;

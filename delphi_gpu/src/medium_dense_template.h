@@ -274,7 +274,9 @@ int SFX(dg_set_dense_medium)(dg_solver s, const SFX(dg_dense_medium) * m) {
     if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
     if (!m) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "medium is NULL");
     dg_prepared prep;
+    const double start = dg_wall_seconds();
     int st = SFX(derive_prepared)(m, &prep, s->error.message, sizeof s->error.message);
+    s->timing.prepare = dg_wall_seconds() - start;
     if (st != DG_OK) {
         dg_prepared_free(&prep);
         return s->error.status = st;

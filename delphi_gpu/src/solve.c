@@ -1,5 +1,6 @@
 /* dg_solve_f / dg_solve_d: check phi, load it, run the loop, store the result. */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "solver_internal.h"

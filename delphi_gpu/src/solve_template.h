@@ -11,7 +11,14 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (!phi) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "phi is NULL");
     const dg_prepared *p = &s->prep;
     const double start = dg_wall_seconds();
-    for (size_t w = 0; w < p->point_count; ++w)
+    /* A parallel scan first; the serial one below only names the first bad point. */
+    long bad = 0;
+    const long points = (long)p->point_count;
+#pragma omp parallel for schedule(static) reduction(+ : bad) \
+    num_threads(s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads())
+    for (long w = 0; w < points; ++w)
+        bad += !isfinite((double)phi[w]);
+    for (size_t w = 0; bad && w < p->point_count; ++w)
         if (!isfinite((double)phi[w])) {
             int x = (int)(w % p->nx), y = (int)((w / p->nx) % p->ny),
                 z = (int)(w / ((size_t)p->nx * p->ny));
@@ -22,17 +29,23 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     r->backend = s->options.backend;
     r->precision = s->options.precision;
     dg_error err = {0};
+    const double checked = dg_wall_seconds();
+    s->timing.check_phi = checked - start;
+    s->timing.spectral = s->timing.iterate = s->timing.store_phi = 0.0;
     int st = s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
     s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE;
+    s->timing.load_phi = dg_wall_seconds() - checked;
     st = dg_run_solver(s, r);
     s->mg_phi = NULL;
     if (st != DG_OK) return st;
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {
+        const double stored = dg_wall_seconds();
         st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);
+        s->timing.store_phi = dg_wall_seconds() - stored;
         if (st != DG_OK)
             return dg_fail(s, st, "%s backend could not return phi: %s", s->backend->name,
                            err.message);

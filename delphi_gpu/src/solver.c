@@ -104,6 +104,11 @@ void dg_destroy(dg_solver s) {
     free(s);
 }
 
+void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state) {
+    *ops = s ? s->backend : NULL;
+    *state = s ? s->backend_state : NULL;
+}
+
 const char *dg_last_error(dg_solver s) {
     if (!s) return "no solver handle (NULL, or dg_create could not allocate it)";
     if (s->error.status != DG_OK && s->error.message[0] == '\0')
@@ -149,7 +154,15 @@ int dg_get_backend(dg_solver s, int *backend) {
     return DG_OK;
 }
 
+void dg_solver_get_timing(dg_solver s, dg_solver_timing *timing) {
+    if (s)
+        *timing = s->timing;
+    else
+        memset(timing, 0, sizeof *timing);
+}
+
 int dg_install_medium(dg_solver s, dg_prepared *prep) {
+    const double start = dg_wall_seconds();
     dg_prepared_free(&s->prep);
     s->prep = *prep;
     memset(prep, 0, sizeof *prep);
@@ -163,6 +176,7 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
                        err.message);
     }
     s->has_medium = 1;
+    s->timing.upload = dg_wall_seconds() - start;
     return DG_OK;
 }
 

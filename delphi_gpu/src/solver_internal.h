@@ -7,6 +7,14 @@
 #include "backend.h"
 #include "prepared.h"
 
+/** Where a handle's time went (wall seconds, the latest call of each kind), for instrumentation:
+ *  the medium's preparation on the host and its hand-over to the backend (upload), the phi check
+ *  and load, the spectral-radius estimate (0 when cached or given), the iterations (the whole
+ *  loop, autotuning included) and the store. */
+typedef struct dg_solver_timing {
+    double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
+} dg_solver_timing;
+
 struct dg_solver_s {
     dg_options options;            /* backend resolved to CPU or CUDA */
     const dg_backend_ops *backend; /* NULL until dg_create succeeds */
@@ -20,6 +28,7 @@ struct dg_solver_s {
     dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
     const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
     int mg_phi_is_double;
+    dg_solver_timing timing;
 };
 
 /** Record an error on the handle and return its status. */
@@ -53,6 +62,12 @@ int dg_run_solver(dg_solver s, dg_result *result);
 int dg_mpi_wrap(dg_solver s, dg_error *err);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);
+/** The backend a created handle runs on: its ops table and state (for the stage operations). */
+void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state);
+
+/** The handle's timing record (zeros for NULL). */
+void dg_solver_get_timing(dg_solver s, dg_solver_timing *timing);
+
 /** The Debye-Hueckel face sums of a request on an existing solver's backend (no new solver,
  *  no medium needed), written into the faces of phi (double when is_double, else float).
  *  Returns a dg_status with the message in message. */

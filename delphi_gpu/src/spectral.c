@@ -48,10 +48,18 @@ int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_r
         for (int y = 1; y < ny - 1; ++y) {
             long first, last;
             dg_row_range(nx, ny, y, z, 0, &first, &last);
+            /* mode_at of the six neighbours (x-1, x+1, y-1, y+1, z-1, z+1: the order of off[0])
+               from the point's coordinates, without the divisions */
+            const long base = (long)nx * (y + (long)ny * z);
             for (long h = first; h <= last; ++h) {
+                const int x = (int)(2 * h - base);
                 double sum = 0.0;
-                for (int f = 0; f < 6; ++f)
-                    sum += mode_at(&v, 2 * (h + off[0][f]) + 1);
+                sum += sx[x - 1] * sy[y] * sz[z];
+                sum += sx[x + 1] * sy[y] * sz[z];
+                sum += sx[x] * sy[y - 1] * sz[z];
+                sum += sx[x] * sy[y + 1] * sz[z];
+                sum += sx[x] * sy[y] * sz[z - 1];
+                sum += sx[x] * sy[y] * sz[z + 1];
                 double factor = p->has_salt && p->flag[0][h] ? p->factor[1] : p->factor[0];
                 odd[h] = factor * sum;
             }
@@ -69,12 +77,14 @@ int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_r
         for (int y = 1; y < ny - 1; ++y) {
             long first, last;
             dg_row_range(nx, ny, y, z, 1, &first, &last);
+            const long base = (long)nx * (y + (long)ny * z);
             for (long h = first; h <= last; ++h) {
                 double sum = 0.0;
                 for (int f = 0; f < 6; ++f)
                     sum += odd[h + off[1][f]];
                 double factor = p->has_salt && p->flag[1][h] ? p->factor[1] : p->factor[0];
-                acc += factor * sum * mode_at(&v, 2 * h + 1);
+                const int x = (int)(2 * h + 1 - base); /* mode_at(&v, 2 * h + 1) */
+                acc += factor * sum * (sx[x] * sy[y] * sz[z]);
             }
         }
         plane_sum[z] = acc;

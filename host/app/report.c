@@ -253,5 +253,17 @@ void report_timing(io_log *log, const calc_result *r, double read_seconds, doubl
              "boundary %.3f, solve %.3f, energies %.3f%s, outputs %.3f",
              read_seconds, r->time_grid, r->time_surface + r->time_medium, r->time_charges,
              r->time_boundary, r->time_solve, r->time_energies, reference, output_seconds);
+    log_info(log,
+             "stage parts (wall s) : surface model %.3f, medium maps %.3f, coulombic %.3f, "
+             "reaction field sites %.3f, reaction field sums %.3f",
+             r->time_surface, r->time_medium, r->time_coulombic, r->rf.time_sites, r->rf.time_sums);
+    for (int k = 0; k < 1 + r->two_run; ++k) {
+        const calc_solve_parts *t = k ? &r->reference_parts : &r->solve_parts;
+        log_info(log,
+                 "%s: medium upload %.3f, phi check %.3f, load %.3f, spectral radius %.3f, "
+                 "iterations %.3f, store %.3f",
+                 k ? "reference parts (s) " : "solve parts (wall s) ", t->upload, t->check_phi,
+                 t->load_phi, t->spectral, t->iterate, t->store_phi);
+    }
     log_info(log, "total time           : %.3f s", total_seconds);
 }

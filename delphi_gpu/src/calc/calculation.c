@@ -97,9 +97,11 @@ static int stage_medium(dg_calc c) {
     char msg[1024];
     medium_free(&r->medium);
     const int ions = r->salt.salt_count > 0;
-    if (medium_build(&c->surface, &r->grid, ions, c->params.ion_radius, &r->medium, msg,
-                     sizeof msg) != 0)
-        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "medium", msg);
+    /* On the solver's device (CUDA), else on host threads. */
+    const int st = medium_build_on(c->solver, &c->surface, &r->grid, ions, c->params.ion_radius,
+                                   &r->medium, msg, sizeof msg);
+    if (st == -2) return fail(r, CALC_SOLVER_FAILED, DG_ERR_DEVICE, "medium", msg);
+    if (st != 0) return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "medium", msg);
     return CALC_OK;
 }
 
@@ -174,7 +176,7 @@ static void add_notice(calc_result *r, const char *text) {
 
 /* Solve phi on the medium installed on the handle's solver. */
 static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_options *options,
-                 dg_result *result) {
+                 dg_result *result, calc_solve_parts *parts) {
     calc_result *r = &c->r;
     pb_solve_options(&c->params, nonlinear, options);
     progress_relay relay = {c, stage};
@@ -184,6 +186,11 @@ static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_o
         st = phi->is_double ? dg_solve_d(c->solver, (double *)phi->data, result)
                             : dg_solve_f(c->solver, (float *)phi->data, result);
     add_notice(r, dg_notice(c->solver));
+    dg_solver_timing timing;
+    dg_solver_get_timing(c->solver, &timing);
+    parts->upload = timing.upload, parts->check_phi = timing.check_phi;
+    parts->load_phi = timing.load_phi, parts->spectral = timing.spectral;
+    parts->iterate = timing.iterate, parts->store_phi = timing.store_phi;
     options->progress = c->params.solver.progress;
     options->progress_user_data = c->params.solver.progress_user_data;
     if (st != DG_OK) {
@@ -202,16 +209,21 @@ static int stage_energies(dg_calc c) {
     calc_result *r = &c->r;
     char msg[1024];
     r->energy_grid = energy_grid(&r->phi, &r->charges);
-    if (s->energies & DG_ENERGY_COULOMBIC)
-        r->energy_coulombic =
-            energy_coulombic(&c->mol, s->epsilon_in, s->temperature, &r->coincident_pairs);
+    const double t = omp_get_wtime();
+    if (s->energies & DG_ENERGY_COULOMBIC) {
+        r->energy_coulombic = energy_coulombic_on(c->solver, &c->mol, s->epsilon_in, s->temperature,
+                                                  &r->coincident_pairs, msg, sizeof msg);
+        if (isnan(r->energy_coulombic))
+            return fail(r, CALC_SOLVER_FAILED, DG_ERR_DEVICE, "coulombic energy", msg);
+    }
+    r->time_coulombic = omp_get_wtime() - t;
     if (r->coincident_pairs)
         add_note(r, "coulombic energy: %ld pairs of charged atoms at the same position skipped",
                  r->coincident_pairs);
     if (s->energies & DG_ENERGY_REACTION_FIELD) {
         if (reaction_field_compute(&r->phi, &r->grid, r->boundary, r->boundary_count, &r->charges,
                                    &c->surface, &c->mol, s->epsilon_in, s->epsilon_out,
-                                   s->temperature, &r->rf, msg, sizeof msg) != 0)
+                                   s->temperature, c->solver, &r->rf, msg, sizeof msg) != 0)
             return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "reaction field", msg);
         r->energy_reaction_field = r->rf.energy;
         r->energy_self_reaction = self_reaction(&c->mol, s->epsilon_in, s->temperature);
@@ -255,7 +267,9 @@ static int stage_reference(dg_calc c) {
                       dg_last_error(c->solver));
     }
     dg_options options;
-    if (st == CALC_OK) st = solve(c, 0, "reference solve", &ref, &options, &r->reference_solve);
+    if (st == CALC_OK)
+        st = solve(c, 0, "reference solve", &ref, &options, &r->reference_solve,
+                   &r->reference_parts);
     if (st == CALC_OK) {
         r->energy_grid_reference = energy_grid(&ref, &r->charges);
         r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
@@ -290,6 +304,9 @@ static void reset_run(dg_calc c) {
     r->energy_grid_reference = r->energy_solvation_two_run = NAN;
     r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
     r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
+    r->time_coulombic = 0.0;
+    memset(&r->solve_parts, 0, sizeof r->solve_parts);
+    memset(&r->reference_parts, 0, sizeof r->reference_parts);
 }
 
 int calc_run(dg_calc c) {
@@ -323,8 +340,9 @@ int calc_run(dg_calc c) {
         boundary_face_centres(&r->phi, r->face_centres);
         report(c, CALC_STAGE_BOUNDARY);
     }
-    STAGE("solve", solve(c, r->nonlinear, "solve", &r->phi, &r->options, &r->solve), time_solve,
-          CALC_STAGE_SOLVE);
+    STAGE("solve",
+          solve(c, r->nonlinear, "solve", &r->phi, &r->options, &r->solve, &r->solve_parts),
+          time_solve, CALC_STAGE_SOLVE);
     STAGE("energies", stage_energies(c), time_energies, CALC_STAGE_ENERGIES);
     if (st == CALC_OK && s->solvation_two_run) {
         r->two_run = 1;

@@ -45,6 +45,13 @@ typedef struct calc_hooks {
 } calc_hooks;
 
 /* The state of the last run: every number the program logs. */
+/* Where a solve's time went (wall seconds, from the solver's timing record): the medium's
+ * hand-over to the backend, the phi check and load, the spectral radius (0 when cached), the
+ * iterations (autotuning included) and the store. */
+typedef struct calc_solve_parts {
+    double upload, check_phi, load_phi, spectral, iterate, store_phi;
+} calc_solve_parts;
+
 struct calc_result {
     int status;    /* enum calc_status */
     int dg_status; /* the dg_status behind it */
@@ -95,6 +102,10 @@ struct calc_result {
     /* Wall seconds. */
     double time_grid, time_surface, time_medium, time_charges, time_boundary, time_solve,
         time_energies, time_reference;
+    /* ... within the stages: the Coulombic energy (the reaction field's parts are in rf) and the
+       solves' parts. */
+    double time_coulombic;
+    calc_solve_parts solve_parts, reference_parts;
 };
 
 struct dg_calc_s {

@@ -2,9 +2,11 @@
 #include "energies.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "physics_constants.h"
+#include "stages.h"
 
 double energy_grid(const phi_map *phi, const charge_list *charges) {
     double sum = 0.0;
@@ -13,37 +15,44 @@ double energy_grid(const phi_map *phi, const charge_list *charges) {
     return 0.5 * sum;
 }
 
-double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
-                        long *coincident) {
-    const long count = (long)mol->count;
-    /* Row sums, then a serial total: the same result for any thread count and schedule. */
-    double *row_sum = calloc((size_t)count + 1, sizeof *row_sum);
-    if (!row_sum) return NAN;
-    long close = 0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : close)
-    for (long i = 0; i < count; ++i) {
+double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                           double temperature, long *coincident, char *msg, size_t msg_size) {
+    if (coincident) *coincident = 0;
+    long charged = 0;
+    for (size_t i = 0; i < mol->count; ++i)
+        charged += mol->atoms[i].charge != 0.0;
+    double *xyz = malloc(((size_t)charged + 1) * 3 * sizeof *xyz);
+    double *q = malloc(((size_t)charged + 1) * sizeof *q);
+    double *row = malloc(((size_t)charged + 1) * sizeof *row);
+    if (!xyz || !q || !row) {
+        free(xyz), free(q), free(row);
+        snprintf(msg, msg_size, "out of memory for %ld charged atoms", charged);
+        return NAN;
+    }
+    long k = 0;
+    for (size_t i = 0; i < mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
         if (a->charge == 0.0) continue;
-        double row = 0.0;
-        for (long j = i + 1; j < count; ++j) {
-            const calc_atom *b = &mol->atoms[j];
-            if (b->charge == 0.0) continue;
-            const double dx = a->x - b->x, dy = a->y - b->y, dz = a->z - b->z;
-            const double r = sqrt(dx * dx + dy * dy + dz * dz);
-            if (r < 1e-6) {
-                ++close;
-                continue;
-            }
-            row += b->charge / r;
-        }
-        row_sum[i] = a->charge * row;
+        xyz[3 * k] = a->x, xyz[3 * k + 1] = a->y, xyz[3 * k + 2] = a->z, q[k++] = a->charge;
     }
+    /* Row sums over the later atoms on the solver's backend, then a serial total: the same
+       result for any backend, thread count and schedule. */
+    const dg_pair_request request = {xyz, charged, xyz, q, charged, 1, 1e-6};
+    long close = 0;
+    const int st = dg_stage_pair_potentials_on(solver, &request, row, &close, msg, msg_size);
     double sum = 0.0;
-    for (long i = 0; i < count; ++i)
-        sum += row_sum[i];
-    free(row_sum);
+    for (long i = 0; i < charged; ++i)
+        sum += q[i] * row[i];
+    free(xyz), free(q), free(row);
+    if (st != DG_OK) return NAN;
     if (coincident) *coincident = close;
     return sum * epkt_at(temperature) / eps_in;
+}
+
+double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
+                        long *coincident) {
+    char msg[256];
+    return energy_coulombic_on(NULL, mol, eps_in, temperature, coincident, msg, sizeof msg);
 }
 
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,

@@ -7,6 +7,7 @@
 
 #include "charges.h"
 #include "calc_atoms.h"
+#include "delphi_gpu/delphi_gpu.h"
 #include "phi_map.h"
 #include "salt.h"
 
@@ -17,6 +18,12 @@ double energy_grid(const phi_map *phi, const charge_list *charges);
  * in *coincident (may be NULL). */
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
                         long *coincident);
+
+/* The same on a solver's backend (NULL: a temporary CPU handle), through the library's pair
+ * sums (row sums over the later atoms, summed serially here in double).  Returns NaN with a
+ * message when the backend fails. */
+double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                           double temperature, long *coincident, char *msg, size_t msg_size);
 
 typedef struct ionic_energy {
     double rho_phi_half; /* -1/2 sum rho_ion phi h^3 over the ion-accessible points */

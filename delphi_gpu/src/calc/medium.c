@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delphi_gpu/delphi_gpu_calc.h"
+#include "solver_internal.h"
+#include "stages.h"
+
 /* Atoms per grid plane (CSR), for spheres of radius radius + extra, planes offset by 0 or 1/2. */
 typedef struct plane_lists {
     int *start; /* [n+1] */
@@ -176,5 +180,65 @@ int medium_build(const surface_model *sm, const grid_spec *g, int ion_map, doubl
         snprintf(msg, msg_size, "out of memory marking the dielectric medium (%d^3 grid)", g->n);
         return -1;
     }
+    return 0;
+}
+
+static dg_cell_grid cell_grid_of(const cell_list *cl) {
+    dg_cell_grid g = {{cl->origin[0], cl->origin[1], cl->origin[2]},
+                      cl->cell,
+                      {cl->dim[0], cl->dim[1], cl->dim[2]},
+                      cl->start,
+                      cl->items};
+    return g;
+}
+
+void medium_surface_request(const surface_model *sm, const grid_spec *g, int ion_map,
+                            double ion_radius, dg_surface_request *r) {
+    memset(r, 0, sizeof *r);
+    r->n = g->n, r->scale = g->scale;
+    for (int a = 0; a < 3; ++a)
+        r->center[a] = g->center[a];
+    r->count = sm->count, r->xyz = sm->xyz, r->radius = sm->radius;
+    r->sas_radius = sm->sas_radius, r->max_radius = sm->max_radius;
+    r->max_sas_radius = sm->max_sas_radius, r->probe = sm->probe;
+    r->molecular = sm->kind == DG_SURFACE_MOLECULAR;
+    r->neighbor_start = sm->neighbor_start, r->neighbors = sm->neighbors;
+    r->atoms = cell_grid_of(&sm->atoms);
+    r->exposed_atoms = cell_grid_of(&sm->exposed_atoms);
+    r->dot_count = sm->dot_count, r->dots = sm->dots, r->dot_cells = cell_grid_of(&sm->dot_cells);
+    r->ion_map = ion_map, r->ion_radius = ion_radius;
+}
+
+int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *g, int ion_map,
+                    double ion_radius, medium_maps *m, char *msg, size_t msg_size) {
+    const dg_backend_ops *ops = NULL;
+    void *state = NULL;
+    dg_solver_backend(solver, &ops, &state);
+    if (!ops || ops == &dg_cpu_backend_ops)
+        return medium_build(sm, g, ion_map, ion_radius, m, msg, msg_size);
+    memset(m, 0, sizeof *m);
+    m->n = g->n;
+    const size_t points = grid_points(g);
+    for (int a = 0; a < 3; ++a)
+        m->face[a] = malloc(points);
+    if (ion_map) m->ion_accessible = malloc(points);
+    if (!m->face[0] || !m->face[1] || !m->face[2] || (ion_map && !m->ion_accessible)) {
+        medium_free(m);
+        snprintf(msg, msg_size, "out of memory marking the dielectric medium (%d^3 grid)", g->n);
+        return -1;
+    }
+    dg_surface_request r;
+    medium_surface_request(sm, g, ion_map, ion_radius, &r);
+    dg_medium_counts counts;
+    const int st =
+        dg_stage_medium_maps_on(solver, &r, m->face, m->ion_accessible, &counts, msg, msg_size);
+    if (st != DG_OK) {
+        medium_free(m);
+        return -2;
+    }
+    for (int a = 0; a < 3; ++a)
+        m->solute_faces[a] = counts.solute_faces[a];
+    m->shell_points = counts.shell_points, m->reentrant_points = counts.reentrant_points;
+    m->ion_accessible_points = counts.ion_accessible_points;
     return 0;
 }

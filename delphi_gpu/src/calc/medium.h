@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "delphi_gpu/delphi_gpu.h"
 #include "grid.h"
 #include "surface.h"
 
@@ -31,5 +32,16 @@ int medium_build(const surface_model *sm, const grid_spec *g, int ion_map, doubl
                  medium_maps *m, char *msg, size_t msg_size);
 
 void medium_free(medium_maps *m);
+
+/* The same maps on a solver's backend: the library's stage operation on a CUDA solver, else
+ * (NULL or a CPU solver) medium_build on host threads.  Returns 0, -1 (out of memory) or -2
+ * (the device failed) with a message. */
+int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *g, int ion_map,
+                    double ion_radius, medium_maps *m, char *msg, size_t msg_size);
+
+struct dg_surface_request;
+/* The library's plain-array description of the surface model and grid (pointers into sm). */
+void medium_surface_request(const surface_model *sm, const grid_spec *g, int ion_map,
+                            double ion_radius, struct dg_surface_request *r);
 
 #endif /* HOST_MEDIUM_H */

@@ -2,11 +2,14 @@
 #include "reaction_field.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "medium.h"
 #include "physics_constants.h"
+#include "stages.h"
 
 typedef struct grid_charge {
     long index;
@@ -51,19 +54,23 @@ static double charge_at(const grid_charge *list, long count, long w) {
 int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *boundary,
                            size_t boundary_count, const charge_list *charges,
                            const surface_model *sm, const calc_molecule *mol, double eps_in,
-                           double eps_out, double temperature, reaction_field *out, char *msg,
-                           size_t msg_size) {
+                           double eps_out, double temperature, dg_solver solver,
+                           reaction_field *out, char *msg, size_t msg_size) {
     memset(out, 0, sizeof *out);
     out->boundary_points = boundary_count;
     out->expected_induced_charge = charges->net_charge * (1.0 / eps_out - 1.0 / eps_in);
+    const double started = omp_get_wtime();
     long merged = 0;
     grid_charge *point_q = merge_charges(charges, &merged);
     double *sigma = malloc((boundary_count + 1) * sizeof *sigma);
-    double *term = malloc((boundary_count + 1) * sizeof *term); /* sigma_k sum_i q_i / r */
+    double *field = malloc((boundary_count + 1) * sizeof *field);     /* sum_i q_i / |s_k - r_i| */
+    double *site = malloc((boundary_count + 1) * 3 * sizeof *site);   /* s_k */
+    double *point = malloc((boundary_count + 1) * 3 * sizeof *point); /* the boundary points */
     double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
     double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
-    if (!point_q || !sigma || !term || !atom_xyz || !atom_q) {
-        free(point_q), free(sigma), free(term), free(atom_xyz), free(atom_q);
+    if (!point_q || !sigma || !field || !site || !point || !atom_xyz || !atom_q) {
+        free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz);
+        free(atom_q);
         snprintf(msg, msg_size, "out of memory for %zu boundary points", boundary_count);
         return -1;
     }
@@ -80,8 +87,8 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     const double to_charge = 1.0 / (4.0 * M_PI * g->scale * epkt);
     const double reach = 3.0 / g->scale;
     size_t unprojected = 0;
-    /* Per-point terms, summed serially afterwards: reproducible for any thread count. */
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : unprojected)
+    /* Induced charges and their sites on the surface (host: the surface model's cell lists). */
+#pragma omp parallel for schedule(static)
     for (size_t k = 0; k < boundary_count; ++k) {
         const long w = boundary[k];
         double neighbours = 0.0;
@@ -89,29 +96,37 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
             neighbours +=
                 phi_get(phi, (size_t)(w - stride[a])) + phi_get(phi, (size_t)(w + stride[a]));
         const double centre = phi_get(phi, (size_t)w);
-        const double s =
-            (6.0 * centre - neighbours) * to_charge - charge_at(point_q, merged, w) / eps_in;
-        sigma[k] = s;
+        sigma[k] = (6.0 * centre - neighbours) * to_charge - charge_at(point_q, merged, w) / eps_in;
         const long idx[3] = {w % n, (w / n) % n, w / ((long)n * n)};
-        double x[3], sk[3];
         for (int a = 0; a < 3; ++a)
-            x[a] = grid_position(g, a, (double)idx[a]);
-        if (surface_project(sm, x, reach, sk) != 0) ++unprojected;
-        double field = 0.0;
-        for (size_t i = 0; i < charged; ++i) {
-            const double dx = sk[0] - atom_xyz[3 * i], dy = sk[1] - atom_xyz[3 * i + 1],
-                         dz = sk[2] - atom_xyz[3 * i + 2];
-            const double r = sqrt(dx * dx + dy * dy + dz * dz);
-            field += r > 1e-9 ? atom_q[i] / r : 0.0;
-        }
-        term[k] = s * field;
+            point[3 * k + a] = grid_position(g, a, (double)idx[a]);
     }
+    /* ... and their sites on the surface, on the solver's backend. */
+    dg_surface_request request_sites;
+    medium_surface_request(sm, g, 0, 0.0, &request_sites);
+    long missed = 0;
+    int st = DG_OK;
+    if (solver)
+        st = dg_stage_surface_sites_on(solver, &request_sites, point, (long)boundary_count, reach,
+                                       site, &missed, msg, msg_size);
+    else
+        dg_surface_sites_host(&request_sites, point, (long)boundary_count, reach, site, &missed, 0);
+    unprojected = (size_t)missed;
+    const double projected = omp_get_wtime();
+    /* The boundary points x atoms sums on the solve's backend; pairs closer than 1e-9 A (a site
+       on an atom centre) add nothing. */
+    const dg_pair_request request = {
+        site, (long)boundary_count, atom_xyz, atom_q, (long)charged, 0, nextafter(1e-9, INFINITY)};
+    if (st == DG_OK) st = dg_stage_pair_potentials_on(solver, &request, field, NULL, msg, msg_size);
     double total = 0.0, energy = 0.0;
-    for (size_t k = 0; k < boundary_count; ++k)
-        total += sigma[k], energy += term[k];
+    if (st == DG_OK)
+        for (size_t k = 0; k < boundary_count; ++k)
+            total += sigma[k], energy += sigma[k] * field[k];
     out->total_induced_charge = total;
     out->energy = 0.5 * epkt * energy;
     out->unprojected = unprojected;
-    free(point_q), free(sigma), free(term), free(atom_xyz), free(atom_q);
-    return 0;
+    out->time_sites = projected - started;
+    out->time_sums = omp_get_wtime() - projected;
+    free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz), free(atom_q);
+    return st == DG_OK ? 0 : -1;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "charges.h"
+#include "delphi_gpu/delphi_gpu.h"
 #include "grid.h"
 #include "calc_atoms.h"
 #include "phi_map.h"
@@ -30,13 +31,16 @@ typedef struct reaction_field {
     double expected_induced_charge; /* e, Gauss: (net charge in the box) (1/eps_out - 1/eps_in) */
     double energy;                  /* kT, corrected reaction field energy */
     size_t unprojected;             /* boundary points with no atom in reach (left in place) */
+    double time_sites;              /* s, induced charges and surface sites (host threads) */
+    double time_sums;               /* s, the boundary points x atoms sums (solve's backend) */
 } reaction_field;
 
-/* boundary: 0-based full indices of the dielectric-boundary points (all interior). */
+/* boundary: 0-based full indices of the dielectric-boundary points (all interior).  The
+ * boundary points x atoms sums run on the solver's backend (NULL: a temporary CPU handle). */
 int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *boundary,
                            size_t boundary_count, const charge_list *charges,
                            const surface_model *sm, const calc_molecule *mol, double eps_in,
-                           double eps_out, double temperature, reaction_field *out, char *msg,
-                           size_t msg_size);
+                           double eps_out, double temperature, dg_solver solver,
+                           reaction_field *out, char *msg, size_t msg_size);
 
 #endif /* HOST_REACTION_FIELD_H */

@@ -61,23 +61,35 @@ static int build_neighbors(surface_model *sm) {
             if (!sm->neighbors) return -1;
         }
     }
-    /* Deepest overlap first: the neighbour most likely to bury a point is tried first. */
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int i = 0; i < sm->count; ++i) {
-        int *list = sm->neighbors + sm->neighbor_start[i];
-        const int len = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
-        for (int a = 1; a < len; ++a) {
-            const int j = list[a];
-            const double key =
-                sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * j)) - sm->sas_radius[j];
-            int b = a - 1;
-            while (b >= 0 && sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * list[b])) -
-                                     sm->sas_radius[list[b]] >
-                                 key)
-                list[b + 1] = list[b], --b;
-            list[b + 1] = j;
+    /* Deepest overlap first: the neighbour most likely to bury a point is tried first (an
+       insertion sort on keys computed once per neighbour: a stable order). */
+    int longest = 0;
+    for (int i = 0; i < sm->count; ++i)
+        if (sm->neighbor_start[i + 1] - sm->neighbor_start[i] > longest)
+            longest = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        double *keys = malloc(((size_t)longest + 1) * sizeof *keys);
+        failed = !keys;
+#pragma omp for schedule(dynamic, 64)
+        for (int i = 0; i < sm->count; ++i) {
+            if (!keys) continue;
+            int *list = sm->neighbors + sm->neighbor_start[i];
+            const int len = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+            for (int a = 0; a < len; ++a) {
+                const int j = list[a];
+                const double key =
+                    sqrt(distance2(sm->xyz + 3 * i, sm->xyz + 3 * j)) - sm->sas_radius[j];
+                int b = a - 1;
+                while (b >= 0 && keys[b] > key)
+                    list[b + 1] = list[b], keys[b + 1] = keys[b], --b;
+                list[b + 1] = j, keys[b + 1] = key;
+            }
         }
+        free(keys);
     }
+    if (failed) return -1;
     return 0;
 }
 
@@ -122,55 +134,115 @@ static int sas_circle(const surface_model *sm, int i, int j, double m[3], double
     return 1;
 }
 
+/* cos and sin of 2 pi t / n for t < n, n = 8 .. max_n, each computed once: the same values the
+ * calls per dot would give, at a table look-up each. */
+typedef struct circle_table {
+    int max_n;
+    int *start; /* [max_n + 1]: entries of n at start[n] .. start[n] + n - 1 */
+    double *cs; /* [2 * entries]: cos, sin */
+} circle_table;
+
+static int circle_table_build(circle_table *ct, int max_n) {
+    ct->max_n = max_n;
+    ct->start = calloc((size_t)max_n + 1, sizeof *ct->start);
+    size_t entries = 0;
+    for (int n = 8; n <= max_n; ++n)
+        entries += (size_t)n;
+    ct->cs = malloc((2 * entries + 2) * sizeof *ct->cs);
+    if (!ct->start || !ct->cs) return -1;
+    int next = 0;
+    for (int n = 8; n <= max_n; ++n) {
+        ct->start[n] = next;
+        for (int t = 0; t < n; ++t) {
+            const double angle = 2.0 * M_PI * t / n;
+            ct->cs[2 * (next + t)] = cos(angle), ct->cs[2 * (next + t) + 1] = sin(angle);
+        }
+        next += n;
+    }
+    return 0;
+}
+
 /* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
- * per atom pair i < j, count, prefix sums, fill (both passes in parallel over i). */
+ * per atom i (in parallel) over its pairs i < j into a list of its own, then the lists in atom
+ * order (one pass of the accessibility tests). */
 static int build_dots(surface_model *sm, double spacing) {
+    circle_table ct = {0, NULL, NULL};
+    /* rho <= the SAS radius: n never exceeds the table's largest circle */
+    const int max_n = (int)fmax(8.0, ceil(2.0 * M_PI * sm->max_sas_radius / spacing));
     int *first = calloc((size_t)sm->count + 1, sizeof *first);
-    if (!first) return -1;
-    for (int pass = 0; pass < 2; ++pass) {
-#pragma omp parallel for schedule(dynamic, 16)
+    double **own = calloc((size_t)sm->count + 1, sizeof *own);
+    int failed = !first || !own || circle_table_build(&ct, max_n) != 0;
+    if (!failed) {
+#pragma omp parallel for schedule(dynamic, 16) reduction(| : failed)
         for (int i = 0; i < sm->count; ++i) {
-            int kept = 0;
-            for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1]; ++k) {
+            int kept = 0, capacity = 0;
+            double *list = NULL;
+            for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1] && !failed; ++k) {
                 const int j = sm->neighbors[k];
                 double m[3], rho, e1[3], e2[3];
                 if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
                 int n = (int)ceil(2.0 * M_PI * rho / spacing);
                 if (n < 8) n = 8;
+                const double *cs = n <= ct.max_n ? ct.cs + 2 * ct.start[n] : NULL;
                 for (int t = 0; t < n; ++t) {
-                    const double angle = 2.0 * M_PI * t / n, c = cos(angle), s = sin(angle);
+                    const double angle = 2.0 * M_PI * t / n;
+                    const double c = cs ? cs[2 * t] : cos(angle),
+                                 s = cs ? cs[2 * t + 1] : sin(angle);
                     double p[3];
                     for (int a = 0; a < 3; ++a)
                         p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
                     if (!surface_accessible_near(sm, i, j, p)) continue;
-                    if (pass) memcpy(sm->dots + 3 * (first[i] + kept), p, sizeof p);
-                    ++kept;
+                    if (kept == capacity) {
+                        capacity = capacity ? 2 * capacity : 64;
+                        double *grown = realloc(list, (size_t)capacity * 3 * sizeof *grown);
+                        if (!grown) {
+                            failed = 1;
+                            break;
+                        }
+                        list = grown;
+                    }
+                    memcpy(list + 3 * kept++, p, sizeof p);
                 }
             }
-            if (!pass) first[i + 1] = kept;
-        }
-        if (!pass) {
-            for (int i = 0; i < sm->count; ++i)
-                first[i + 1] += first[i];
-            sm->dot_count = first[sm->count];
-            sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
-            if (!sm->dots) {
-                free(first);
-                return -1;
-            }
+            own[i] = list;
+            first[i + 1] = kept;
         }
     }
-    free(first);
+    if (!failed) {
+        for (int i = 0; i < sm->count; ++i)
+            first[i + 1] += first[i];
+        sm->dot_count = first[sm->count];
+        sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
+        failed = !sm->dots;
+    }
+    for (int i = 0; own && i < sm->count; ++i) {
+        if (!failed && own[i])
+            memcpy(sm->dots + 3 * (size_t)first[i], own[i],
+                   (size_t)(first[i + 1] - first[i]) * 3 * sizeof(double));
+        free(own[i]);
+    }
+    free(first), free(own), free(ct.start), free(ct.cs);
+    if (failed) return -1;
     return cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
                            fmax(SURFACE_DOT_CELL, 0.25 * sm->probe));
 }
 
-/* Point k of n on a unit sphere (golden-angle spiral: near-uniform spacing). */
-static void spiral_point(int k, int n, double u[3]) {
-    const double golden_angle = M_PI * (3.0 - sqrt(5.0));
+/* Point k of n on a unit sphere (golden-angle spiral: near-uniform spacing); turn holds
+ * cos and sin of the golden angle times k (spiral_turns). */
+static void spiral_point(int k, int n, const double turn[2], double u[3]) {
     const double z = 1.0 - (2.0 * k + 1.0) / n;
     const double r = sqrt(fmax(0.0, 1.0 - z * z));
-    u[0] = r * cos(golden_angle * k), u[1] = r * sin(golden_angle * k), u[2] = z;
+    u[0] = r * turn[0], u[1] = r * turn[1], u[2] = z;
+}
+
+/* cos and sin of the golden angle times k, k < count (the same for every sphere). */
+static double *spiral_turns(int count) {
+    double *turns = malloc(((size_t)count + 1) * 2 * sizeof *turns);
+    if (!turns) return NULL;
+    const double golden_angle = M_PI * (3.0 - sqrt(5.0));
+    for (int k = 0; k < count; ++k)
+        turns[2 * k] = cos(golden_angle * k), turns[2 * k + 1] = sin(golden_angle * k);
+    return turns;
 }
 
 /* exposed[i] = 1 when some of atom i's SAS sphere is accessible: an accessible arc dot on it,
@@ -178,7 +250,13 @@ static void spiral_point(int k, int n, double u[3]) {
  * atoms cannot offer a contact probe, so the queries skip them. */
 static int mark_exposed(surface_model *sm) {
     sm->exposed = calloc((size_t)sm->count + 1, 1);
-    if (!sm->exposed) return -1;
+    const double largest = sm->max_sas_radius;
+    const int max_samples = 4 + (int)ceil(4.0 * M_PI * largest * largest / 0.25);
+    double *turns = spiral_turns(max_samples);
+    if (!sm->exposed || !turns) {
+        free(turns);
+        return -1;
+    }
 #pragma omp parallel for schedule(dynamic, 16)
     for (int i = 0; i < sm->count; ++i) {
         const double r = sm->sas_radius[i];
@@ -202,13 +280,14 @@ static int mark_exposed(surface_model *sm) {
         const int samples = 4 + (int)ceil(4.0 * M_PI * r * r / 0.25);
         for (int k = 0; k < samples && !exposed; ++k) {
             double u[3], p[3];
-            spiral_point(k, samples, u);
+            spiral_point(k, samples, turns + 2 * k, u);
             for (int a = 0; a < 3; ++a)
                 p[a] = c[a] + r * u[a];
             exposed = surface_accessible_near(sm, i, -1, p);
         }
         sm->exposed[i] = (unsigned char)exposed;
     }
+    free(turns);
     return 0;
 }
 

@@ -205,6 +205,29 @@ static int cpu_sample_change(void *state, int colour, long first, long stride, l
     return DG_OK;
 }
 
+static int cpu_pair_potentials(void *state, const dg_pair_request *request, double *out,
+                               long *skipped, dg_error *err) {
+    (void)err;
+    dg_pair_potentials_host(request, out, skipped, ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
+static int cpu_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
+                           unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
+    (void)err;
+    dg_medium_maps_host(request, face, ion, counts, ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
+static int cpu_surface_sites(void *state, const dg_surface_request *request, const double *points,
+                             long count, double reach, double *sites, long *unprojected,
+                             dg_error *err) {
+    (void)err;
+    dg_surface_sites_host(request, points, count, reach, sites, unprojected,
+                          ((cpu_state *)state)->threads);
+    return DG_OK;
+}
+
 const dg_backend_ops dg_cpu_backend_ops = {
     "cpu",
     cpu_create,
@@ -219,4 +242,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_iterate_colour,
     cpu_plane_values,
     cpu_sample_change,
+    cpu_pair_potentials,
+    cpu_medium_maps,
+    cpu_surface_sites,
 };

@@ -299,6 +299,27 @@ static int mpi_face_potentials(void *state, const dg_face_request *request, doub
     return m->inner->face_potentials(m->inner_state, request, out, err);
 }
 
+/* The stage operations need no medium: the rank's own backend computes them whole. */
+static int mpi_pair_potentials(void *state, const dg_pair_request *request, double *out,
+                               long *skipped, dg_error *err) {
+    mpi_state *m = state;
+    return m->inner->pair_potentials(m->inner_state, request, out, skipped, err);
+}
+
+static int mpi_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
+                           unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
+    mpi_state *m = state;
+    return m->inner->medium_maps(m->inner_state, request, face, ion, counts, err);
+}
+
+static int mpi_surface_sites(void *state, const dg_surface_request *request, const double *points,
+                             long count, double reach, double *sites, long *unprojected,
+                             dg_error *err) {
+    mpi_state *m = state;
+    return m->inner->surface_sites(m->inner_state, request, points, count, reach, sites,
+                                   unprojected, err);
+}
+
 static int not_nested(dg_error *err) {
     return dg_error_set(err, DG_ERR_UNSUPPORTED, "the MPI backend does not nest");
 }
@@ -335,6 +356,9 @@ static const dg_backend_ops mpi_ops_template = {
     mpi_iterate_colour,
     mpi_plane_values,
     mpi_sample_change,
+    mpi_pair_potentials,
+    mpi_medium_maps,
+    mpi_surface_sites,
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {

@@ -1,0 +1,386 @@
+/* Stage operations on the GPU (see stages.h).
+ * Pair sums: one thread per target; the sources stream through shared memory in index order and
+ * each thread sums its terms in double in that order, with the host's expression term for term
+ * (IEEE sqrt and division, no FMA contraction): out[k] equals the CPU backend's.
+ * Medium maps: one block per atom marks its spheres (atomicOr on the bytes' words), then one
+ * thread per point resolves it, the shell points with the host's SES test (surface_points.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.cuh"
+#include "stages/surface_points.h"
+
+namespace {
+
+struct charge_point { /* a source: position and charge */
+    double x, y, z, q;
+};
+
+constexpr int kPairThreads = 256;
+
+__global__ void __launch_bounds__(kPairThreads)
+    dg_pair_potential_kernel(const double *targets, long target_count, const charge_point *sources,
+                             long source_count, int upper_triangle, double min_distance,
+                             double *out, unsigned long long *skipped) {
+    __shared__ charge_point tile[kPairThreads];
+    const long first = blockIdx.x * (long)kPairThreads;
+    const long k = first + threadIdx.x;
+    double tx = 0.0, ty = 0.0, tz = 0.0;
+    if (k < target_count) tx = targets[3 * k], ty = targets[3 * k + 1], tz = targets[3 * k + 2];
+    double sum = 0.0;
+    unsigned long long left_out = 0;
+    /* In the upper triangle no thread of this block needs sources before first + 1. */
+    const long start = upper_triangle ? ((first + 1) / kPairThreads) * kPairThreads : 0;
+    for (long base = start; base < source_count; base += kPairThreads) {
+        if (base + threadIdx.x < source_count) tile[threadIdx.x] = sources[base + threadIdx.x];
+        __syncthreads();
+        const int n = (int)min((long)kPairThreads, source_count - base);
+        if (k < target_count)
+            for (int j = 0; j < n; ++j) {
+                if (upper_triangle && base + j <= k) continue;
+                const double dx = tx - tile[j].x, dy = ty - tile[j].y, dz = tz - tile[j].z;
+                const double d = sqrt(dx * dx + dy * dy + dz * dz);
+                if (d < min_distance) {
+                    ++left_out;
+                    continue;
+                }
+                sum += tile[j].q / d;
+            }
+        __syncthreads();
+    }
+    if (k < target_count) {
+        out[k] = sum;
+        if (left_out) atomicAdd(skipped, left_out);
+    }
+}
+
+} // namespace
+
+int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double *out, long *skipped,
+                            dg_error *err) {
+    (void)st;
+    if (skipped) *skipped = 0;
+    if (r->target_count == 0) return DG_OK;
+    const size_t target_bytes = (size_t)r->target_count * 3 * sizeof(double);
+    const size_t out_bytes = (size_t)r->target_count * sizeof(double);
+    const size_t source_bytes =
+        (size_t)(r->source_count > 0 ? r->source_count : 1) * sizeof(charge_point);
+    charge_point *host_sources = static_cast<charge_point *>(malloc(source_bytes));
+    if (!host_sources)
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory for %ld charges",
+                            r->source_count);
+    for (long i = 0; i < r->source_count; ++i)
+        host_sources[i] = {r->sources[3 * i], r->sources[3 * i + 1], r->sources[3 * i + 2],
+                           r->charges[i]};
+    charge_point *sources = nullptr;
+    double *targets = nullptr, *values = nullptr;
+    unsigned long long *count = nullptr, host_count = 0;
+    cudaError_t code = cudaMalloc(&sources, source_bytes);
+    const char *what = "cudaMalloc (pair sources)";
+    if (code == cudaSuccess)
+        code = cudaMalloc(&targets, target_bytes), what = "cudaMalloc (targets)";
+    if (code == cudaSuccess) code = cudaMalloc(&values, out_bytes), what = "cudaMalloc (pair sums)";
+    if (code == cudaSuccess)
+        code = cudaMalloc(&count, sizeof *count), what = "cudaMalloc (pair count)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(sources, host_sources, source_bytes, cudaMemcpyHostToDevice),
+        what = "cudaMemcpy (pair sources)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(targets, r->targets, target_bytes, cudaMemcpyHostToDevice),
+        what = "cudaMemcpy (targets)";
+    if (code == cudaSuccess)
+        code = cudaMemset(count, 0, sizeof *count), what = "cudaMemset (pair count)";
+    if (code == cudaSuccess) {
+        const long blocks = (r->target_count + kPairThreads - 1) / kPairThreads;
+        dg_pair_potential_kernel<<<(unsigned)blocks, kPairThreads>>>(
+            targets, r->target_count, sources, r->source_count, r->upper_triangle, r->min_distance,
+            values, count);
+        code = cudaGetLastError(), what = "launch of dg_pair_potential_kernel";
+    }
+    if (code == cudaSuccess)
+        code = cudaMemcpy(out, values, out_bytes, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (pair sums back)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(&host_count, count, sizeof host_count, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (pair count back)";
+    free(host_sources);
+    const cudaError_t freed[4] = {cudaFree(sources), cudaFree(targets), cudaFree(values),
+                                  cudaFree(count)};
+    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
+        if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (pair sums)";
+    if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
+    if (skipped) *skipped = (long)host_count;
+    return DG_OK;
+}
+
+namespace {
+
+constexpr int kMarkThreads = 128;
+constexpr int kResolveThreads = 256;
+
+__global__ void __launch_bounds__(kMarkThreads)
+    dg_mark_atoms_kernel(dg_surface_request r, double off_x, double off_y, double off_z,
+                         double inner, double outer, double plane_extra, unsigned int *marks) {
+    const int i = blockIdx.x;
+    if (i >= r.count) return;
+    const double off[3] = {off_x, off_y, off_z};
+    int lo, hi, box[4];
+    dg_sp_plane_range(&r, i, plane_extra, &lo, &hi);
+    const double r_in = r.radius[i] + inner, r_out = r.radius[i] + outer;
+    const double r_max = fmax(r_in, r_out);
+    for (int z = lo; z <= hi; ++z) {
+        double dz;
+        if (!dg_sp_disk(&r, i, z, off, r_max, &dz, box)) continue;
+        const int width = box[3] - box[2] + 1, rows = box[1] - box[0] + 1;
+        for (int t = threadIdx.x; t < width * rows; t += kMarkThreads) {
+            const int x = box[2] + t % width, y = box[0] + t / width;
+            const int m = dg_sp_mark(&r, i, x, y, off, dz, r_in, r_out);
+            if (!m) continue;
+            const size_t w = (size_t)x + (size_t)r.n * ((size_t)y + (size_t)r.n * (size_t)z);
+            atomicOr(marks + w / 4, (unsigned int)m << (8 * (w % 4)));
+        }
+    }
+}
+
+/* counts[0..2]: solute, shell, reentrant (faces) or [0]: ion-accessible (ions). */
+__global__ void __launch_bounds__(kResolveThreads)
+    dg_resolve_faces_kernel(dg_surface_request r, double off_x, double off_y, double off_z,
+                            const unsigned char *marks, unsigned char *out,
+                            unsigned long long *counts) {
+    __shared__ unsigned long long block[3];
+    if (threadIdx.x < 3) block[threadIdx.x] = 0;
+    __syncthreads();
+    const long long n = r.n;
+    const long long w = blockIdx.x * (long long)kResolveThreads + threadIdx.x;
+    unsigned long long solute = 0, shell = 0;
+    if (w < n * n * n) {
+        int v = marks[w];
+        if (v & DG_SP_INNER) {
+            v = 1;
+        } else if (v & DG_SP_SHELL) {
+            const double p[3] = {dg_sp_position(&r, 0, (double)(w % n) + off_x),
+                                 dg_sp_position(&r, 1, (double)((w / n) % n) + off_y),
+                                 dg_sp_position(&r, 2, (double)(w / (n * n)) + off_z)};
+            v = !dg_sp_shell_outside(&r, p);
+            shell = 1;
+        }
+        out[w] = (unsigned char)v;
+        solute = (unsigned long long)v;
+    }
+    if (solute) atomicAdd(&block[0], solute);
+    if (shell) atomicAdd(&block[1], shell);
+    if (shell && solute) atomicAdd(&block[2], 1ULL);
+    __syncthreads();
+    if (threadIdx.x < 3 && block[threadIdx.x]) atomicAdd(counts + threadIdx.x, block[threadIdx.x]);
+}
+
+__global__ void __launch_bounds__(kResolveThreads)
+    dg_resolve_ions_kernel(long long points, const unsigned char *marks, unsigned char *out,
+                           unsigned long long *counts) {
+    __shared__ unsigned long long block;
+    if (threadIdx.x == 0) block = 0;
+    __syncthreads();
+    const long long w = blockIdx.x * (long long)kResolveThreads + threadIdx.x;
+    if (w < points) {
+        out[w] = !marks[w];
+        if (out[w]) atomicAdd(&block, 1ULL);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && block) atomicAdd(counts, block);
+}
+
+/* Device copies of the request's arrays; the request itself then points at them. */
+struct device_surface {
+    dg_surface_request r;
+    void *buffer[12];
+    int used;
+};
+
+template <typename T>
+cudaError_t upload(device_surface *d, const T *host, size_t count, const T **dst) {
+    *dst = nullptr;
+    if (!host || count == 0) return cudaSuccess;
+    void *p = nullptr;
+    cudaError_t code = cudaMalloc(&p, count * sizeof(T));
+    if (code != cudaSuccess) return code;
+    d->buffer[d->used++] = p;
+    *dst = static_cast<const T *>(p);
+    return cudaMemcpy(p, host, count * sizeof(T), cudaMemcpyHostToDevice);
+}
+
+size_t cells_of(const dg_cell_grid *g) {
+    return (size_t)g->dim[0] * g->dim[1] * g->dim[2];
+}
+
+/* with_cells: also the cell list of all atoms (surface sites). */
+cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, int with_cells,
+                           const char **what) {
+    memset(d, 0, sizeof *d);
+    d->r = *r;
+    const size_t atoms = (size_t)r->count;
+    cudaError_t code;
+    *what = "upload of the atoms";
+    if ((code = upload(d, r->xyz, 3 * atoms, &d->r.xyz)) != cudaSuccess) return code;
+    if ((code = upload(d, r->radius, atoms, &d->r.radius)) != cudaSuccess) return code;
+    if ((code = upload(d, r->sas_radius, atoms, &d->r.sas_radius)) != cudaSuccess) return code;
+    if (with_cells && atoms > 0) {
+        const size_t cells = cells_of(&r->atoms);
+        if ((code = upload(d, r->atoms.start, cells + 1, &d->r.atoms.start)) != cudaSuccess)
+            return code;
+        if ((code = upload(d, r->atoms.items, (size_t)r->atoms.start[cells], &d->r.atoms.items)) !=
+            cudaSuccess)
+            return code;
+    }
+    if (!r->molecular || !(r->probe > 0.0)) return cudaSuccess;
+    *what = "upload of the surface model";
+    if ((code = upload(d, r->neighbor_start, atoms + 1, &d->r.neighbor_start)) != cudaSuccess)
+        return code;
+    if ((code = upload(d, r->neighbors, (size_t)r->neighbor_start[atoms], &d->r.neighbors)) !=
+        cudaSuccess)
+        return code;
+    const size_t exposed_cells = cells_of(&r->exposed_atoms);
+    if ((code = upload(d, r->exposed_atoms.start, exposed_cells + 1, &d->r.exposed_atoms.start)) !=
+        cudaSuccess)
+        return code;
+    if ((code = upload(d, r->exposed_atoms.items, (size_t)r->exposed_atoms.start[exposed_cells],
+                       &d->r.exposed_atoms.items)) != cudaSuccess)
+        return code;
+    if (r->dot_count <= 0) return cudaSuccess;
+    const size_t dot_cells = cells_of(&r->dot_cells);
+    if ((code = upload(d, r->dots, 3 * (size_t)r->dot_count, &d->r.dots)) != cudaSuccess)
+        return code;
+    if ((code = upload(d, r->dot_cells.start, dot_cells + 1, &d->r.dot_cells.start)) != cudaSuccess)
+        return code;
+    return upload(d, r->dot_cells.items, (size_t)r->dot_cells.start[dot_cells],
+                  &d->r.dot_cells.items);
+}
+
+cudaError_t free_surface(device_surface *d) {
+    cudaError_t first = cudaSuccess;
+    for (int i = 0; i < d->used; ++i) {
+        const cudaError_t code = cudaFree(d->buffer[i]);
+        if (first == cudaSuccess) first = code;
+    }
+    d->used = 0;
+    return first;
+}
+
+constexpr int kSiteThreads = 128;
+
+__global__ void __launch_bounds__(kSiteThreads)
+    dg_surface_sites_kernel(dg_surface_request r, const double *points, long count, double reach,
+                            double *sites, unsigned long long *missed) {
+    const long k = blockIdx.x * (long)kSiteThreads + threadIdx.x;
+    if (k >= count) return;
+    const double x[3] = {points[3 * k], points[3 * k + 1], points[3 * k + 2]};
+    double s[3];
+    if (dg_sp_project(&r, x, reach, s) != 0) atomicAdd(missed, 1ULL);
+    sites[3 * k] = s[0], sites[3 * k + 1] = s[1], sites[3 * k + 2] = s[2];
+}
+
+} // namespace
+
+int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *r, unsigned char *face[3],
+                        unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
+    (void)st;
+    memset(counts, 0, sizeof *counts);
+    const long long points = (long long)r->n * r->n * r->n;
+    const double plane_extra = fmax(r->probe, r->ion_map ? r->ion_radius : 0.0);
+    device_surface d;
+    const char *what = "";
+    unsigned int *marks = nullptr;
+    unsigned char *out = nullptr;
+    unsigned long long *count = nullptr, host_count[3] = {0, 0, 0};
+    cudaError_t code = upload_surface(&d, r, 0, &what);
+    if (code == cudaSuccess)
+        code = cudaMalloc(&marks, ((size_t)points + 3) / 4 * 4), what = "cudaMalloc (marks)";
+    if (code == cudaSuccess) code = cudaMalloc(&out, (size_t)points), what = "cudaMalloc (map)";
+    if (code == cudaSuccess)
+        code = cudaMalloc(&count, 3 * sizeof *count), what = "cudaMalloc (map counts)";
+    const unsigned blocks = (unsigned)((points + kResolveThreads - 1) / kResolveThreads);
+    for (int a = 0; a < 4 && code == cudaSuccess; ++a) {
+        if (a == 3 && !r->ion_map) break;
+        double off[3] = {0, 0, 0};
+        if (a < 3) off[a] = 0.5;
+        const double inner = a < 3 ? 0.0 : r->ion_radius, outer = a < 3 ? r->probe : r->ion_radius;
+        code = cudaMemset(marks, 0, ((size_t)points + 3) / 4 * 4), what = "cudaMemset (marks)";
+        if (code == cudaSuccess)
+            code = cudaMemset(count, 0, 3 * sizeof *count), what = "cudaMemset (map counts)";
+        if (code == cudaSuccess && r->count > 0) {
+            dg_mark_atoms_kernel<<<(unsigned)r->count, kMarkThreads>>>(
+                d.r, off[0], off[1], off[2], inner, outer, plane_extra, marks);
+            code = cudaGetLastError(), what = "launch of dg_mark_atoms_kernel";
+        }
+        if (code == cudaSuccess) {
+            const unsigned char *bytes = reinterpret_cast<const unsigned char *>(marks);
+            if (a < 3)
+                dg_resolve_faces_kernel<<<blocks, kResolveThreads>>>(d.r, off[0], off[1], off[2],
+                                                                     bytes, out, count);
+            else
+                dg_resolve_ions_kernel<<<blocks, kResolveThreads>>>(points, bytes, out, count);
+            code = cudaGetLastError(), what = "launch of the medium resolve kernel";
+        }
+        if (code == cudaSuccess)
+            code = cudaMemcpy(a < 3 ? face[a] : ion, out, (size_t)points, cudaMemcpyDeviceToHost),
+            what = "cudaMemcpy (map back)";
+        if (code == cudaSuccess)
+            code = cudaMemcpy(host_count, count, sizeof host_count, cudaMemcpyDeviceToHost),
+            what = "cudaMemcpy (map counts back)";
+        if (code != cudaSuccess) break;
+        if (a < 3) {
+            counts->solute_faces[a] = (size_t)host_count[0];
+            counts->shell_points += (size_t)host_count[1];
+            counts->reentrant_points += (size_t)host_count[2];
+        } else {
+            counts->ion_accessible_points = (size_t)host_count[0];
+        }
+    }
+    const cudaError_t freed[4] = {free_surface(&d), cudaFree(marks), cudaFree(out),
+                                  cudaFree(count)};
+    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
+        if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (medium maps)";
+    return code == cudaSuccess ? DG_OK : dg_cuda_fail(err, code, what);
+}
+
+int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *r, const double *points,
+                          long count, double reach, double *sites, long *unprojected,
+                          dg_error *err) {
+    (void)st;
+    *unprojected = 0;
+    if (count == 0) return DG_OK;
+    const size_t bytes = (size_t)count * 3 * sizeof(double);
+    device_surface d;
+    const char *what = "";
+    double *device_points = nullptr, *device_sites = nullptr;
+    unsigned long long *missed = nullptr, host_missed = 0;
+    cudaError_t code = upload_surface(&d, r, 1, &what);
+    if (code == cudaSuccess)
+        code = cudaMalloc(&device_points, bytes), what = "cudaMalloc (site points)";
+    if (code == cudaSuccess) code = cudaMalloc(&device_sites, bytes), what = "cudaMalloc (sites)";
+    if (code == cudaSuccess)
+        code = cudaMalloc(&missed, sizeof *missed), what = "cudaMalloc (site count)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(device_points, points, bytes, cudaMemcpyHostToDevice),
+        what = "cudaMemcpy (site points)";
+    if (code == cudaSuccess)
+        code = cudaMemset(missed, 0, sizeof *missed), what = "cudaMemset (site count)";
+    if (code == cudaSuccess) {
+        const long blocks = (count + kSiteThreads - 1) / kSiteThreads;
+        dg_surface_sites_kernel<<<(unsigned)blocks, kSiteThreads>>>(d.r, device_points, count,
+                                                                    reach, device_sites, missed);
+        code = cudaGetLastError(), what = "launch of dg_surface_sites_kernel";
+    }
+    if (code == cudaSuccess)
+        code = cudaMemcpy(sites, device_sites, bytes, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (sites back)";
+    if (code == cudaSuccess)
+        code = cudaMemcpy(&host_missed, missed, sizeof host_missed, cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (site count back)";
+    const cudaError_t freed[4] = {free_surface(&d), cudaFree(device_points), cudaFree(device_sites),
+                                  cudaFree(missed)};
+    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
+        if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (surface sites)";
+    if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
+    *unprojected = (long)host_missed;
+    return DG_OK;
+}
