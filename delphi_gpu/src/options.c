@@ -114,12 +114,9 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
     if (o->solver == DG_SOLVER_MULTIGRID)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "solver", "MULTIGRID is not implemented yet");
-    if (o->nonlinear_method == DG_NONLINEAR_NEWTON)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_method",
-                      "NEWTON is not implemented yet");
-    if (o->nonlinear_term != DG_NONLINEAR_TERM_AUTO)
+    if (o->nonlinear_method == DG_NONLINEAR_DELPHI && o->nonlinear_term == DG_NONLINEAR_TERM_EXACT)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_term",
-                      "only AUTO is implemented yet");
+                      "EXACT needs nonlinear_method NEWTON (DelPhi's scheme uses its polynomial)");
     if (o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm", "this build has no MPI support");
     return DG_OK;

@@ -16,6 +16,7 @@
 static const char *value_options[] = {
     "set", "pqr",  "pdb", "siz",     "crg",       "phi-in", "phi",     "dx",      "cube",
     "frc", "json", "log", "backend", "precision", "device", "threads", "surface", "energy",
+    "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -131,6 +132,9 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT};
     static const char *surface_names[] = {"molecular", "vdw"};
     static const int surface_values[] = {SURFACE_MOLECULAR, SURFACE_VDW};
+    static const char *nonlinear_names[] = {"newton", "newton-polynomial", "delphi"};
+    static const int nonlinear_values[] = {NONLINEAR_NEWTON, NONLINEAR_NEWTON_POLYNOMIAL,
+                                           NONLINEAR_DELPHI};
 
     if (value && !value[0] && strcmp(name, "set") != 0)
         return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "empty value");
@@ -169,6 +173,9 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         return choose(option, value, precision_names, precision_values, 2, &s->precision, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
+    else if (!strcmp(name, "nonlinear"))
+        return choose(option, value, nonlinear_names, nonlinear_values, 3, &s->nonlinear_method,
+                      err);
     else if (!strcmp(name, "device"))
         return nonnegative_int(option, value, &s->device, err);
     else if (!strcmp(name, "threads"))

@@ -38,6 +38,7 @@ void settings_defaults(run_settings *s) {
     s->precision = 0; /* DG_PRECISION_DOUBLE */
     s->device = 0;
     s->threads = 0;
+    s->nonlinear_method = NONLINEAR_NEWTON;
     s->autoc = 1;
     s->grdcon = 0.0;
 

@@ -27,6 +27,7 @@ const char *settings_usage(void) {
            "Solver:\n"
            "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
+           "  --nonlinear newton|newton-polynomial|delphi  nonlinear PB method (newton)\n"
            "Other:\n"
            "  --quiet                 no progress lines\n"
            "  --help, -h              this text\n"

@@ -54,7 +54,12 @@ void pb_options_from_settings(const run_settings *s, int nonlinear, dg_options *
     o->max_change_tol = s->maxc > 0 ? s->maxc : 0.0;
     o->norm_change_tol = s->normc > 0 ? s->normc : 0.0;
     o->relpar = s->relpar_given ? s->relpar : 0.0;
-    if (nonlinear) {
+    o->nonlinear_method =
+        s->nonlinear_method == NONLINEAR_DELPHI ? DG_NONLINEAR_DELPHI : DG_NONLINEAR_NEWTON;
+    o->nonlinear_term = s->nonlinear_method == NONLINEAR_NEWTON_POLYNOMIAL
+                            ? DG_NONLINEAR_TERM_POLYNOMIAL
+                            : DG_NONLINEAR_TERM_AUTO;
+    if (nonlinear && s->nonlinear_method == NONLINEAR_DELPHI) {
         o->nonlinear_blocks = s->nonit <= 20 ? 30 : s->nonit;
         if (s->nonit <= 20 && note && note_size)
             snprintf(note, note_size, "nonit %d raised to 30 nonlinear blocks, as DelPhi does",
