@@ -142,7 +142,10 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
             st = ops->step(ws, 0.0, 0, &change, &err);
             if (st == DG_OK) st = ops->residual(ws, &trial, &err);
             if (st != DG_OK) return backend_failed(s, st, "restore", &err);
-            return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+            /* In float the residual stops falling at the rounding of phi. */
+            *outcome = s->options.precision == DG_PRECISION_FLOAT ? DG_OUTCOME_FLOAT_RESOLUTION
+                                                                  : DG_OUTCOME_NOT_CONVERGED;
+            return DG_OK;
         }
         r->final_relpar = lambda;
         mon->max_change = change.max_abs;

@@ -55,72 +55,22 @@ static void SFX(newton_residual)(cpu_newton *w, dg_newton_norms *norms) {
             for (int c = 0; c < 2; ++c) {
                 long first, last;
                 dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+                const unsigned char *flag = p->has_salt ? p->flag[c] : NULL;
                 for (long h = first; h <= last; ++h) {
-                    const double v = w->g[c][h];
-                    if (!isfinite(v) || !isfinite(w->inv[c][h])) finite = 0;
+                    const double v = w->g[c][h], inv = w->inv[c][h];
+                    if (!isfinite(v) || !isfinite(inv)) finite = 0;
                     mx = fabs(v) > mx ? fabs(v) : mx;
                     sum += v * v;
+                    w->a[c][h] = (float)(inv * p->factor[flag ? flag[h] : 0]);
+                    w->b[c][h] = (float)(inv * v);
                 }
             }
         w->plane_max[z] = mx, w->plane_sum[z] = sum, w->plane_finite[z] = finite;
     }
-    collect_norms(w, norms);
-}
-
-static void SFX(newton_zero_step)(cpu_newton *w) {
     for (int c = 0; c < 2; ++c)
-        memset(w->delta[c], 0, (w->view.prep->half_count[c] + 1) * sizeof(REAL));
-}
-
-/* One colour of the inner SOR: delta <- (1-omega) delta + omega inv (A delta - G).  Returns the
-   max |change| when measure. */
-static double SFX(newton_inner_colour)(cpu_newton *w, int c, double omega, int measure) {
-    const dg_prepared *p = w->view.prep;
-    REAL *restrict delta = w->delta[c];
-    const REAL *restrict other = w->delta[1 - c];
-    const long *o = w->view.offsets[c];
-    const unsigned char *flag = p->has_salt ? p->flag[c] : NULL;
-    const int *bmap = w->bmap[c];
-    const double *weight = p->boundary_weight[c];
-    const double *restrict g = w->g[c], *restrict inv = w->inv[c];
-    double most = 0.0;
-#pragma omp parallel for schedule(static) num_threads(w->view.threads) reduction(max : most)
-    for (int z = 1; z < p->nz - 1; ++z)
-        for (int y = 1; y < p->ny - 1; ++y) {
-            long first, last;
-            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            for (long h = first; h <= last; ++h) {
-                const int f = flag ? flag[h] : 0;
-                double s = p->factor[f] * ((double)other[h + o[0]] + (double)other[h + o[1]] +
-                                           (double)other[h + o[2]] + (double)other[h + o[3]] +
-                                           (double)other[h + o[4]] + (double)other[h + o[5]]);
-                const int b = bmap[h];
-                if (b >= 0) {
-                    const double *wb = weight + 6L * b;
-                    for (int k = 0; k < 6; ++k)
-                        s += wb[k] * (double)other[h + o[k]];
-                }
-                const double old = (double)delta[h];
-                const REAL updated = (REAL)((1.0 - omega) * old + omega * inv[h] * (s - g[h]));
-                if (measure) {
-                    const double change = fabs((double)updated - old);
-                    most = change > most || isnan(change) ? change : most;
-                }
-                delta[h] = updated;
-            }
-        }
-    return most;
-}
-
-static double SFX(newton_inner)(cpu_newton *w, int count, double omega, int measure) {
-    double most = 0.0;
-    for (int it = 0; it < count; ++it) {
-        const int last = measure && it == count - 1;
-        const double m0 = SFX(newton_inner_colour)(w, 0, omega, last);
-        const double m1 = SFX(newton_inner_colour)(w, 1, omega, last);
-        most = m0 > m1 ? m0 : m1;
-    }
-    return most;
+        for (int k = 0; k < p->boundary_count[c]; ++k)
+            w->boundary_inv[c][k] = (float)w->inv[c][p->boundary_index[c][k]];
+    collect_norms(w, norms);
 }
 
 /* phi <- start + lambda delta (start <- phi first when first); norms of the change of phi. */
@@ -134,7 +84,7 @@ static void SFX(newton_step)(cpu_newton *w, double lambda, int first, dg_newton_
             for (int c = 0; c < 2; ++c) {
                 REAL *restrict phi = w->view.phi[c];
                 REAL *restrict start = w->start[c];
-                const REAL *restrict delta = w->delta[c];
+                const float *restrict delta = w->delta[c];
                 long first_h, last_h;
                 dg_row_range(p->nx, p->ny, y, z, c, &first_h, &last_h);
                 for (long h = first_h; h <= last_h; ++h) {
