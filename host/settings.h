@@ -85,6 +85,7 @@ typedef struct run_settings {
     int precision; /* dg_precision (double) */
     int device;    /* CUDA device */
     int threads;   /* CPU threads, 0 = default */
+
     int nonlinear_method; /* enum nonlinear_choice (NEWTON) */
 
     /* Inputs. */

@@ -23,8 +23,8 @@ struct cuda_newton {
     float *boundary_inv[2];        /* inv at each boundary entry of the sparse list */
     float *boundary_weight[2];     /* 6 per boundary entry */
     int *bmap[2];                  /* sparse-list entry of each half point, -1 if none */
-    int blocks[2];             /* grid-stride blocks per colour */
-    dg_cuda_partial *partials; /* blocks[0] + blocks[1] */
+    int blocks[2];                 /* grid-stride blocks per colour */
+    dg_cuda_partial *partials;     /* blocks[0] + blocks[1] */
     dg_cuda_partial *result;
 };
 
@@ -34,7 +34,7 @@ template <typename T> struct newton_params {
     const T *other; /* the other colour */
     float *a, *b, *boundary_inv;
     const float *boundary_weight;
-    float *delta;          /* of this colour */
+    float *delta; /* of this colour */
     const float *delta_other, *snapshot;
     T *start;
     const unsigned char *flag;
@@ -69,9 +69,9 @@ template <typename T>
 __device__ __forceinline__ double newton_stencil(const newton_params<T> &p, size_t h, int salt,
                                                  int b) {
     const T *o = p.other + h;
-    double s = (salt ? p.f1 : p.f0) *
-               ((double)o[p.off[0]] + (double)o[p.off[1]] + (double)o[p.off[2]] +
-                (double)o[p.off[3]] + (double)o[p.off[4]] + (double)o[p.off[5]]);
+    double s =
+        (salt ? p.f1 : p.f0) * ((double)o[p.off[0]] + (double)o[p.off[1]] + (double)o[p.off[2]] +
+                                (double)o[p.off[3]] + (double)o[p.off[4]] + (double)o[p.off[5]]);
     if (b >= 0 && b < p.boundary_count) {
         const double *wb = p.weight + 6ll * b;
         for (int k = 0; k < 6; ++k)
@@ -114,8 +114,8 @@ __global__ void dg_newton_inner_kernel(newton_params<float> p) {
          h += (size_t)gridDim.x * blockDim.x) {
         if (!newton_interior(h, p.colour, p.nx, p.ny, p.nz)) continue;
         const float *o = p.delta_other + h;
-        const float sum = o[p.off[0]] + o[p.off[1]] + o[p.off[2]] + o[p.off[3]] + o[p.off[4]] +
-                          o[p.off[5]];
+        const float sum =
+            o[p.off[0]] + o[p.off[1]] + o[p.off[2]] + o[p.off[3]] + o[p.off[4]] + o[p.off[5]];
         p.delta[h] = keep * p.delta[h] + omega * (p.a[h] * sum - p.b[h]);
     }
 }
@@ -307,24 +307,24 @@ static int allocate(cuda_newton *w, dg_error *err) {
                     "cudaMemsetAsync (Newton map)");
         if (sp->total_count > 0) {
             const int blocks = (sp->total_count + NEWTON_THREADS - 1) / NEWTON_THREADS;
-            dg_newton_bmap_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(
-                w->bmap[c], sp->index, sp->total_count);
+            dg_newton_bmap_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(w->bmap[c], sp->index,
+                                                                             sp->total_count);
             DG_CUDA_LAUNCHED("Newton map kernel");
         }
         if (sp->boundary_count > 0) {
             const size_t nw = 6 * (size_t)sp->boundary_count;
             const unsigned blocks = (unsigned)((nw + NEWTON_THREADS - 1) / NEWTON_THREADS);
-            dg_newton_float_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(
-                w->boundary_weight[c], sp->weight_raw, nw);
+            dg_newton_float_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(w->boundary_weight[c],
+                                                                              sp->weight_raw, nw);
             DG_CUDA_LAUNCHED("Newton weight conversion kernel");
         }
         size_t blocks = (n + NEWTON_THREADS - 1) / NEWTON_THREADS;
         const size_t most = (size_t)st->sm_count * 8;
         w->blocks[c] = (int)(blocks < 1 ? 1 : blocks > most ? most : blocks);
     }
-    DG_CUDA_TRY(cudaMalloc((void **)&w->partials,
-                           (w->blocks[0] + w->blocks[1]) * sizeof(dg_cuda_partial)),
-                "cudaMalloc (Newton partials)");
+    DG_CUDA_TRY(
+        cudaMalloc((void **)&w->partials, (w->blocks[0] + w->blocks[1]) * sizeof(dg_cuda_partial)),
+        "cudaMalloc (Newton partials)");
     DG_CUDA_TRY(cudaMalloc((void **)&w->result, sizeof(dg_cuda_partial)),
                 "cudaMalloc (Newton result)");
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "Newton set-up (cudaStreamSynchronize)");
@@ -360,9 +360,9 @@ static int cuda_newton_zero_step(void *workspace, dg_error *err) {
     cuda_newton *w = static_cast<cuda_newton *>(workspace);
     DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
     for (int c = 0; c < 2; ++c)
-        DG_CUDA_TRY(cudaMemsetAsync(w->delta[c], 0, w->st->half_count[c] * sizeof(float),
-                                    w->st->stream),
-                    "cudaMemsetAsync (Newton step)");
+        DG_CUDA_TRY(
+            cudaMemsetAsync(w->delta[c], 0, w->st->half_count[c] * sizeof(float), w->st->stream),
+            "cudaMemsetAsync (Newton step)");
     return DG_OK;
 }
 

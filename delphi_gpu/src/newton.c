@@ -10,11 +10,11 @@
 #include "newton.h"
 #include "newton_backend.h"
 
-#define FORCING_FIRST    0.1  /* forcing term of the first step */
-#define FORCING_MAX      0.5  /* never solve a step less accurately than this */
-#define ARMIJO           1e-4 /* sufficient decrease of |G| */
-#define MAX_HALVINGS     40
-#define INNER_CHECK      10 /* inner sweeps between checks of the inner change */
+#define FORCING_FIRST      0.1  /* forcing term of the first step */
+#define FORCING_MAX        0.5  /* never solve a step less accurately than this */
+#define ARMIJO             1e-4 /* sufficient decrease of |G| */
+#define MAX_HALVINGS       40
+#define INNER_CHECK        10 /* inner sweeps between checks of the inner change */
 #define SYMMETRIC_SALT_TOL 1e-3
 
 /* The ionic term: DelPhi's polynomial, or the exact Boltzmann term for one symmetric z:z salt,
@@ -78,8 +78,8 @@ static int met(const tolerances *t, const dg_monitor *m) {
 }
 
 /* Inner SOR until the change per sweep is below target (or the cap); *sweeps counts them. */
-static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double omega,
-                       double target, int cap, int *sweeps, int *finite) {
+static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, double target,
+                       int cap, int *sweeps, int *finite) {
     dg_error err = {0};
     int st = ops->zero_step(ws, &err);
     if (st != DG_OK) return backend_failed(s, st, "step reset", &err);
@@ -98,8 +98,15 @@ static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double o
 
 static int report_progress(dg_solver s, dg_monitor *m, int step, double omega) {
     if (!s->options.progress) return 0;
-    dg_progress p = {m->iterations, DG_PHASE_NONLINEAR, step,  m->max_change, m->rms_change,
-                     m->norm_change, omega,             0,     dg_wall_seconds() - m->start_time};
+    dg_progress p = {m->iterations,
+                     DG_PHASE_NONLINEAR,
+                     step,
+                     m->max_change,
+                     m->rms_change,
+                     m->norm_change,
+                     omega,
+                     0,
+                     dg_wall_seconds() - m->start_time};
     return s->options.progress(&p, s->options.progress_user_data) != 0;
 }
 
@@ -163,8 +170,7 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
     return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
 }
 
-int dg_run_newton(dg_solver s, double omega, int cap, dg_monitor *mon, int *outcome,
-                  dg_result *r) {
+int dg_run_newton(dg_solver s, double omega, int cap, dg_monitor *mon, int *outcome, dg_result *r) {
     const dg_newton_ops *ops = newton_ops(s);
     if (!ops)
         return dg_fail(s, DG_ERR_INTERNAL, "the %s backend has no Newton kernels",

@@ -21,7 +21,7 @@
 
 /** The ionic term R beyond the linear part, at salt points. */
 typedef struct dg_newton_term {
-    int exact; /* 1: R = amplitude (p - sinh(z p) / z); 0: DelPhi's polynomial, no cut-off */
+    int exact;        /* 1: R = amplitude (p - sinh(z p) / z); 0: DelPhi's polynomial, no cut-off */
     double valence;   /* z (exact) */
     double amplitude; /* exact: coefficient such that R ~ coefficient chi1 p^3 for small p */
     double coefficient, chi[4]; /* polynomial: coefficient p^2 (chi0 + p (chi1 + ...)) */
@@ -73,7 +73,8 @@ DG_NEWTON_HD static inline double dg_newton_remainder(const dg_newton_term *t, d
         return t->amplitude * (p - sinh(zp) / z);
     }
     const double *c = t->chi;
-    *derivative = t->coefficient * p * (2.0 * c[0] + p * (3.0 * c[1] + p * (4.0 * c[2] + p * 5.0 * c[3])));
+    *derivative =
+        t->coefficient * p * (2.0 * c[0] + p * (3.0 * c[1] + p * (4.0 * c[2] + p * 5.0 * c[3])));
     return t->coefficient * p * p * (c[0] + p * (c[1] + p * (c[2] + p * c[3])));
 }
 

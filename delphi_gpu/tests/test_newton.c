@@ -51,9 +51,9 @@ static double *solve(const run *u, dense_problem *d, dg_result *r) {
     printf("charge %6.1f e, %4.2f M, %-6s %-10s %s %d thr: %-13s %5d sweeps, %3d %s, max change "
            "%.2e, %.2f s\n",
            u->charge, u->molar,
-           !u->nonlinear                         ? "linear"
+           !u->nonlinear                      ? "linear"
            : u->method == DG_NONLINEAR_NEWTON ? "newton"
-                                                 : "delphi",
+                                              : "delphi",
            u->term == DG_NONLINEAR_TERM_EXACT ? "exact" : "polynomial",
            u->precision_float ? "float " : "double", u->threads, dg_outcome_string(r->outcome),
            r->iterations, r->nonlinear_blocks,
@@ -76,15 +76,15 @@ static double equation_residual(const double *phi, const dense_problem *d, doubl
                 const double p = phi[w];
                 const double sum = phi[w - 1] + phi[w + 1] + phi[w - N] + phi[w + N] +
                                    phi[w - N * N] + phi[w + N * N];
-                const double ionic =
-                    kh2 * (exact ? sinh(p) : p + p * p * p / 6 + pow(p, 5) / 120);
+                const double ionic = kh2 * (exact ? sinh(p) : p + p * p * p / 6 + pow(p, 5) / 120);
                 const double rel = fabs(sum - 6 * p - ionic) / fabs(ionic);
                 if (rel > worst) worst = rel;
             }
     return worst;
 }
 
-#define NEWTON_EXACT(q, m) {q, m, DG_NONLINEAR_NEWTON, DG_NONLINEAR_TERM_EXACT, 1, 0, 1, 1e-5}
+#define NEWTON_EXACT(q, m)                                                                         \
+    { q, m, DG_NONLINEAR_NEWTON, DG_NONLINEAR_TERM_EXACT, 1, 0, 1, 1e-5 }
 
 int main(void) {
     const long points = (long)N * N * N;
@@ -108,8 +108,7 @@ int main(void) {
     run newton5 = {5.0, 0.15, DG_NONLINEAR_NEWTON, DG_NONLINEAR_TERM_POLYNOMIAL, 1, 0, 1, 1e-9};
     lin = solve(&delphi5, &d1, &r1), non = solve(&newton5, &d2, &r2);
     diff = max_abs_diff(non, lin, points, &ref);
-    printf("charge 5 e, polynomial: max |newton - delphi scheme| / max |phi| = %.2e\n",
-           diff / ref);
+    printf("charge 5 e, polynomial: max |newton - delphi scheme| / max |phi| = %.2e\n", diff / ref);
     CHECK(r1.outcome == DG_OUTCOME_CONVERGED && r2.outcome == DG_OUTCOME_CONVERGED,
           "polynomial: %s / %s", dg_outcome_string(r1.outcome), dg_outcome_string(r2.outcome));
     CHECK(diff / ref < 1e-6, "Newton and DelPhi's scheme differ by %.2e", diff / ref);
@@ -124,8 +123,8 @@ int main(void) {
         big.tol = 1e-8;
         non = solve(&big, &d2, &r2);
         CHECK(r2.outcome == DG_OUTCOME_CONVERGED && r2.max_change <= 1e-8,
-              "charge -60 e at %g M: %s, max change %.2e", molars[m],
-              dg_outcome_string(r2.outcome), r2.max_change);
+              "charge -60 e at %g M: %s, max change %.2e", molars[m], dg_outcome_string(r2.outcome),
+              r2.max_change);
         const double residual = equation_residual(non, &d2, molars[m], 1);
         long probe = idx3(N, N, C + (int)(exclusion * scale) + 1, C, C);
         printf("  potential just outside the exclusion radius %.3f kT/e; relative residual "

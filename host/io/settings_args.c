@@ -14,9 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set", "pqr",  "pdb", "siz",     "crg",       "phi-in", "phi",     "dx",      "cube",
-    "frc", "json", "log", "backend", "precision", "device", "threads", "surface", "energy",
-    "nonlinear",
+    "set",    "pqr",     "pdb",     "siz",    "crg",       "phi-in",  "phi",
+    "dx",     "cube",    "frc",     "json",   "log",       "backend", "precision",
+    "device", "threads", "surface", "energy", "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 

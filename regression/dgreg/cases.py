@@ -183,11 +183,12 @@ def _debye_huckel_cases(moldir, spheres, scales, equations, float_scales=()):
     return cases
 
 
-# A highly charged sphere (surface potential ~ -15 kT/e at 0.15 M, ~ -9 kT/e at 1 M), where
-# DelPhi's polynomial and the exact sinh differ by orders of magnitude: delphi-gpu's Newton
-# solver (exact term) against the 1-D radial solution of the exact equation.
-CHARGED_SPHERE = ("dh_qm50", -50.0, 8.0)  # name, charge e, radius A
-CHARGED_SPHERE_BOX = 64.0
+# A highly charged sphere (the program takes |q| <= 10 e per atom: -10 e in 3 A, a linear-PB
+# potential of ~ -9 kT/e at the ion-exclusion radius at 0.15 M), where DelPhi's polynomial and
+# the exact sinh differ several-fold: delphi-gpu's Newton solver (exact term) against the 1-D
+# radial solution of the exact equation.
+CHARGED_SPHERE = ("dh_qm10", -10.0, 3.0)  # name, charge e, radius A
+CHARGED_SPHERE_BOX = SALT_BOX
 
 
 def _charged_sphere_cases(moldir, scales, salts):

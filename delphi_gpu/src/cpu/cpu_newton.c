@@ -15,13 +15,13 @@
 typedef struct cpu_newton {
     dg_cpu_view view;
     dg_newton_term term;
-    void *start[2];                 /* phi at the start of the step, working precision */
-    float *delta[2], *snapshot[2];  /* the step; its copy before a measured iteration */
-    float *a[2], *b[2];             /* inv * factor, inv * G */
-    float *boundary_inv[2];         /* inv at each boundary point */
-    float *boundary_weight[2];      /* the boundary weights, 6 per point */
-    double *g[2], *inv[2];          /* G and 1 / (1 + d) */
-    int *bmap[2];              /* boundary-list entry of each half point, -1 if none */
+    void *start[2];                /* phi at the start of the step, working precision */
+    float *delta[2], *snapshot[2]; /* the step; its copy before a measured iteration */
+    float *a[2], *b[2];            /* inv * factor, inv * G */
+    float *boundary_inv[2];        /* inv at each boundary point */
+    float *boundary_weight[2];     /* the boundary weights, 6 per point */
+    double *g[2], *inv[2];         /* G and 1 / (1 + d) */
+    int *bmap[2];                  /* boundary-list entry of each half point, -1 if none */
     double *plane_max, *plane_sum;
     int *plane_finite;
 } cpu_newton;
@@ -55,8 +55,8 @@ static void inner_colour(cpu_newton *w, int c, float omega) {
             long first, last;
             dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
             for (long h = first; h <= last; ++h) {
-                const float sum = other[h + o0] + other[h + o1] + other[h + o2] +
-                                  other[h + o3] + other[h + o4] + other[h + o5];
+                const float sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                                  other[h + o4] + other[h + o5];
                 delta[h] = keep * delta[h] + omega * (a[h] * sum - b[h]);
             }
         }
@@ -191,6 +191,6 @@ static int cpu_newton_step(void *workspace, double lambda, int first, dg_newton_
 }
 
 const dg_newton_ops dg_cpu_newton_ops = {
-    cpu_newton_begin,    cpu_newton_end,   cpu_newton_residual,
+    cpu_newton_begin,     cpu_newton_end,   cpu_newton_residual,
     cpu_newton_zero_step, cpu_newton_inner, cpu_newton_step,
 };

@@ -23,10 +23,9 @@ static void SFX(newton_residual)(cpu_newton *w, dg_newton_norms *norms) {
                 dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
                 for (long h = first; h <= last; ++h) {
                     const int f = flag ? flag[h] : 0;
-                    double s = p->factor[f] *
-                               ((double)other[h + o[0]] + (double)other[h + o[1]] +
-                                (double)other[h + o[2]] + (double)other[h + o[3]] +
-                                (double)other[h + o[4]] + (double)other[h + o[5]]);
+                    double s = p->factor[f] * ((double)other[h + o[0]] + (double)other[h + o[1]] +
+                                               (double)other[h + o[2]] + (double)other[h + o[3]] +
+                                               (double)other[h + o[4]] + (double)other[h + o[5]]);
                     const int b = bmap[h];
                     if (b >= 0) {
                         const double *wb = weight + 6L * b;
