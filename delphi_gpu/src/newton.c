@@ -10,8 +10,8 @@
 #include "newton.h"
 #include "newton_backend.h"
 
-#define FORCING_FIRST      0.1  /* forcing term of the first step */
-#define FORCING_MAX        0.5  /* never solve a step less accurately than this */
+#define FORCING_FIRST      0.9  /* forcing term of the first step */
+#define FORCING_MAX        0.9  /* never solve a step less accurately than this */
 #define ARMIJO             1e-4 /* sufficient decrease of |G| */
 #define MAX_HALVINGS       40
 #define INNER_CHECK        10 /* inner sweeps between checks of the inner change */

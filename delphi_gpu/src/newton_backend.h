@@ -69,8 +69,14 @@ DG_NEWTON_HD static inline double dg_newton_remainder(const dg_newton_term *t, d
                                                       double *derivative) {
     if (t->exact) {
         const double z = t->valence, zp = z * p;
-        *derivative = t->amplitude * (1.0 - cosh(zp));
-        return t->amplitude * (p - sinh(zp) / z);
+        if (!(fabs(zp) < 700.0)) { /* sinh and cosh overflow (or p is NaN) */
+            *derivative = t->amplitude * (1.0 - cosh(zp));
+            return t->amplitude * (p - sinh(zp) / z);
+        }
+        /* One expm1 for both: cosh - 1 = m^2 / (2 e), sinh = (m + m / e) / 2, m = e - 1. */
+        const double m = expm1(zp), e = 1.0 + m;
+        *derivative = -t->amplitude * (m * m / (2.0 * e));
+        return t->amplitude * (p - 0.5 * (m + m / e) / z);
     }
     const double *c = t->chi;
     *derivative =
