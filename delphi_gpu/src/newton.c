@@ -14,7 +14,8 @@
 #define FORCING_MAX        0.9  /* never solve a step less accurately than this */
 #define ARMIJO             1e-4 /* sufficient decrease of |G| */
 #define MAX_HALVINGS       40
-#define INNER_CHECK        10 /* inner sweeps between checks of the inner change */
+#define FORCING_RETRY_MIN  1e-4 /* a failed line search is retried while the forcing term > this */
+#define INNER_CHECK        10   /* inner sweeps between checks of the inner change */
 #define SYMMETRIC_SALT_TOL 1e-3
 
 /* The ionic term: DelPhi's polynomial, or the exact Boltzmann term for one symmetric z:z salt,
@@ -149,6 +150,12 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
             st = ops->step(ws, 0.0, 0, &change, &err);
             if (st == DG_OK) st = ops->residual(ws, &trial, &err);
             if (st != DG_OK) return backend_failed(s, st, "restore", &err);
+            /* A loosely solved step need not be a descent direction: solve it again, tighter. */
+            if (eta > FORCING_RETRY_MIN) {
+                eta *= 0.1;
+                g = trial, gnorm = sqrt(trial.sum_sq);
+                continue;
+            }
             /* In float the residual stops falling at the rounding of phi. */
             *outcome = s->options.precision == DG_PRECISION_FLOAT ? DG_OUTCOME_FLOAT_RESOLUTION
                                                                   : DG_OUTCOME_NOT_CONVERGED;
