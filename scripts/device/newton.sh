@@ -31,12 +31,13 @@ for input in regression/data/1hpv.pqr:0.15 "$OUT/1hpv_m36.pqr":0.15 "$OUT/dna_bu
     extra=(--nonit 50 --nonlinear "$method")
     [ "$method" = linear ] && extra=()
     timeout 120 "$prog" --pqr "$pqr" --scale 2 --perfil 70 --salt "$salt" --maxc 1e-5 \
-      --backend cuda --energy g,ion --quiet --log "$OUT/$tag.log" --json "$OUT/$tag.json" \
-      "${extra[@]}" > /dev/null 2>&1
+      --backend cuda --energy g,ion --quiet --json "$OUT/$tag.json" "${extra[@]}" \
+      > "$OUT/$tag.log" 2>&1
     status=$?
     line=$(grep -E '^outcome' "$OUT/$tag.log" | cut -c24-)
     solve=$(grep -E '^solve time' "$OUT/$tag.log" | cut -c24-)
-    grid=$(grep -E '^grid size|^grid ' "$OUT/$tag.log" | head -1 | cut -c24-)
+    grid=$(grep -E '^grid ' "$OUT/$tag.log" | head -1 | cut -c24-)
+    [ -z "$line" ] && line="no outcome: $(grep -E 'error' "$OUT/$tag.log" | head -1)"
     echo "$tag | exit $status | $line | $solve | $grid" | tee -a "$summary"
   done
 done
