@@ -10,6 +10,12 @@
 enum boundary_condition { BC_ZERO = 1, BC_DIPOLAR = 2, BC_FOCUSING = 3, BC_COULOMBIC = 4 };
 
 enum surface_kind { SURFACE_MOLECULAR = 0, SURFACE_VDW = 1 };
+/* Nonlinear PB method of the program (--nonlinear). */
+enum nonlinear_choice {
+    NONLINEAR_DELPHI = 0,           /* DelPhi's nitit scheme */
+    NONLINEAR_NEWTON = 1,           /* Newton, exact ionic term (polynomial for asymmetric salts) */
+    NONLINEAR_NEWTON_POLYNOMIAL = 2 /* Newton on DelPhi's polynomial term */
+};
 
 enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2 };
 
@@ -84,6 +90,8 @@ typedef struct run_settings {
     int device;    /* CUDA device */
     int threads;   /* CPU threads, 0 = default */
     int solver;    /* dg_solver_method of linear solves (SETTINGS_DEFAULT_SOLVER) */
+
+    int nonlinear_method; /* enum nonlinear_choice (NEWTON) */
 
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */

@@ -26,7 +26,8 @@ from dgreg.molecules import read_pqr  # noqa: E402
 
 def parse(argv):
     p = argparse.ArgumentParser()
-    for name in ("pqr", "set", "backend", "precision", "energy", "json", "log", "phi", "surface"):
+    for name in ("pqr", "set", "backend", "precision", "energy", "json", "log", "phi", "surface",
+                 "nonlinear"):
         p.add_argument("--" + name)
     for name in ("gsize", "bndcon", "conint", "nonit", "linit"):
         p.add_argument("--" + name, type=int)
@@ -51,8 +52,11 @@ def energies(args):
         b = sphere[4] + args.ionrad
         screening = -0.5 * epkt * q * q * kappa / (args.exdi * (1.0 + kappa * b))
         if args.nonit:
+            # Newton (the program's default) solves the exact sinh equation, DelPhi's scheme and
+            # newton-polynomial DelPhi's polynomial.
+            density = "exact" if (args.nonlinear or "newton") == "newton" else "delphi"
             parts = analytic.radial_pb_sphere(q, sphere[4], b, args.indi, args.exdi, kappa, epkt,
-                                              ion_density="delphi")
+                                              ion_density=density)
             screening = parts["charge_term"] - reaction
             ionic_terms = parts["ionic_term"]
     self_energy = sum(c * c for c, _ in charges) * 0.5 * epkt * args.scale * 1.2

@@ -4,6 +4,7 @@
 
 #include "mg/mg.h"
 #include "monitor.h"
+#include "newton.h"
 
 /* Block length and threshold of DelPhi's nonlinear scheme. */
 #define NONLINEAR_BLOCK         10
@@ -206,8 +207,11 @@ int dg_run_solver(dg_solver s, dg_result *r) {
     dg_monitor mon;
     dg_monitor_start(&mon, s);
     int outcome = DG_OUTCOME_COMPLETED;
-    st = plan.nonlinear ? run_nonlinear(s, &plan, &mon, &outcome, r)
-                        : run_linear(s, &plan, &mon, &outcome);
+    if (plan.nonlinear && s->options.nonlinear_method == DG_NONLINEAR_NEWTON)
+        st = dg_run_newton(s, plan.omega, plan.cap, &mon, &outcome, r);
+    else
+        st = plan.nonlinear ? run_nonlinear(s, &plan, &mon, &outcome, r)
+                            : run_linear(s, &plan, &mon, &outcome);
     r->solve_seconds = dg_wall_seconds() - mon.start_time;
     s->timing.iterate = r->solve_seconds;
     if (st != DG_OK) return st;

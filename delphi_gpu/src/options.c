@@ -112,12 +112,9 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     /* Accepted by the layout, not yet by this version: */
     if (o->precision == DG_PRECISION_MIXED)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
-    if (o->nonlinear_method == DG_NONLINEAR_NEWTON)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_method",
-                      "NEWTON is not implemented yet");
-    if (o->nonlinear_term != DG_NONLINEAR_TERM_AUTO)
+    if (o->nonlinear_method == DG_NONLINEAR_DELPHI && o->nonlinear_term == DG_NONLINEAR_TERM_EXACT)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_term",
-                      "only AUTO is implemented yet");
+                      "EXACT needs nonlinear_method NEWTON (DelPhi's scheme uses its polynomial)");
 #ifndef DG_MPI
     if (o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
@@ -127,5 +124,9 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->mpi_comm && o->solver != DG_SOLVER_SOR)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "the multigrid solver runs on one process; use solver SOR with MPI");
+    if (o->mpi_comm && o->nonlinear_method != DG_NONLINEAR_DELPHI &&
+        o->equation == DG_EQUATION_NONLINEAR_PB)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
+                      "Newton's method runs on one process; use nonlinear_method DELPHI with MPI");
     return DG_OK;
 }

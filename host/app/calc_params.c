@@ -25,7 +25,13 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
     o->norm_change_tol = s->normc > 0 ? s->normc : 0.0;
     o->relpar = s->relpar_given ? s->relpar : 0.0;
     /* DelPhi raises nonit <= 20 to 30 blocks. */
-    if (s->nonit > 0) o->nonlinear_blocks = s->nonit <= 20 ? 30 : s->nonit;
+    o->nonlinear_method =
+        s->nonlinear_method == NONLINEAR_DELPHI ? DG_NONLINEAR_DELPHI : DG_NONLINEAR_NEWTON;
+    o->nonlinear_term = s->nonlinear_method == NONLINEAR_NEWTON_POLYNOMIAL
+                            ? DG_NONLINEAR_TERM_POLYNOMIAL
+                            : DG_NONLINEAR_TERM_AUTO;
+    if (s->nonit > 0) /* DelPhi's scheme only: Newton stops on the criteria */
+        o->nonlinear_blocks = s->nonit <= 20 ? 30 : s->nonit;
 }
 
 void calc_params_from_settings(const run_settings *s, dg_calc_params *p) {

@@ -141,7 +141,7 @@ static void report_charges(io_log *log, const calc_result *r) {
 }
 
 static void report_solve(io_log *log, const dg_result *res, const progress_state *p,
-                         const char *notice, int solver) {
+                         const char *notice, int solver, int newton) {
     if (notice && notice[0]) log_info(log, "notice: %s", notice);
     log_info(log, "backend              : %s, %s precision",
              res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
@@ -164,7 +164,13 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
                          p->history[i].max_change, p->history[i].iteration,
                          p->history[i].phase == DG_PHASE_NONLINEAR ? " (nonlinear)" : "");
     }
-    if (res->nonlinear_blocks)
+    if (res->nonlinear_blocks && newton)
+        log_info(log,
+                 "outcome              : %s after %d iterations (%d Newton steps, last step "
+                 "length %.4g)",
+                 dg_outcome_string(res->outcome), res->iterations, res->nonlinear_blocks,
+                 res->final_relpar);
+    else if (res->nonlinear_blocks)
         log_info(log,
                  "outcome              : %s after %d iterations (%d linear, %d nonlinear "
                  "blocks, final relaxation %.4g)",
@@ -196,12 +202,16 @@ static void report_energies(io_log *log, const run_settings *s, const calc_resul
         energy_line(log, "rho*phi/2 term in solution", r->ionic.rho_phi_half, "kT");
         energy_line(log, "osmotic pressure term", r->ionic.osmotic, "kT");
         energy_line(log, "total non linear grid energy", r->energy_grid + r->ionic.total, "kT");
+        if (!isfinite(r->ionic.total))
+            log_info(log, "ionic energy terms   : not finite (potentials too large for the "
+                          "Boltzmann factors), not printed");
     }
     double all = 0;
     int terms = 0;
     if (isfinite(r->energy_reaction_field)) all += r->energy_reaction_field, ++terms;
     if (s->energy_coulombic && isfinite(r->energy_coulombic)) all += r->energy_coulombic, ++terms;
-    if (r->ionic_computed && s->energy_ionic) all += r->ionic.total, ++terms;
+    if (r->ionic_computed && s->energy_ionic && isfinite(r->ionic.total))
+        all += r->ionic.total, ++terms;
     if (terms > 1) energy_line(log, "all required terms but grid, self", all, "kT");
     if (r->site_count)
         log_info(log, "site potentials      : %zu sites%s", r->site_count,
@@ -228,14 +238,15 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
                  r->face_centres[5]);
         break;
     case CALC_STAGE_SOLVE:
-        report_solve(log, &r->solve, progress, r->notice, s->solver);
+        report_solve(log, &r->solve, progress, r->notice, s->solver,
+                     r->options.nonlinear_method == DG_NONLINEAR_NEWTON);
         break;
     case CALC_STAGE_ENERGIES:
         report_energies(log, s, r);
         break;
     case CALC_STAGE_REFERENCE_SOLVE:
         log_info(log, "reference solve (eps %g everywhere, no salt):", s->indi);
-        report_solve(log, &r->reference_solve, progress, NULL, s->solver);
+        report_solve(log, &r->reference_solve, progress, NULL, s->solver, 0);
         energy_line(log, "reference grid energy", r->energy_grid_reference, "kT");
         energy_line(log, "solvation energy (two runs)", r->energy_solvation_two_run, "kT");
         break;

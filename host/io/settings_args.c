@@ -16,7 +16,7 @@
 static const char *value_options[] = {
     "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",  "phi",
     "dx",     "cube",    "frc",     "json",   "log",    "backend", "precision",
-    "device", "threads", "surface", "energy", "solver",
+    "device", "threads", "surface", "energy", "solver", "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -146,6 +146,9 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     static const int solver_values[] = {DG_SOLVER_SOR, DG_SOLVER_MULTIGRID};
     static const char *surface_names[] = {"molecular", "vdw"};
     static const int surface_values[] = {SURFACE_MOLECULAR, SURFACE_VDW};
+    static const char *nonlinear_names[] = {"newton", "newton-polynomial", "delphi"};
+    static const int nonlinear_values[] = {NONLINEAR_NEWTON, NONLINEAR_NEWTON_POLYNOMIAL,
+                                           NONLINEAR_DELPHI};
 
     if (value && !value[0] && strcmp(name, "set") != 0)
         return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "empty value");
@@ -186,6 +189,9 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         return choose(option, value, solver_names, solver_values, 2, &s->solver, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
+    else if (!strcmp(name, "nonlinear"))
+        return choose(option, value, nonlinear_names, nonlinear_values, 3, &s->nonlinear_method,
+                      err);
     else if (!strcmp(name, "device"))
         return nonnegative_int(option, value, &s->device, err);
     else if (!strcmp(name, "threads"))

@@ -39,6 +39,7 @@ void settings_defaults(run_settings *s) {
     s->device = 0;
     s->threads = 0;
     s->solver = SETTINGS_DEFAULT_SOLVER;
+    s->nonlinear_method = NONLINEAR_NEWTON;
     s->autoc = 1;
     s->grdcon = 0.0;
 

@@ -28,6 +28,7 @@ const char *settings_usage(void) {
            "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
            "  --solver sor|mg         linear solver: DelPhi's SOR or multigrid (linear runs)\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
+           "  --nonlinear newton|newton-polynomial|delphi  nonlinear PB method (newton)\n"
            "Batch (several runs in one process, the backend kept warm):\n"
            "  PARAMFILE PARAMFILE...  one run per parameter file, options apply to each\n"
            "  --batch FILE            more parameter files, one per line\n"

@@ -70,11 +70,11 @@ def _grid_centre(scale, shifted):
 
 
 def _sphere_problem(name, pqr, scale, eps_in, eps_out, box, shifted=True, salt=0.0,
-                    equation="linear"):
+                    equation="linear", nonlinear_method="delphi"):
     gsize = fit_gsize(box, scale, 1.0)
     return Problem(name=name, pqr=pqr, gsize=gsize, scale=float(scale),
                    centre=_grid_centre(scale, shifted), eps_in=eps_in, eps_out=eps_out,
-                   salt=salt, equation=equation)
+                   salt=salt, equation=equation, nonlinear_method=nonlinear_method)
 
 
 def _born_cases(moldir, radii, eps_ins, scales, float_scales=(), ongrid=False):
@@ -183,6 +183,46 @@ def _debye_huckel_cases(moldir, spheres, scales, equations, float_scales=()):
     return cases
 
 
+# A highly charged sphere (the program takes |q| <= 10 e per atom: -10 e in 3 A, a linear-PB
+# potential of ~ -9 kT/e at the ion-exclusion radius at 0.15 M), where DelPhi's polynomial and
+# the exact sinh differ several-fold: delphi-gpu's Newton solver (exact term) against the 1-D
+# radial solution of the exact equation.
+CHARGED_SPHERE = ("dh_qm10", -10.0, 3.0)  # name, charge e, radius A
+CHARGED_SPHERE_BOX = SALT_BOX
+
+
+def _charged_sphere_cases(moldir, scales, salts):
+    cases = []
+    sphere, q, a = CHARGED_SPHERE
+    pqr = os.path.join(moldir, "%s.pqr" % sphere)
+    write_sphere_pqr(pqr, a, q, [], "highly charged sphere, %+g e, radius %g A" % (q, a))
+    for salt in salts:
+        for scale in scales:
+            name = "%s_newton_%gM_s%g" % (sphere, salt, scale)
+            p = _sphere_problem(name, pqr, scale, 2.0, 80.0, CHARGED_SPHERE_BOX, salt=salt,
+                                equation="nonlinear", nonlinear_method="newton")
+            born = analytic.born_energy(q, a, p.eps_in, p.eps_out,
+                                        constants.delphi_epkt(p.temperature))
+            e = _radial(p, q, a, "exact")
+            e_lin = _radial(p, q, a, "exact", nonlinear=False)
+            h = p.spacing
+            one_cell = ((_radial(p, q, a, "exact", b_shift=-h / 2)
+                         - _radial(p, q, a, "exact", nonlinear=False, b_shift=-h / 2))
+                        - (_radial(p, q, a, "exact", b_shift=h / 2)
+                           - _radial(p, q, a, "exact", nonlinear=False, b_shift=h / 2)))
+            cases.append(Case(name, "debye_huckel", p, "analytic",
+                              {"solvation": e, "salt_effect": e - born,
+                               "nonlinear_effect": e - e_lin},
+                              {"solvation": tolerances.analytic_surface(h, a),
+                               "salt_effect": tolerances.salt_effect(h, a),
+                               "nonlinear_effect": tolerances.nonlinear_effect(
+                                   one_cell, e - e_lin, abs(q), program.MAX_CHANGE)},
+                              ("solvation", "salt_effect", "nonlinear_effect"),
+                              length_scale=a, series="%s_newton_%gM" % (sphere, salt),
+                              apbs_context=False))
+    return cases
+
+
 def _protein_cases(molecules, scale, fill, variants, float_too=False):
     cases = []
     for mol in molecules:
@@ -215,6 +255,7 @@ def quick_cases(moldir):
     cases += _born_cases(moldir, [2.0], [2.0], [2], ongrid=True)
     cases += _kirkwood_cases(moldir, ["k4"], [2.0], [2])
     cases += _debye_huckel_cases(moldir, ["dh_q5"], [2], ["linear", "nonlinear"])
+    cases += _charged_sphere_cases(moldir, [2], [SALT, 1.0])
     cases += _protein_cases(["1ubq"], 1.0, 0.6, ((0.0, "linear"), (SALT, "linear")))
     return cases
 
@@ -229,6 +270,7 @@ def full_cases(moldir):
                              float_scales=[2])
     cases += _debye_huckel_cases(moldir, ["dh_q1", "dh_q5"], [2, 3, 4],
                                  ["linear", "nonlinear"], float_scales=[2])
+    cases += _charged_sphere_cases(moldir, [2, 3], [SALT, 1.0])
     cases += _protein_cases(["1ubq"], 2.0, 0.6, ALL_PROTEIN_VARIANTS, float_too=True)
     cases += _protein_cases(["1hpv"], 2.0, 0.6, ALL_PROTEIN_VARIANTS, float_too=True)
     return cases

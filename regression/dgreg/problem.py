@@ -24,6 +24,7 @@ class Problem:
     equation: str = "linear"  # "linear" (Poisson / linear PB) or "nonlinear"
     temperature: float = constants.SUITE_TEMPERATURE_K
     bndcon: int = 2  # DelPhi boundary condition (2 = dipolar Debye-Hueckel)
+    nonlinear_method: str = "delphi"  # --nonlinear: delphi | newton | newton-polynomial
 
     def __post_init__(self):
         if self.gsize % 2 != 1 or self.gsize < 5:
@@ -32,6 +33,8 @@ class Problem:
             raise ValueError("%s: scale must be positive" % self.name)
         if self.equation not in ("linear", "nonlinear"):
             raise ValueError("%s: equation %r" % (self.name, self.equation))
+        if self.nonlinear_method not in ("delphi", "newton", "newton-polynomial"):
+            raise ValueError("%s: nonlinear_method %r" % (self.name, self.nonlinear_method))
         if self.equation == "nonlinear" and self.salt <= 0.0:
             raise ValueError("%s: nonlinear PB needs salt" % self.name)
 

@@ -76,7 +76,7 @@ def build_argv(exe, problem, backend, precision, json_path, log_path, map_path=N
         "--quiet",
     ]
     if problem.equation == "nonlinear":
-        argv += ["--nonit", str(NONLINEAR_BLOCKS)]
+        argv += ["--nonit", str(NONLINEAR_BLOCKS), "--nonlinear", problem.nonlinear_method]
     if fixed_iterations is not None:
         argv += ["--linit", str(fixed_iterations)]
     else:

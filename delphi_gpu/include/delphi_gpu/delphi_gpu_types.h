@@ -91,9 +91,10 @@ typedef enum dg_nonlinear_method {
 
 /** The ionic term of nonlinear PB. */
 typedef enum dg_nonlinear_term {
-    DG_NONLINEAR_TERM_AUTO = 0,       /**< DelPhi's polynomial for DELPHI, exact for NEWTON */
+    DG_NONLINEAR_TERM_AUTO = 0,       /**< DelPhi's polynomial for DELPHI; for NEWTON exact with
+                                           one symmetric z:z salt, else the polynomial */
     DG_NONLINEAR_TERM_POLYNOMIAL = 1, /**< DelPhi's truncated series (chi2..chi5) */
-    DG_NONLINEAR_TERM_EXACT = 2       /**< the full Boltzmann sum (sinh for a 1:1 salt) */
+    DG_NONLINEAR_TERM_EXACT = 2       /**< sinh(z phi)/z: one symmetric z:z salt, NEWTON only */
 } dg_nonlinear_term;
 
 typedef enum dg_equation {

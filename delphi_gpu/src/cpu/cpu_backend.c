@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../backend.h"
+#include "cpu_view.h"
 #include "delphi_gpu/delphi_gpu_types.h"
 
 #define SAMPLE_CHUNK 4096 /* samples per partial sum of the convergence reduction */
@@ -246,3 +247,13 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_medium_maps,
     cpu_surface_sites,
 };
+
+/* The view the Newton kernels (cpu_newton.c) take of this state. */
+void dg_cpu_view_of(void *state, dg_cpu_view *view) {
+    const cpu_state *st = state;
+    view->prep = st->prep;
+    view->phi[0] = st->phi[0], view->phi[1] = st->phi[1];
+    view->is_float = IS_FLOAT(st);
+    view->threads = st->threads;
+    memcpy(view->offsets, st->offsets, sizeof view->offsets);
+}

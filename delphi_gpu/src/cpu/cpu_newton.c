@@ -1,0 +1,196 @@
+/* The CPU backend's Newton kernels (newton_backend.h): nonlinear residual in double, the inner
+ * red-black SOR with a per-point diagonal, and the line-search update.  OpenMP over z planes.
+ * The inner system (step delta, coefficients a = inv * factor and b = inv * G) is stored and
+ * swept in float whatever the working precision: it only has to be solved to the forcing
+ * term's relative accuracy (>= 1e-3 in practice), while G, which decides convergence, is
+ * evaluated in double from phi in the working precision. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../newton_backend.h"
+#include "cpu_view.h"
+#include "delphi_gpu/delphi_gpu_types.h"
+
+typedef struct cpu_newton {
+    dg_cpu_view view;
+    dg_newton_term term;
+    void *start[2];                /* phi at the start of the step, working precision */
+    float *delta[2], *snapshot[2]; /* the step; its copy before a measured iteration */
+    float *a[2], *b[2];            /* inv * factor, inv * G */
+    float *boundary_inv[2];        /* inv at each boundary point */
+    float *boundary_weight[2];     /* the boundary weights, 6 per point */
+    double *g[2], *inv[2];         /* G and 1 / (1 + d) */
+    int *bmap[2];                  /* boundary-list entry of each half point, -1 if none */
+    double *plane_max, *plane_sum;
+    int *plane_finite;
+} cpu_newton;
+
+static void collect_norms(const cpu_newton *w, dg_newton_norms *norms) {
+    norms->max_abs = 0.0, norms->sum_sq = 0.0, norms->finite = 1;
+    for (int z = 1; z < w->view.prep->nz - 1; ++z) { /* plane order: thread-count independent */
+        if (w->plane_max[z] > norms->max_abs || isnan(w->plane_max[z]))
+            norms->max_abs = w->plane_max[z];
+        norms->sum_sq += w->plane_sum[z];
+        norms->finite &= w->plane_finite[z];
+    }
+}
+
+#define DG_TEMPLATE "cpu/cpu_newton_template.h" /* relative to for_each_precision.h */
+#include "../for_each_precision.h"
+
+/* One colour of the inner SOR on the uniform stencil: delta <- (1 - omega) delta +
+   omega (a sum - b), then the boundary points' corrections omega inv sum_f weight_f delta_f. */
+static void inner_colour(cpu_newton *w, int c, float omega) {
+    const dg_prepared *p = w->view.prep;
+    float *restrict delta = w->delta[c];
+    const float *restrict other = w->delta[1 - c];
+    const float *restrict a = w->a[c], *restrict b = w->b[c];
+    const long *o = w->view.offsets[c];
+    const long o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3], o4 = o[4], o5 = o[5];
+    const float keep = 1.0f - omega;
+#pragma omp parallel for schedule(static) num_threads(w->view.threads)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            for (long h = first; h <= last; ++h) {
+                const float sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                                  other[h + o4] + other[h + o5];
+                delta[h] = keep * delta[h] + omega * (a[h] * sum - b[h]);
+            }
+        }
+    const int nb = p->boundary_count[c];
+    const int *index = p->boundary_index[c];
+    const float *weight = w->boundary_weight[c], *inv = w->boundary_inv[c];
+#pragma omp parallel for schedule(static) num_threads(w->view.threads) if (nb > 4096)
+    for (int k = 0; k < nb; ++k) {
+        const long h = index[k];
+        const float *wk = weight + 6L * k;
+        delta[h] += omega * inv[k] *
+                    (wk[0] * other[h + o0] + wk[1] * other[h + o1] + wk[2] * other[h + o2] +
+                     wk[3] * other[h + o3] + wk[4] * other[h + o4] + wk[5] * other[h + o5]);
+    }
+}
+
+/* Max |delta - snapshot| over the interior points of both colours. */
+static double inner_change(cpu_newton *w) {
+    const dg_prepared *p = w->view.prep;
+    double most = 0.0;
+#pragma omp parallel for schedule(static) num_threads(w->view.threads) reduction(max : most)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int c = 0; c < 2; ++c) {
+                long first, last;
+                dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+                for (long h = first; h <= last; ++h) {
+                    const double change = fabs((double)w->delta[c][h] - w->snapshot[c][h]);
+                    most = change > most || isnan(change) ? change : most;
+                }
+            }
+    return most;
+}
+
+static void cpu_newton_end(void *workspace) {
+    cpu_newton *w = workspace;
+    if (!w) return;
+    for (int c = 0; c < 2; ++c) {
+        free(w->delta[c]), free(w->start[c]), free(w->g[c]), free(w->inv[c]), free(w->bmap[c]);
+        free(w->snapshot[c]), free(w->a[c]), free(w->b[c]), free(w->boundary_inv[c]);
+        free(w->boundary_weight[c]);
+    }
+    free(w->plane_max), free(w->plane_sum), free(w->plane_finite);
+    free(w);
+}
+
+static int cpu_newton_begin(void *backend_state, const dg_newton_term *term, void **workspace,
+                            dg_error *err) {
+    cpu_newton *w = calloc(1, sizeof *w);
+    *workspace = NULL;
+    if (!w) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (Newton workspace)");
+    dg_cpu_view_of(backend_state, &w->view);
+    w->term = *term;
+    const dg_prepared *p = w->view.prep;
+    const size_t es = w->view.is_float ? sizeof(float) : sizeof(double);
+    int ok = 1;
+    for (int c = 0; c < 2; ++c) {
+        const size_t n = p->half_count[c] + 1;
+        const size_t nb = (size_t)p->boundary_count[c] + 1;
+        w->start[c] = calloc(n, es);
+        w->delta[c] = calloc(n, sizeof(float)), w->snapshot[c] = calloc(n, sizeof(float));
+        w->a[c] = calloc(n, sizeof(float)), w->b[c] = calloc(n, sizeof(float));
+        w->boundary_inv[c] = calloc(nb, sizeof(float));
+        w->boundary_weight[c] = calloc(6 * nb, sizeof(float));
+        w->g[c] = calloc(n, sizeof(double)), w->inv[c] = calloc(n, sizeof(double));
+        w->bmap[c] = malloc(n * sizeof(int));
+        ok = ok && w->delta[c] && w->start[c] && w->g[c] && w->inv[c] && w->bmap[c] &&
+             w->snapshot[c] && w->a[c] && w->b[c] && w->boundary_inv[c] && w->boundary_weight[c];
+        if (!w->bmap[c]) continue;
+        for (size_t h = 0; h < n; ++h)
+            w->bmap[c][h] = -1;
+        for (int k = 0; k < p->boundary_count[c]; ++k)
+            w->bmap[c][p->boundary_index[c][k]] = k;
+        for (long i = 0; i < 6L * p->boundary_count[c]; ++i)
+            w->boundary_weight[c][i] = (float)p->boundary_weight[c][i];
+    }
+    w->plane_max = calloc((size_t)p->nz, sizeof(double));
+    w->plane_sum = calloc((size_t)p->nz, sizeof(double));
+    w->plane_finite = calloc((size_t)p->nz, sizeof(int));
+    if (!ok || !w->plane_max || !w->plane_sum || !w->plane_finite) {
+        cpu_newton_end(w);
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                            "out of host memory for the Newton workspace of a %d x %d x %d grid "
+                            "(%.1f GB)",
+                            p->nx, p->ny, p->nz,
+                            (es + 4.0 * sizeof(float) + 2.0 * sizeof(double) + sizeof(int)) *
+                                p->point_count / 2.0 / 1e9);
+    }
+    *workspace = w;
+    return DG_OK;
+}
+
+static int cpu_newton_residual(void *workspace, dg_newton_norms *norms, dg_error *err) {
+    cpu_newton *w = workspace;
+    if (w->view.is_float)
+        newton_residual_f(w, norms);
+    else
+        newton_residual_d(w, norms);
+    return DG_OK;
+}
+
+static int cpu_newton_zero_step(void *workspace, dg_error *err) {
+    cpu_newton *w = workspace;
+    for (int c = 0; c < 2; ++c)
+        memset(w->delta[c], 0, (w->view.prep->half_count[c] + 1) * sizeof(float));
+    return DG_OK;
+}
+
+static int cpu_newton_inner(void *workspace, int count, double omega, int measure,
+                            double *max_change, dg_error *err) {
+    cpu_newton *w = workspace;
+    for (int it = 0; it < count; ++it) {
+        if (measure && it == count - 1)
+            for (int c = 0; c < 2; ++c)
+                memcpy(w->snapshot[c], w->delta[c],
+                       (w->view.prep->half_count[c] + 1) * sizeof(float));
+        inner_colour(w, 0, (float)omega);
+        inner_colour(w, 1, (float)omega);
+    }
+    if (measure) *max_change = inner_change(w);
+    return DG_OK;
+}
+
+static int cpu_newton_step(void *workspace, double lambda, int first, dg_newton_norms *norms,
+                           dg_error *err) {
+    cpu_newton *w = workspace;
+    if (w->view.is_float)
+        newton_step_f(w, lambda, first, norms);
+    else
+        newton_step_d(w, lambda, first, norms);
+    return DG_OK;
+}
+
+const dg_newton_ops dg_cpu_newton_ops = {
+    cpu_newton_begin,     cpu_newton_end,   cpu_newton_residual,
+    cpu_newton_zero_step, cpu_newton_inner, cpu_newton_step,
+};

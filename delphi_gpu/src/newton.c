@@ -1,0 +1,197 @@
+/* Nonlinear PB by inexact Newton (see docs/NONLINEAR.md).
+ *
+ * Each step solves J delta = -G(phi) by red-black SOR with the ionic term's derivative on the
+ * diagonal (newton_backend.h), only as accurately as the forcing term asks (Eisenstat-Walker
+ * choice 2), then backtracks along delta until the 2-norm of G falls (Armijo, halving).  The
+ * change of phi in a step plays the role of DelPhi's change per iteration: the solve has
+ * converged when a full step meets the options' criteria. */
+#include <math.h>
+
+#include "newton.h"
+#include "newton_backend.h"
+
+#define FORCING_FIRST      0.9  /* forcing term of the first step */
+#define FORCING_MAX        0.9  /* never solve a step less accurately than this */
+#define ARMIJO             1e-4 /* sufficient decrease of |G| */
+#define MAX_HALVINGS       40
+#define FORCING_RETRY_MIN  1e-4 /* a failed line search is retried while the forcing term > this */
+#define INNER_CHECK        10   /* inner sweeps between checks of the inner change */
+#define SYMMETRIC_SALT_TOL 1e-3
+
+/* The ionic term: DelPhi's polynomial, or the exact Boltzmann term for one symmetric z:z salt,
+   recognised from the series (chi0 = chi2 = 0, chi3 / chi1 = z^2 / 20). */
+static int choose_term(dg_solver s, dg_newton_term *t) {
+    const dg_prepared *p = &s->prep;
+    const double *chi = p->chi;
+    *t = (dg_newton_term){0};
+    t->salt_factor = p->factor[1];
+    t->coefficient = p->nonlinear_coefficient;
+    for (int i = 0; i < 4; ++i)
+        t->chi[i] = chi[i];
+    int symmetric = chi[1] < 0.0 && chi[3] < 0.0 &&
+                    fabs(chi[0]) <= SYMMETRIC_SALT_TOL * 1e-3 * fabs(chi[1]) &&
+                    fabs(chi[2]) <= SYMMETRIC_SALT_TOL * 1e-3 * fabs(chi[1]);
+    double z = 0.0;
+    if (symmetric) {
+        const double z2 = 20.0 * chi[3] / chi[1];
+        z = round(sqrt(z2));
+        symmetric = z >= 1.0 && z <= 4.0 && fabs(z2 - z * z) <= SYMMETRIC_SALT_TOL * z * z;
+    }
+    const int term = s->options.nonlinear_term;
+    if (term == DG_NONLINEAR_TERM_EXACT && !symmetric)
+        return dg_fail(s, DG_ERR_UNSUPPORTED,
+                       "option nonlinear_term: EXACT needs one symmetric z:z salt (chi2 = chi4 = "
+                       "0, chi5/chi3 = z^2/20 with z = 1..4); the medium's series is chi2..chi5 "
+                       "= %g %g %g %g",
+                       chi[0], chi[1], chi[2], chi[3]);
+    t->exact = term == DG_NONLINEAR_TERM_EXACT || (term == DG_NONLINEAR_TERM_AUTO && symmetric);
+    if (t->exact) {
+        t->valence = z;
+        t->amplitude = -6.0 * p->nonlinear_coefficient * chi[1] / (z * z);
+    }
+    return DG_OK;
+}
+
+static const dg_newton_ops *newton_ops(dg_solver s) {
+    return s->backend == &dg_cpu_backend_ops ? &dg_cpu_newton_ops : dg_cuda_newton();
+}
+
+static int backend_failed(dg_solver s, int st, const char *what, const dg_error *err) {
+    return dg_fail(s, st, "%s backend, Newton %s: %s", s->backend->name, what, err->message);
+}
+
+typedef struct tolerances {
+    double max, rms, norm; /* 0 = not set */
+    double inner_floor;    /* inner sweeps stop once the change per sweep is below this */
+} tolerances;
+
+static tolerances newton_tolerances(const dg_options *o) {
+    tolerances t = {o->max_change_tol, o->rms_change_tol, o->norm_change_tol, 0.0};
+    if (!dg_criteria_set(o)) t.max = DG_NEWTON_DEFAULT_TOL;
+    const double smallest = t.max > 0.0 ? t.max : t.rms > 0.0 ? t.rms : t.norm;
+    t.inner_floor = 0.5 * smallest;
+    return t;
+}
+
+static int met(const tolerances *t, const dg_monitor *m) {
+    return (t->max > 0.0 && m->max_change <= t->max) || (t->rms > 0.0 && m->rms_change <= t->rms) ||
+           (t->norm > 0.0 && m->norm_change <= t->norm);
+}
+
+/* Inner SOR until the change per sweep is below target (or the cap); *sweeps counts them. */
+static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, double target,
+                       int cap, int *sweeps, int *finite) {
+    dg_error err = {0};
+    int st = ops->zero_step(ws, &err);
+    if (st != DG_OK) return backend_failed(s, st, "step reset", &err);
+    *finite = 1;
+    while (*sweeps < cap) {
+        const int count = cap - *sweeps < INNER_CHECK ? cap - *sweeps : INNER_CHECK;
+        double change = 0.0;
+        st = ops->inner(ws, count, omega, 1, &change, &err);
+        if (st != DG_OK) return backend_failed(s, st, "inner sweeps", &err);
+        *sweeps += count;
+        if (!isfinite(change)) return *finite = 0, DG_OK;
+        if (change <= target) break;
+    }
+    return DG_OK;
+}
+
+static int report_progress(dg_solver s, dg_monitor *m, int step, double omega) {
+    if (!s->options.progress) return 0;
+    dg_progress p = {m->iterations,
+                     DG_PHASE_NONLINEAR,
+                     step,
+                     m->max_change,
+                     m->rms_change,
+                     m->norm_change,
+                     omega,
+                     0,
+                     dg_wall_seconds() - m->start_time};
+    return s->options.progress(&p, s->options.progress_user_data) != 0;
+}
+
+static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, int cap,
+                       dg_monitor *mon, int *outcome, dg_result *r) {
+    const tolerances tol = newton_tolerances(&s->options);
+    const double interior = (double)s->prep.interior_count;
+    dg_error err = {0};
+    dg_newton_norms g = {0};
+    int st = ops->residual(ws, &g, &err);
+    if (st != DG_OK) return backend_failed(s, st, "residual", &err);
+    if (!g.finite) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
+    double eta = FORCING_FIRST, gnorm = sqrt(g.sum_sq);
+    r->final_relpar = 1.0;
+    for (int step = 1; step <= DG_NEWTON_MAX_STEPS; ++step) {
+        if (g.max_abs == 0.0) return *outcome = DG_OUTCOME_CONVERGED, DG_OK; /* exact solution */
+        if (mon->iterations >= cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+        const double target = fmax(eta * omega * g.max_abs, tol.inner_floor);
+        int finite = 1;
+        st = inner_solve(s, ops, ws, omega, target, cap, &mon->iterations, &finite);
+        if (st != DG_OK) return st;
+        if (!finite) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
+        /* Backtracking line search on |G|. */
+        double lambda = 1.0;
+        dg_newton_norms change = {0}, trial = {0};
+        int accepted = 0;
+        for (int halving = 0; halving <= MAX_HALVINGS; ++halving, lambda *= 0.5) {
+            st = ops->step(ws, lambda, halving == 0, &change, &err);
+            if (st != DG_OK) return backend_failed(s, st, "update", &err);
+            st = ops->residual(ws, &trial, &err);
+            if (st != DG_OK) return backend_failed(s, st, "residual", &err);
+            if (trial.finite && sqrt(trial.sum_sq) <= (1.0 - ARMIJO * lambda) * gnorm) {
+                accepted = 1;
+                break;
+            }
+        }
+        mon->checks++;
+        r->nonlinear_blocks = step;
+        if (!accepted) { /* no decrease along delta: leave phi where it was */
+            st = ops->step(ws, 0.0, 0, &change, &err);
+            if (st == DG_OK) st = ops->residual(ws, &trial, &err);
+            if (st != DG_OK) return backend_failed(s, st, "restore", &err);
+            /* A loosely solved step need not be a descent direction: solve it again, tighter. */
+            if (eta > FORCING_RETRY_MIN) {
+                eta *= 0.1;
+                g = trial, gnorm = sqrt(trial.sum_sq);
+                continue;
+            }
+            /* In float the residual stops falling at the rounding of phi. */
+            *outcome = s->options.precision == DG_PRECISION_FLOAT ? DG_OUTCOME_FLOAT_RESOLUTION
+                                                                  : DG_OUTCOME_NOT_CONVERGED;
+            return DG_OK;
+        }
+        r->final_relpar = lambda;
+        mon->max_change = change.max_abs;
+        mon->rms_change = sqrt(change.sum_sq / interior);
+        mon->norm_change = sqrt(change.sum_sq);
+        if (report_progress(s, mon, step, omega)) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+        /* Eisenstat-Walker choice 2 with its safeguard. */
+        const double ratio = sqrt(trial.sum_sq) / gnorm;
+        double next = 0.9 * ratio * ratio;
+        if (0.9 * eta * eta > 0.1) next = fmax(next, 0.9 * eta * eta);
+        eta = fmin(next, FORCING_MAX);
+        g = trial, gnorm = sqrt(trial.sum_sq);
+        if (lambda == 1.0 && met(&tol, mon)) return *outcome = DG_OUTCOME_CONVERGED, DG_OK;
+    }
+    return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+}
+
+int dg_run_newton(dg_solver s, double omega, int cap, dg_monitor *mon, int *outcome, dg_result *r) {
+    const dg_newton_ops *ops = newton_ops(s);
+    if (!ops)
+        return dg_fail(s, DG_ERR_INTERNAL, "the %s backend has no Newton kernels",
+                       s->backend->name);
+    dg_newton_term term;
+    int st = choose_term(s, &term);
+    if (st != DG_OK) return st;
+    void *ws = NULL;
+    dg_error err = {0};
+    st = ops->begin(s->backend_state, &term, &ws, &err);
+    if (st != DG_OK) return backend_failed(s, st, "workspace", &err);
+    mon->estimated_total = 0;
+    st = newton_loop(s, ops, ws, omega, cap, mon, outcome, r);
+    ops->end(ws);
+    r->linear_iterations = 0;
+    return st;
+}

@@ -1,0 +1,16 @@
+/* Nonlinear PB by an inexact Newton method with a backtracking line search (newton.c). */
+#ifndef DG_NEWTON_H
+#define DG_NEWTON_H
+
+#include "monitor.h"
+
+/** Solve nonlinear PB on the loaded phi: omega is the inner SOR's relaxation factor, cap the
+ *  most inner sweeps in all.  Fills the outcome and the nonlinear fields of r. */
+int dg_run_newton(dg_solver s, double omega, int cap, dg_monitor *mon, int *outcome, dg_result *r);
+
+/** Newton steps at most. */
+#define DG_NEWTON_MAX_STEPS 200
+/** The max-change tolerance (kT/e) when the options set no criterion. */
+#define DG_NEWTON_DEFAULT_TOL 1e-5
+
+#endif /* DG_NEWTON_H */

@@ -1,0 +1,391 @@
+/* The CUDA backend's Newton kernels (newton_backend.h): the nonlinear residual in double with
+ * its norms reduced on the device, the inner red-black SOR with a per-point diagonal, and the
+ * line-search update.  One thread per half-grid point (grid-stride); the per-block partials of
+ * every reduction are folded in a fixed order, so results do not depend on timing.  As on the
+ * CPU, the inner system (delta, a = inv * factor, b = inv * G) is stored and swept in float
+ * whatever the working precision (see cpu_newton.c): 12 bytes per point and sweep. */
+#include "cuda_internal.cuh"
+
+#include "cuda_reduce.cuh"
+
+extern "C" {
+#include "newton_backend.h"
+}
+
+#define NEWTON_THREADS 256
+
+struct cuda_newton {
+    dg_cuda_state *st;
+    dg_newton_term term;
+    void *start[2];                /* T */
+    float *delta[2], *snapshot[2]; /* the step; its copy before a measured iteration */
+    float *a[2], *b[2];            /* inv * factor, inv * G */
+    float *boundary_inv[2];        /* inv at each boundary entry of the sparse list */
+    float *boundary_weight[2];     /* 6 per boundary entry */
+    int *bmap[2];                  /* sparse-list entry of each half point, -1 if none */
+    int blocks[2];                 /* grid-stride blocks per colour */
+    dg_cuda_partial *partials;     /* blocks[0] + blocks[1] */
+    dg_cuda_partial *result;
+};
+
+/* Everything a Newton kernel reads of one colour. */
+template <typename T> struct newton_params {
+    T *cur;         /* phi of this colour */
+    const T *other; /* the other colour */
+    float *a, *b, *boundary_inv;
+    const float *boundary_weight;
+    float *delta; /* of this colour */
+    const float *delta_other, *snapshot;
+    T *start;
+    const unsigned char *flag;
+    const int *bmap;
+    const double *weight, *source;
+    int boundary_count;
+    long long off[6];
+    int nx, ny, nz, colour;
+    size_t count;
+    double f0, f1, omega, lambda;
+    int first;
+    dg_newton_term term;
+    dg_cuda_partial *partials;
+};
+
+__device__ __forceinline__ bool newton_interior(size_t h, int colour, int nx, int ny, int nz) {
+    const unsigned long long w = 2ull * h + (unsigned long long)colour;
+    int x, y, z;
+    if (w < 0xffffffffull) { /* 32-bit division where it suffices: much cheaper */
+        const unsigned w32 = (unsigned)w, row = w32 / (unsigned)nx;
+        x = (int)(w32 - row * (unsigned)nx), y = (int)(row % (unsigned)ny);
+        z = (int)(row / (unsigned)ny);
+    } else {
+        const unsigned long long row = w / nx;
+        x = (int)(w - row * nx), y = (int)(row % ny), z = (int)(row / ny);
+    }
+    return x >= 1 && x <= nx - 2 && y >= 1 && y <= ny - 2 && z >= 1 && z <= nz - 2;
+}
+
+/* factor * sum of the 6 neighbours + the boundary weights' corrections, in double. */
+template <typename T>
+__device__ __forceinline__ double newton_stencil(const newton_params<T> &p, size_t h, int salt,
+                                                 int b) {
+    const T *o = p.other + h;
+    double s =
+        (salt ? p.f1 : p.f0) * ((double)o[p.off[0]] + (double)o[p.off[1]] + (double)o[p.off[2]] +
+                                (double)o[p.off[3]] + (double)o[p.off[4]] + (double)o[p.off[5]]);
+    if (b >= 0 && b < p.boundary_count) {
+        const double *wb = p.weight + 6ll * b;
+        for (int k = 0; k < 6; ++k)
+            s += wb[k] * (double)o[p.off[k]];
+    }
+    return s;
+}
+
+template <typename T> __global__ void dg_newton_residual_kernel(newton_params<T> p) {
+    dg_change_acc a = {0.0, 0.0, 0};
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
+         h += (size_t)gridDim.x * blockDim.x) {
+        if (!newton_interior(h, p.colour, p.nx, p.ny, p.nz)) continue;
+        const int salt = p.flag ? (p.flag[h] & 1) : 0;
+        const int b = p.bmap[h];
+        double s = newton_stencil(p, h, salt, b);
+        const double v = (double)p.cur[h];
+        double d = 0.0;
+        if (salt) {
+            double derivative = 0.0;
+            s += p.f1 * dg_newton_remainder(&p.term, v, &derivative);
+            d = -p.f1 * derivative;
+            if (!(d > 0.0)) d = isnan(d) ? d : 0.0;
+        }
+        double g = v - s;
+        if (b >= 0) g -= p.source[b];
+        const double inv = 1.0 / (1.0 + d);
+        dg_acc_add(a, g);
+        if (!isfinite(inv)) a.nonfinite++;
+        p.a[h] = (float)(inv * (salt ? p.f1 : p.f0)), p.b[h] = (float)(inv * g);
+        if (b >= 0 && b < p.boundary_count) p.boundary_inv[b] = (float)inv;
+    }
+    dg_block_reduce_store(a, p.partials + blockIdx.x);
+}
+
+/* Uniform part of one colour of the inner SOR: delta <- (1 - omega) delta + omega (a sum - b). */
+__global__ void dg_newton_inner_kernel(newton_params<float> p) {
+    const float keep = (float)(1.0 - p.omega), omega = (float)p.omega;
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
+         h += (size_t)gridDim.x * blockDim.x) {
+        if (!newton_interior(h, p.colour, p.nx, p.ny, p.nz)) continue;
+        const float *o = p.delta_other + h;
+        const float sum =
+            o[p.off[0]] + o[p.off[1]] + o[p.off[2]] + o[p.off[3]] + o[p.off[4]] + o[p.off[5]];
+        p.delta[h] = keep * p.delta[h] + omega * (p.a[h] * sum - p.b[h]);
+    }
+}
+
+/* The boundary points' corrections: delta += omega inv sum_f weight_f delta_f. */
+__global__ void dg_newton_inner_boundary_kernel(newton_params<float> p, const int *index) {
+    const float omega = (float)p.omega;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < p.boundary_count;
+         k += gridDim.x * blockDim.x) {
+        const long long h = index[k];
+        const float *o = p.delta_other + h, *wk = p.boundary_weight + 6ll * k;
+        p.delta[h] += omega * p.boundary_inv[k] *
+                      (wk[0] * o[p.off[0]] + wk[1] * o[p.off[1]] + wk[2] * o[p.off[2]] +
+                       wk[3] * o[p.off[3]] + wk[4] * o[p.off[4]] + wk[5] * o[p.off[5]]);
+    }
+}
+
+/* Max |delta - snapshot| of one colour into per-block partials. */
+__global__ void dg_newton_change_kernel(newton_params<float> p) {
+    dg_change_acc a = {0.0, 0.0, 0};
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
+         h += (size_t)gridDim.x * blockDim.x)
+        if (newton_interior(h, p.colour, p.nx, p.ny, p.nz))
+            dg_acc_add(a, (double)p.delta[h] - (double)p.snapshot[h]);
+    dg_block_reduce_store(a, p.partials + blockIdx.x);
+}
+
+template <typename T> __global__ void dg_newton_step_kernel(newton_params<T> p) {
+    dg_change_acc a = {0.0, 0.0, 0};
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
+         h += (size_t)gridDim.x * blockDim.x) {
+        if (!newton_interior(h, p.colour, p.nx, p.ny, p.nz)) continue;
+        if (p.first) p.start[h] = p.cur[h];
+        const T updated = (T)((double)p.start[h] + p.lambda * (double)p.delta[h]);
+        p.cur[h] = updated;
+        dg_acc_add(a, (double)updated - (double)p.start[h]);
+    }
+    dg_block_reduce_store(a, p.partials + blockIdx.x);
+}
+
+__global__ void dg_newton_bmap_kernel(int *bmap, const int *index, int count) {
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x)
+        bmap[index[k]] = k;
+}
+
+/* ---- Host side ---------------------------------------------------------------------------- */
+
+template <typename T>
+static newton_params<T> params_of(const cuda_newton *w, int c, T *cur, const T *other) {
+    const dg_cuda_state *st = w->st;
+    newton_params<T> p;
+    p.cur = cur, p.other = other;
+    p.a = w->a[c], p.b = w->b[c], p.boundary_inv = w->boundary_inv[c];
+    p.boundary_weight = w->boundary_weight[c];
+    p.delta = w->delta[c], p.delta_other = w->delta[1 - c], p.snapshot = w->snapshot[c];
+    p.start = static_cast<T *>(w->start[c]);
+    p.flag = st->flag[c];
+    p.bmap = w->bmap[c];
+    p.weight = st->sparse[c].weight_raw, p.source = st->sparse[c].source_raw;
+    p.boundary_count = st->sparse[c].boundary_count;
+    for (int k = 0; k < 6; ++k)
+        p.off[k] = st->offsets[c][k];
+    p.nx = st->nx, p.ny = st->ny, p.nz = st->nz, p.colour = c;
+    p.count = st->half_count[c];
+    p.f0 = st->factor[0], p.f1 = st->factor[1];
+    p.omega = 1.0, p.lambda = 0.0, p.first = 0;
+    p.term = w->term;
+    p.partials = w->partials + (c == 0 ? 0 : w->blocks[0]);
+    return p;
+}
+
+/* Fold the partials of both colours and bring the norms back. */
+static int finish_norms(cuda_newton *w, dg_newton_norms *norms, dg_error *err) {
+    dg_cuda_state *st = w->st;
+    dg_final_reduce_kernel<<<1, 256, 0, st->stream>>>(w->partials, w->blocks[0] + w->blocks[1],
+                                                      w->result);
+    DG_CUDA_LAUNCHED("Newton reduction kernel");
+    dg_cuda_partial host;
+    DG_CUDA_TRY(cudaMemcpyAsync(&host, w->result, sizeof host, cudaMemcpyDeviceToHost, st->stream),
+                "cudaMemcpyAsync (Newton norms)");
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "the Newton kernels (cudaStreamSynchronize)");
+    norms->max_abs = host.max_abs, norms->sum_sq = host.sum_sq, norms->finite = host.nonfinite == 0;
+    return DG_OK;
+}
+
+template <typename T> static int residual(cuda_newton *w, dg_newton_norms *norms, dg_error *err) {
+    dg_cuda_state *st = w->st;
+    for (int c = 0; c < 2; ++c) {
+        newton_params<T> p = params_of<T>(w, c, static_cast<T *>(st->phi[c]),
+                                          static_cast<const T *>(st->phi[1 - c]));
+        dg_newton_residual_kernel<T><<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
+        DG_CUDA_LAUNCHED("Newton residual kernel");
+    }
+    return finish_norms(w, norms, err);
+}
+
+static int inner(cuda_newton *w, int count, double omega, int measure, double *max_change,
+                 dg_error *err) {
+    dg_cuda_state *st = w->st;
+    for (int it = 0; it < count; ++it) {
+        if (measure && it == count - 1)
+            for (int c = 0; c < 2; ++c)
+                DG_CUDA_TRY(cudaMemcpyAsync(w->snapshot[c], w->delta[c],
+                                            st->half_count[c] * sizeof(float),
+                                            cudaMemcpyDeviceToDevice, st->stream),
+                            "cudaMemcpyAsync (Newton snapshot)");
+        for (int c = 0; c < 2; ++c) {
+            newton_params<float> p = params_of<float>(w, c, NULL, NULL);
+            p.omega = omega;
+            dg_newton_inner_kernel<<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
+            DG_CUDA_LAUNCHED("Newton inner sweep kernel");
+            if (p.boundary_count > 0) {
+                const int blocks = (p.boundary_count + NEWTON_THREADS - 1) / NEWTON_THREADS;
+                dg_newton_inner_boundary_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(
+                    p, st->sparse[c].index);
+                DG_CUDA_LAUNCHED("Newton inner boundary kernel");
+            }
+        }
+    }
+    if (!measure) return DG_OK;
+    for (int c = 0; c < 2; ++c) {
+        newton_params<float> p = params_of<float>(w, c, NULL, NULL);
+        dg_newton_change_kernel<<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
+        DG_CUDA_LAUNCHED("Newton change kernel");
+    }
+    dg_newton_norms norms;
+    int status = finish_norms(w, &norms, err);
+    if (status == DG_OK) *max_change = norms.finite ? norms.max_abs : NAN;
+    return status;
+}
+
+template <typename T>
+static int step(cuda_newton *w, double lambda, int first, dg_newton_norms *norms, dg_error *err) {
+    dg_cuda_state *st = w->st;
+    for (int c = 0; c < 2; ++c) {
+        newton_params<T> p = params_of<T>(w, c, static_cast<T *>(st->phi[c]),
+                                          static_cast<const T *>(st->phi[1 - c]));
+        p.lambda = lambda, p.first = first;
+        dg_newton_step_kernel<T><<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
+        DG_CUDA_LAUNCHED("Newton update kernel");
+    }
+    return finish_norms(w, norms, err);
+}
+
+static void cuda_newton_end(void *workspace) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    if (!w) return;
+    cudaSetDevice(w->st->device);
+    for (int c = 0; c < 2; ++c) {
+        cudaFree(w->start[c]), cudaFree(w->delta[c]), cudaFree(w->snapshot[c]);
+        cudaFree(w->a[c]), cudaFree(w->b[c]), cudaFree(w->boundary_inv[c]);
+        cudaFree(w->boundary_weight[c]), cudaFree(w->bmap[c]);
+    }
+    cudaFree(w->partials), cudaFree(w->result);
+    free(w);
+}
+
+__global__ void dg_newton_float_kernel(float *out, const double *in, size_t count) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x)
+        out[i] = (float)in[i];
+}
+
+static int allocate(cuda_newton *w, dg_error *err) {
+    dg_cuda_state *st = w->st;
+    const size_t points = st->half_count[0] + st->half_count[1];
+    const size_t need = points * (st->es + 4 * sizeof(float) + sizeof(int));
+    int status = dg_cuda_check_free(st, need, "the Newton workspace", err);
+    if (status != DG_OK) return status;
+    for (int c = 0; c < 2; ++c) {
+        const size_t n = st->half_count[c];
+        const dg_cuda_sparse *sp = &st->sparse[c];
+        const size_t nb = (size_t)sp->boundary_count + 1;
+        DG_CUDA_TRY(cudaMalloc(&w->start[c], n * st->es), "cudaMalloc (Newton start)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->delta[c], n * sizeof(float)),
+                    "cudaMalloc (Newton step)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->snapshot[c], n * sizeof(float)),
+                    "cudaMalloc (Newton snapshot)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->a[c], n * sizeof(float)), "cudaMalloc (Newton a)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->b[c], n * sizeof(float)), "cudaMalloc (Newton b)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->boundary_inv[c], nb * sizeof(float)),
+                    "cudaMalloc (Newton boundary diagonal)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->boundary_weight[c], 6 * nb * sizeof(float)),
+                    "cudaMalloc (Newton boundary weights)");
+        DG_CUDA_TRY(cudaMalloc((void **)&w->bmap[c], n * sizeof(int)), "cudaMalloc (Newton map)");
+        DG_CUDA_TRY(cudaMemsetAsync(w->delta[c], 0, n * sizeof(float), st->stream),
+                    "cudaMemsetAsync (Newton step)");
+        DG_CUDA_TRY(cudaMemsetAsync(w->bmap[c], 0xff, n * sizeof(int), st->stream),
+                    "cudaMemsetAsync (Newton map)");
+        if (sp->total_count > 0) {
+            const int blocks = (sp->total_count + NEWTON_THREADS - 1) / NEWTON_THREADS;
+            dg_newton_bmap_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(w->bmap[c], sp->index,
+                                                                             sp->total_count);
+            DG_CUDA_LAUNCHED("Newton map kernel");
+        }
+        if (sp->boundary_count > 0) {
+            const size_t nw = 6 * (size_t)sp->boundary_count;
+            const unsigned blocks = (unsigned)((nw + NEWTON_THREADS - 1) / NEWTON_THREADS);
+            dg_newton_float_kernel<<<blocks, NEWTON_THREADS, 0, st->stream>>>(w->boundary_weight[c],
+                                                                              sp->weight_raw, nw);
+            DG_CUDA_LAUNCHED("Newton weight conversion kernel");
+        }
+        size_t blocks = (n + NEWTON_THREADS - 1) / NEWTON_THREADS;
+        const size_t most = (size_t)st->sm_count * 8;
+        w->blocks[c] = (int)(blocks < 1 ? 1 : blocks > most ? most : blocks);
+    }
+    DG_CUDA_TRY(
+        cudaMalloc((void **)&w->partials, (w->blocks[0] + w->blocks[1]) * sizeof(dg_cuda_partial)),
+        "cudaMalloc (Newton partials)");
+    DG_CUDA_TRY(cudaMalloc((void **)&w->result, sizeof(dg_cuda_partial)),
+                "cudaMalloc (Newton result)");
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "Newton set-up (cudaStreamSynchronize)");
+    return DG_OK;
+}
+
+static int cuda_newton_begin(void *backend_state, const dg_newton_term *term, void **workspace,
+                             dg_error *err) {
+    *workspace = NULL;
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(backend_state);
+    if (!st->has_medium) return dg_error_set(err, DG_ERR_STATE, "CUDA backend: no medium");
+    DG_CUDA_TRY(cudaSetDevice(st->device), "cudaSetDevice");
+    cuda_newton *w = static_cast<cuda_newton *>(calloc(1, sizeof *w));
+    if (!w) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (Newton workspace)");
+    w->st = st;
+    w->term = *term;
+    int status = allocate(w, err);
+    if (status != DG_OK) {
+        cuda_newton_end(w);
+        return status;
+    }
+    *workspace = w;
+    return DG_OK;
+}
+
+static int cuda_newton_residual(void *workspace, dg_newton_norms *norms, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    return w->st->is_float ? residual<float>(w, norms, err) : residual<double>(w, norms, err);
+}
+
+static int cuda_newton_zero_step(void *workspace, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    for (int c = 0; c < 2; ++c)
+        DG_CUDA_TRY(
+            cudaMemsetAsync(w->delta[c], 0, w->st->half_count[c] * sizeof(float), w->st->stream),
+            "cudaMemsetAsync (Newton step)");
+    return DG_OK;
+}
+
+static int cuda_newton_inner(void *workspace, int count, double omega, int measure,
+                             double *max_change, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    return inner(w, count, omega, measure, max_change, err);
+}
+
+static int cuda_newton_step(void *workspace, double lambda, int first, dg_newton_norms *norms,
+                            dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    return w->st->is_float ? step<float>(w, lambda, first, norms, err)
+                           : step<double>(w, lambda, first, norms, err);
+}
+
+static const dg_newton_ops cuda_newton_ops = {
+    cuda_newton_begin,     cuda_newton_end,   cuda_newton_residual,
+    cuda_newton_zero_step, cuda_newton_inner, cuda_newton_step,
+};
+
+extern "C" const dg_newton_ops *dg_cuda_newton(void) {
+    return &cuda_newton_ops;
+}
