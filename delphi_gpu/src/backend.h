@@ -36,9 +36,11 @@ typedef struct dg_backend_config {
 /** Change over the last iteration of a block, on the even half grid (colour 1), at 0-based
  *  half-indices 1, 1+stride, 1+2*stride, ... (DelPhi's convergence sample). */
 typedef struct dg_change {
-    double max_abs; /* max |delta| */
-    double sum_sq;  /* sum of delta^2, accumulated in double */
-    int finite;     /* 0 if any sampled value or delta was NaN/Inf */
+    double max_abs;   /* max |delta| */
+    double sum_sq;    /* sum of delta^2, accumulated in double */
+    int finite;       /* 0 if any sampled value or delta was NaN/Inf */
+    double max_value; /* max |value| of the sample after the iteration (float precision only,
+                         0 otherwise): the scale of float's resolution */
 } dg_change;
 
 /** A Debye-Hueckel sum at the grid faces (dg_debye_huckel_faces_*): positions in 0-based grid
