@@ -15,6 +15,9 @@ typedef struct keyed_entry {
 static int compare_entries(const void *a, const void *b) {
     const keyed_entry *x = a, *y = b;
     if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    /* boundary entries (>= 0) before charges (< 0): the CUDA backend's order of the terms */
+    const int xb = x->entry >= 0, yb = y->entry >= 0;
+    if (xb != yb) return xb ? -1 : 1;
     return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
