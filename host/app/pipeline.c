@@ -8,6 +8,7 @@
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "outputs.h"
+#include "precision_default.h"
 #include "report.h"
 
 typedef struct hook_context {
@@ -72,10 +73,13 @@ static int read_inputs(pipeline *p) {
 static int exit_for_calc(const calc_result *r) {
     if (r->status == CALC_BAD_INPUT) return EXIT_BAD_INPUT;
     if (r->status != CALC_OK) return EXIT_SOLVER_FAILED;
+    /* Float's resolution is "not converged" too: the criterion was not met. */
     const int bad = r->solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
                     r->solve.outcome == DG_OUTCOME_DIVERGED ||
+                    r->solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION ||
                     (r->two_run && (r->reference_solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
-                                    r->reference_solve.outcome == DG_OUTCOME_DIVERGED));
+                                    r->reference_solve.outcome == DG_OUTCOME_DIVERGED ||
+                                    r->reference_solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION));
     return bad ? EXIT_NOT_CONVERGED : EXIT_OK;
 }
 
@@ -121,6 +125,7 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
+    p->settings.precision = app_default_precision(&p->settings);
     const run_settings *s = &p->settings;
     if (s->show_help || s->show_version) {
         if (out) fputs(s->show_help ? settings_usage() : "", out);

@@ -25,7 +25,7 @@ const char *settings_usage(void) {
            "  --json FILE             machine-readable summary\n"
            "  --log FILE              copy of the log\n"
            "Solver:\n"
-           "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
+           "  --backend auto|cpu|cuda --precision double|float|mixed --device N --threads N\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
            "Other:\n"
            "  --quiet                 no progress lines\n"

@@ -63,7 +63,7 @@ static int stage_grid(const calc_input *in, calc_result *r) {
     r->nonlinear = pb_wants_nonlinear(s, &r->salt);
     if (s->nonit > 0 && !r->nonlinear)
         add_note(r, "nonit %d ignored: the nonlinear equation needs salt", s->nonit);
-    const int dbl = s->precision == DG_PRECISION_DOUBLE;
+    const int dbl = s->precision != DG_PRECISION_FLOAT;
     memory_plan plan = {r->grid.n,
                         dbl,
                         r->salt.salt_count > 0,
@@ -113,7 +113,7 @@ static int stage_boundary(const calc_input *in, calc_result *r, phi_map *phi, do
                           double debye_length, int kind) {
     const run_settings *s = in->settings;
     char msg[1024];
-    if (phi_map_alloc(phi, r->grid.n, s->precision == DG_PRECISION_DOUBLE, r->grid.scale,
+    if (phi_map_alloc(phi, r->grid.n, s->precision != DG_PRECISION_FLOAT, r->grid.scale,
                       r->grid.center) != 0)
         return fail(r, CALC_BAD_INPUT, "potential map", "out of memory");
     dg_options options; /* the solve's backend, device and threads */
