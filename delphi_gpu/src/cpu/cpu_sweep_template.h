@@ -69,7 +69,7 @@ static void SFX(sweep)(cpu_state *st, int c) {
                 for (long h = first; h <= last; ++h) {
                     REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
                                other[h + o4] + other[h + o5] + rhs[h];
-                    const REAL weight = flag ? w0 + (REAL)flag[h] * dw : w0;
+                    const REAL weight = flag && flag[h] ? w1 : w0; /* as the CUDA kernel */
                     phi[h] = keep * phi[h] + weight * sum;
                 }
             } else if (!flag) {
