@@ -58,7 +58,7 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
     if (m->checks > 1) m->previous_max = m->max_change;
     m->previous_iteration = m->last_check_iteration;
     m->last_check_iteration = m->iterations;
-    dg_float_floor_update(m, &change); /* before max_change takes the new value */
+    dg_float_floor_update(m, &change, omega); /* before max_change takes the new value */
     m->max_change = change.max_abs;
     m->rms_change = sqrt(s->options.check_stride * change.sum_sq / interior);
     m->norm_change = sqrt(change.sum_sq) / norm_divisor;

@@ -34,8 +34,9 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
 /* 1 if any criterion set in the options is met by the last check. */
 int dg_monitor_criteria_met(const dg_monitor *m);
 
-/* Float precision: record the last check (max change against the sampled values' scale). */
-void dg_float_floor_update(dg_monitor *m, const dg_change *change);
+/* Float precision: record the last check (max change against the sampled values' scale and
+   the decay SOR with this omega would give). */
+void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega);
 
 /* 1 when float's change has stopped falling at its resolution (two stalled checks in a row). */
 int dg_float_floor_reached(const dg_monitor *m);
