@@ -3,14 +3,15 @@
 # configured in build/ (scripts/configure.sh).  Logs go to $OUT (default ./device-out/mixed):
 #   tests.log   test_gpu_mixed (CUDA mixed vs CPU mixed, CUDA mixed vs CUDA double, float's
 #               resolution stop on both backends), test_gpu_agreement and test_gpu_convergence
-#               (the sweep kernels gained a mode)
+#               (the sweep kernels gained a mode), then test_gpu_mixed under compute-sanitizer
+#               memcheck (exit 0 expected)
 #   bench.log   the program (backend cuda) on regression/data/1hpv.pqr, 0.15 M salt,
 #               maxc=0.00001, at gsize 141, 225 and 385, in double, float and mixed: iterations,
 #               outcome, solve time, energies; then mixed/double ratios of iterations and solve
 #               time and the relative energy differences (targets: iterations <= 1.1x, energies
 #               within 1e-7, solve time <= 0.65x at 385^3)
 #   runs/       the program's log of every run
-# About 2-3 minutes of GPU time.
+# About 3-5 minutes of GPU time (memcheck at most 150 s of it).
 set -u
 out=${OUT:-$PWD/device-out}/mixed
 mkdir -p "$out/runs"
@@ -32,6 +33,15 @@ start=$SECONDS
         echo "== $t exit $?"
     done
 } > "$out/tests.log" 2>&1
+{
+    # The new kernels under memcheck (slow: the whole mixed test, at most 150 s).
+    if command -v compute-sanitizer > /dev/null; then
+        echo "== memcheck test_gpu_mixed"
+        timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+            build/kernels/tests/test_gpu_mixed
+        echo "== memcheck test_gpu_mixed exit $? (124 = timed out, 9 = memcheck errors)"
+    fi
+} >> "$out/tests.log" 2>&1
 grep -E "^== |^FAIL|all checks passed|check\(s\) failed|SKIPPED" "$out/tests.log"
 echo "tests: $((SECONDS - start)) s"
 
