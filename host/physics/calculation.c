@@ -71,7 +71,8 @@ static int stage_grid(const calc_input *in, calc_result *r) {
                         in->focus_source ? (size_t)in->focus_source->n * in->focus_source->n *
                                                in->focus_source->n
                                          : 0,
-                        s->map_count > 0 && !dbl};
+                        s->map_count > 0 && !dbl,
+                        s->precision == DG_PRECISION_MIXED};
     r->memory_estimate = memory_estimate_bytes(&plan);
     if (memory_check(&plan, msg, sizeof msg) != 0) return fail(r, CALC_BAD_INPUT, "grid", msg);
     return CALC_OK;
