@@ -118,6 +118,7 @@ struct dg_cuda_state {
     float *rhs[2];                  /* residual / factor */
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
+    int refine_pending;             /* iterations since the last fold (0: correction is zero) */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
@@ -200,7 +201,7 @@ int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_doub
 int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
 /** Residual of the double iterate into rhs (before a block of correction sweeps). */
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
-/** phi_d += correction, correction = 0 (after the block). */
+/** phi_d += correction, correction = 0, if any iterations ran since the last fold. */
 int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err);
 /** Nonlinear source from the double iterate. */
 int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err);

@@ -202,6 +202,7 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
         DG_CUDA_TRY(
             cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
             "cudaMemsetAsync (mixed precision: list values)");
+    st->refine_pending = 0;
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
     return DG_OK;
 }
@@ -232,6 +233,8 @@ int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err) {
 }
 
 int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
+    if (st->refine_pending == 0) return DG_OK;
+    st->refine_pending = 0;
     for (int c = 0; c < 2; ++c) {
         dg_refine_fold_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
                                 st->stream>>>(st->phi_d[c], static_cast<float *>(st->phi[c]),
@@ -247,9 +250,11 @@ int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
 }
 
 int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err) {
+    int status = dg_cuda_refine_fold(st, err); /* the source is taken from the whole iterate */
+    if (status != DG_OK) return status;
     if (!st->qmap_d[0] || !st->qmap_d[1]) {
         const size_t need = (st->half_count[0] + st->half_count[1]) * sizeof(double);
-        int status = dg_cuda_check_free(st, need, "the nonlinear source (mixed precision)", err);
+        status = dg_cuda_check_free(st, need, "the nonlinear source (mixed precision)", err);
         if (status != DG_OK) return status;
         for (int c = 0; c < 2; ++c) {
             DG_CUDA_TRY(cudaMalloc((void **)&st->qmap_d[c], st->half_count[c] * sizeof(double)),

@@ -25,6 +25,12 @@ int dg_error_set(dg_error *err, int status, const char *format, ...)
 #endif
     ;
 
+/** Mixed precision (DG_PRECISION_MIXED): the backends fold the float correction into the
+ *  double iterate (and recompute the residual) once at least this many iterations ran since the
+ *  last fold, before store_phi and before a new nonlinear source; fewer folds move fewer bytes,
+ *  and the iterates do not depend on when they happen (up to float rounding of the correction). */
+#define DG_REFINE_SWEEPS 30
+
 /** Settings fixed when the backend is created (from dg_options). */
 typedef struct dg_backend_config {
     int precision;   /* dg_precision */

@@ -32,7 +32,8 @@ typedef struct cpu_state {
     int *chunk_finite;
     /* Mixed precision: phi holds the float correction, refine the double iterate. */
     int mixed;
-    void *rhs[2]; /* the float sweeps' right-hand side while mixed (refine.rhs), else NULL */
+    void *rhs[2];       /* the float sweeps' right-hand side while mixed (refine.rhs), else NULL */
+    int refine_pending; /* iterations since the last fold (0: the correction is zero) */
     dg_cpu_refine refine;
 } cpu_state;
 
@@ -111,12 +112,21 @@ out_of_memory:
                         prep->nx, prep->ny, prep->nz, 3.0 * prep->point_count * es / 2.0 / 1e9);
 }
 
+/* Mixed precision: phi_d += correction, correction = 0. */
+static void fold_pending(cpu_state *st) {
+    if (st->refine_pending == 0) return;
+    float *const correction[2] = {st->phi[0], st->phi[1]};
+    dg_cpu_refine_fold(&st->refine, st->prep, correction, st->threads);
+    st->refine_pending = 0;
+}
+
 static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
     if (st->mixed) { /* the double iterate takes phi; the correction starts at zero */
         dg_cpu_refine_load(&st->refine, st->prep, phi, is_double, st->threads);
         for (int c = 0; c < 2; ++c)
             memset(st->phi[c], 0, (st->prep->half_count[c] + 1) * sizeof(float));
+        st->refine_pending = 0;
     } else if (IS_FLOAT(st))
         load_phi_f(st, phi, is_double);
     else
@@ -127,9 +137,10 @@ static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *e
 
 static int cpu_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
-    if (st->mixed)
+    if (st->mixed) {
+        fold_pending(st);
         dg_cpu_refine_store(&st->refine, st->prep, phi, is_double, st->threads);
-    else if (IS_FLOAT(st))
+    } else if (IS_FLOAT(st))
         store_phi_f(st, phi, is_double);
     else
         store_phi_d(st, phi, is_double);
@@ -144,11 +155,12 @@ static int cpu_set_omega(void *state, double omega, dg_error *err) {
 static int cpu_iterate(void *state, int count, int measure, int stride, dg_change *change,
                        dg_error *err) {
     cpu_state *st = state;
-    if (st->mixed) { /* one refinement step: residual in double, float sweeps, fold */
-        dg_cpu_refine_residual(&st->refine, st->prep, st->nonlinear_active, st->threads);
+    if (st->mixed) { /* refinement: residual in double, float sweeps, fold */
+        if (st->refine_pending == 0)
+            dg_cpu_refine_residual(&st->refine, st->prep, st->nonlinear_active, st->threads);
         iterate_f(st, count, measure, stride, change);
-        float *const correction[2] = {st->phi[0], st->phi[1]};
-        dg_cpu_refine_fold(&st->refine, st->prep, correction, st->threads);
+        st->refine_pending += count;
+        if (st->refine_pending >= DG_REFINE_SWEEPS) fold_pending(st);
     } else if (IS_FLOAT(st))
         iterate_f(st, count, measure, stride, change);
     else
@@ -160,6 +172,7 @@ static int cpu_update_nonlinear_source(void *state, double fraction, dg_error *e
     cpu_state *st = state;
     const dg_prepared *p = st->prep;
     if (st->mixed) { /* the source enters through the residual, from the double iterate */
+        fold_pending(st);
         if (dg_cpu_refine_nonlinear_source(&st->refine, p, fraction, st->threads) != DG_OK)
             return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
                                 "out of host memory for the nonlinear source");
