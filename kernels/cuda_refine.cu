@@ -1,8 +1,9 @@
 /* Mixed precision on the CUDA backend (the CPU backend's scheme, delphi_gpu/src/cpu/
- * cpu_refine.h): the iterate phi_d in double; before a block of float sweeps on the correction e
- * the residual r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (float),
- * which the DG_SWEEP_RHS sweeps add to the neighbour sum; after the block phi_d += e, e = 0.
- * The terms of the residual are summed in the CPU backend's order.
+ * cpu_refine.h): the iterate phi_d in double; when the float correction e is zero the residual
+ * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (float), which the
+ * DG_SWEEP_RHS sweeps add to the neighbour sum; once DG_REFINE_SWEEPS or more iterations ran
+ * (and before store_phi or a new nonlinear source) phi_d += e, e = 0 (the fold).  The terms of
+ * the residual are summed in the CPU backend's order.
  *
  * Also float precision's resolution scale: the max |value| over the convergence sample. */
 #include <stdio.h>
