@@ -73,13 +73,14 @@ typedef struct run_settings {
     int relfac_given; /* spectral radius (not omega) */
     double relpar;
     int relpar_given;
-    int conint;          /* check interval (10) */
-    int confra;          /* check stride (1) */
-    int backend;         /* dg_backend (auto) */
-    int precision;       /* dg_precision (double; see host/app/precision_default.h) */
-    int precision_given; /* --precision was given */
-    int device;          /* CUDA device */
-    int threads;         /* CPU threads, 0 = default */
+    int conint;    /* check interval (10) */
+    int confra;    /* check stride (1) */
+    int backend;   /* dg_backend (auto) */
+    int precision; /* dg_precision (double) */
+    int device;    /* CUDA device */
+    int threads;   /* CPU threads, 0 = default */
+
+    int precision_given; /* --precision was given (else host/app/precision_default.h decides) */
 
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */
