@@ -93,6 +93,8 @@ typedef struct run_settings {
 
     int nonlinear_method; /* enum nonlinear_choice (NEWTON) */
 
+    int precision_given; /* --precision was given (else host/app/precision_default.h decides) */
+
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */
     char pdb_file[SETTINGS_PATH_MAX];

@@ -22,6 +22,7 @@ static void cuda_destroy(void *state) {
     for (size_t i = 0; i < sizeof st->tuner.event / sizeof st->tuner.event[0]; ++i)
         if (st->tuner.event[i]) cudaEventDestroy(st->tuner.event[i]);
     cudaFree(st->result_device);
+    cudaFree(st->sample_max);
     cudaFreeHost(st->result_host);
     if (st->stream) cudaStreamDestroy(st->stream);
     free(st);
@@ -66,7 +67,8 @@ static int cuda_create(void **state, const dg_backend_config *config, dg_error *
     dg_cuda_state *st = static_cast<dg_cuda_state *>(calloc(1, sizeof(dg_cuda_state)));
     if (!st) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (CUDA backend state)");
     st->config = *config;
-    st->is_float = config->precision == DG_PRECISION_FLOAT;
+    st->mixed = config->precision == DG_PRECISION_MIXED; /* float sweeps, cuda_refine.cu */
+    st->is_float = config->precision == DG_PRECISION_FLOAT || st->mixed;
     st->es = st->is_float ? sizeof(float) : sizeof(double);
     st->sparse_reader = DG_CUDA_READER_LDG;
     st->depth = DG_CUDA_DEFAULT_DEPTH;
@@ -89,7 +91,12 @@ static int cuda_create(void **state, const dg_backend_config *config, dg_error *
 static int cuda_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = use_device(st, err);
-    return status != DG_OK ? status : dg_cuda_set_medium(st, prep, err);
+    if (status == DG_OK) status = dg_cuda_set_medium(st, prep, err);
+    if (status == DG_OK && st->mixed) {
+        status = dg_cuda_refine_alloc(st, err);
+        if (status != DG_OK) dg_cuda_free_medium(st);
+    }
+    return status;
 }
 
 static int require_medium(const dg_cuda_state *st, dg_error *err) {
@@ -101,13 +108,16 @@ static int cuda_load_phi(void *state, const void *phi, int is_double, dg_error *
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = require_medium(st, err);
     if (status == DG_OK) status = use_device(st, err);
-    return status != DG_OK ? status : dg_cuda_load_phi(st, phi, is_double, err);
+    if (status == DG_OK) status = dg_cuda_load_phi(st, phi, is_double, err);
+    if (status == DG_OK && st->mixed) status = dg_cuda_refine_after_load(st, err);
+    return status;
 }
 
 static int cuda_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = require_medium(st, err);
     if (status == DG_OK) status = use_device(st, err);
+    if (status == DG_OK && st->mixed) status = dg_cuda_refine_fold(st, err);
     return status != DG_OK ? status : dg_cuda_store_phi(st, phi, is_double, err);
 }
 
@@ -129,8 +139,13 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (count < 1 || (measure && (stride < 1 || !change)))
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
                             "CUDA backend: iterate(count %d, stride %d)", count, stride);
+    if (st->mixed && st->refine_pending == 0) status = dg_cuda_refine_residual(st, err);
     for (int i = 0; i < count && status == DG_OK; ++i)
         status = dg_cuda_tuned_iteration(st, measure && i == count - 1, stride, err);
+    if (status == DG_OK && st->mixed) { /* refinement: fold every DG_REFINE_SWEEPS or more */
+        st->refine_pending += count;
+        if (st->refine_pending >= DG_REFINE_SWEEPS) status = dg_cuda_refine_fold(st, err);
+    }
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
     return status;
 }
@@ -143,8 +158,11 @@ static int cuda_update_nonlinear_source(void *state, double fraction, dg_error *
     if (!st->has_salt)
         return dg_error_set(err, DG_ERR_STATE,
                             "CUDA backend: nonlinear source needs a medium with salt");
-    status = dg_cuda_alloc_qmap(st, err);
-    if (status == DG_OK) status = dg_cuda_launch_nonlinear_source(st, fraction, err);
+    if (st->mixed)
+        status = dg_cuda_refine_nonlinear_source(st, fraction, err);
+    else
+        status = dg_cuda_alloc_qmap(st, err);
+    if (status == DG_OK && !st->mixed) status = dg_cuda_launch_nonlinear_source(st, fraction, err);
     if (status == DG_OK) st->nonlinear_active = 1;
     return status;
 }

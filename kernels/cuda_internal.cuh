@@ -115,6 +115,16 @@ struct dg_cuda_state {
     long sample_capacity;
     dg_cuda_partial *sample_partials, *sample_partials_host;
     int sample_partial_capacity;
+
+    /* Mixed precision (cuda_refine.cu): phi holds the float correction, the sweeps run in
+       DG_SWEEP_RHS mode on rhs, the list sources are scaled to 0 (they are in the residual). */
+    int mixed;
+    double *phi_d[2];               /* the iterate in double */
+    double *qmap_d[2];              /* nonlinear source in double (allocated on first use) */
+    float *rhs[2];                  /* residual / factor */
+    unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
+    int sample_stride;              /* stride of the last measured iteration */
+    int refine_pending;             /* iterations since the last fold (0: correction is zero) */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
@@ -206,5 +216,26 @@ int dg_cuda_sweep_occupancy(dg_cuda_state *st, const dg_cuda_shape *shape, int *
 size_t dg_cuda_sweep_shared_bytes(const dg_cuda_shape *shape, size_t element_size);
 /** Number of sparse-kernel blocks for colour 1 (partials after the sweep's). */
 int dg_cuda_sparse_blocks(int count);
+
+/* ---- Mixed precision and float's resolution (cuda_refine.cu) ------------------------------ */
+
+/** Allocate the double iterate and the rhs after the medium upload (mixed only). */
+int dg_cuda_refine_alloc(dg_cuda_state *st, dg_error *err);
+void dg_cuda_refine_free(dg_cuda_state *st);
+/** Full-grid slab in staging <-> the double iterate (load_phi/store_phi while mixed). */
+int dg_cuda_refine_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+/** After load_phi: correction, its sparse `last` values and the double source set to 0. */
+int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
+/** Residual of the double iterate into rhs (before a block of correction sweeps). */
+int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
+/** phi_d += correction, correction = 0, if any iterations ran since the last fold. */
+int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err);
+/** Nonlinear source from the double iterate. */
+int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err);
+/** Float precision: max |value| over the convergence sample of colour 1 (stream-ordered; the
+ *  result is read after the next synchronisation by dg_cuda_sample_max_read). */
+int dg_cuda_sample_max_launch(dg_cuda_state *st, int stride, dg_error *err);
+int dg_cuda_sample_max_read(dg_cuda_state *st, double *value, dg_error *err);
 
 #endif /* DG_CUDA_INTERNAL_CUH */

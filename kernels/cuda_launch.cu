@@ -23,6 +23,7 @@ int dg_cuda_sparse_blocks(int count) {
 }
 
 static int sweep_mode(const dg_cuda_state *st) {
+    if (st->mixed) return DG_SWEEP_RHS;
     if (!st->has_salt) return DG_SWEEP_POISSON;
     return st->nonlinear_active ? DG_SWEEP_NONLINEAR : DG_SWEEP_PB;
 }
@@ -83,7 +84,7 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.cur = static_cast<T *>(st->phi[colour]);
     p.other = static_cast<const T *>(st->phi[1 - colour]);
     p.flag = st->flag[colour];
-    p.qmap = static_cast<const T *>(st->qmap[colour]);
+    p.qmap = static_cast<const T *>(st->mixed ? (void *)st->rhs[colour] : st->qmap[colour]);
     p.plane = (unsigned)st->nx * (unsigned)st->ny;
     p.nx = st->nx, p.ny = st->ny, p.nz = st->nz, p.colour = colour;
     p.planes_per_chunk = shape->planes_per_chunk;
@@ -110,8 +111,14 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     case 4:
         launched = sweep_depth<T, DG_SWEEP_NONLINEAR, false>(shape, shared, st->stream, p);
         break;
-    default:
+    case 5:
         launched = sweep_depth<T, DG_SWEEP_NONLINEAR, true>(shape, shared, st->stream, p);
+        break;
+    case 6:
+        launched = sweep_depth<T, DG_SWEEP_RHS, false>(shape, shared, st->stream, p);
+        break;
+    default:
+        launched = sweep_depth<T, DG_SWEEP_RHS, true>(shape, shared, st->stream, p);
         break;
     }
     if (!launched)
@@ -242,6 +249,7 @@ int dg_cuda_launch_iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int 
             return dg_error_set(err, DG_ERR_INTERNAL, "reduction needs %d partials, %d allocated",
                                 count, st->partial_capacity);
         st->partial_count = count;
+        st->sample_stride = stride;
     }
     return st->is_float ? iteration<float>(st, shape, measure, stride, err)
                         : iteration<double>(st, shape, measure, stride, err);
@@ -269,6 +277,12 @@ int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err) 
     change->max_abs = st->result_host->max_abs;
     change->sum_sq = st->result_host->sum_sq;
     change->finite = st->result_host->nonfinite == 0;
+    change->max_value = 0.0;
+    if (st->is_float && !st->mixed) { /* float's resolution scale (cuda_refine.cu) */
+        int status = dg_cuda_sample_max_launch(st, st->sample_stride, err);
+        if (status == DG_OK) status = dg_cuda_sample_max_read(st, &change->max_value, err);
+        if (status != DG_OK) return status;
+    }
     return DG_OK;
 }
 
@@ -284,8 +298,9 @@ template <typename T> static int rescale(dg_cuda_state *st, dg_error *err) {
             DG_CUDA_LAUNCHED("weight scaling kernel");
         }
         if (ns > 0) {
+            /* mixed precision: the sources are in the residual, the correction has none */
             dg_rescale_kernel<T><<<aux_blocks(st, ns), DG_CUDA_AUX_THREADS, 0, st->stream>>>(
-                static_cast<T *>(sp->source), sp->source_raw, ns, st->omega);
+                static_cast<T *>(sp->source), sp->source_raw, ns, st->mixed ? 0.0 : st->omega);
             DG_CUDA_LAUNCHED("source scaling kernel");
         }
     }
@@ -352,6 +367,7 @@ template <typename T, typename S> static void merge(dg_cuda_state *st, size_t w0
 }
 
 int dg_cuda_launch_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err) {
+    if (st->mixed) return dg_cuda_refine_split(st, w0, count, is_double, err);
     if (st->is_float)
         is_double ? split<float, double>(st, w0, count) : split<float, float>(st, w0, count);
     else
@@ -361,6 +377,7 @@ int dg_cuda_launch_split(dg_cuda_state *st, size_t w0, size_t count, int is_doub
 }
 
 int dg_cuda_launch_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err) {
+    if (st->mixed) return dg_cuda_refine_merge(st, w0, count, is_double, err);
     if (st->is_float)
         is_double ? merge<float, double>(st, w0, count) : merge<float, float>(st, w0, count);
     else

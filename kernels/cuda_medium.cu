@@ -46,6 +46,7 @@ void dg_cuda_free_medium(dg_cuda_state *st) {
         cudaFree(st->phi[c]), cudaFree(st->flag[c]), cudaFree(st->qmap[c]);
         st->phi[c] = NULL, st->flag[c] = NULL, st->qmap[c] = NULL;
     }
+    dg_cuda_refine_free(st);
     cudaFree(st->staging), cudaFree(st->partials);
     st->staging = NULL, st->partials = NULL;
     st->staging_bytes = 0, st->partial_capacity = 0, st->partial_count = 0;

@@ -22,7 +22,9 @@
 
 #include "cuda_reduce.cuh"
 
-enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2 };
+/* DG_SWEEP_RHS: mixed precision's correction sweep, sum + qmap at every point (qmap = the
+   residual / factor, cuda_refine.cu), the salt factor where flag (if any) has bit 0. */
+enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2, DG_SWEEP_RHS = 3 };
 
 template <typename T> struct dg_sweep_params {
     T *cur;                    /* colour being updated */
@@ -75,8 +77,8 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
         if (z > z1 || !updates(z)) return;
         const unsigned h = c_index(z);
         c = p.cur[h];
-        if (reads_flag) f = __ldg(p.flag + h);
-        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+        if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
+        if (MODE == DG_SWEEP_NONLINEAR || MODE == DG_SWEEP_RHS) q = __ldg(p.qmap + h);
     };
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
@@ -109,6 +111,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0];
             }
+            if (MODE == DG_SWEEP_RHS) sum = sum + q[0];
             const T updated = p.keep * c[0] + weight * sum;
             const unsigned h = c_index(z);
             p.cur[h] = updated;

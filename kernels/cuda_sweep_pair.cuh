@@ -57,8 +57,8 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
         if (z > z1 || !updates(z)) return;
         const unsigned h = c_index(z);
         c = p.cur[h];
-        if (reads_flag) f = __ldg(p.flag + h);
-        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+        if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
+        if (MODE == DG_SWEEP_NONLINEAR || MODE == DG_SWEEP_RHS) q = __ldg(p.qmap + h);
     };
 
     dg_change_acc acc = {0.0, 0.0, 0};
@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
             weight = p.w1;
             if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q;
         }
+        if (MODE == DG_SWEEP_RHS) sum = sum + q;
         const T updated = p.keep * c + weight * sum;
         const unsigned h = c_index(z);
         p.cur[h] = updated;

@@ -26,6 +26,12 @@ int dg_error_set(dg_error *err, int status, const char *format, ...)
 #endif
     ;
 
+/** Mixed precision (DG_PRECISION_MIXED): the backends fold the float correction into the
+ *  double iterate (and recompute the residual) once at least this many iterations ran since the
+ *  last fold, before store_phi and before a new nonlinear source; fewer folds move fewer bytes,
+ *  and the iterates do not depend on when they happen (up to float rounding of the correction). */
+#define DG_REFINE_SWEEPS 30
+
 /** Settings fixed when the backend is created (from dg_options). */
 typedef struct dg_backend_config {
     int precision;   /* dg_precision */
@@ -37,9 +43,11 @@ typedef struct dg_backend_config {
 /** Change over the last iteration of a block, on the even half grid (colour 1), at 0-based
  *  half-indices 1, 1+stride, 1+2*stride, ... (DelPhi's convergence sample). */
 typedef struct dg_change {
-    double max_abs; /* max |delta| */
-    double sum_sq;  /* sum of delta^2, accumulated in double */
-    int finite;     /* 0 if any sampled value or delta was NaN/Inf */
+    double max_abs;   /* max |delta| */
+    double sum_sq;    /* sum of delta^2, accumulated in double */
+    int finite;       /* 0 if any sampled value or delta was NaN/Inf */
+    double max_value; /* max |value| of the sample after the iteration (float precision only,
+                         0 otherwise): the scale of float's resolution */
 } dg_change;
 
 /** A Debye-Hueckel sum at the grid faces (dg_debye_huckel_faces_*): positions in 0-based grid

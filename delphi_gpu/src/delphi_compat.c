@@ -68,6 +68,10 @@ static int check_control(const dg_delphi_control *c, const char *entry, dg_delph
         return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
                            "rmsc = %g, maxc = %g, normc = %g: criteria must be >= 0", c->rmsc,
                            c->maxc, c->normc);
+    if (c->mixed_precision != 0 && c->mixed_precision != 1)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
+                           "mixed_precision = %d: must be 0 (the arrays' kind) or 1 (mixed)",
+                           c->mixed_precision);
     if (c->diff)
         return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
                            "DelPhi's \"diff\" option (uniform-dielectric rerun) is not supported");
@@ -147,7 +151,7 @@ static void delphi_options(const dg_delphi_control *c, int nonlinear, int precis
     o->backend = c->backend;
     o->device = c->device;
     o->num_threads = c->num_threads;
-    o->precision = precision;
+    o->precision = c->mixed_precision ? DG_PRECISION_MIXED : precision;
     o->equation = nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR;
     o->omega = omega;
     o->spectral_radius = spec;

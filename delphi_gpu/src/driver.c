@@ -74,6 +74,8 @@ static int run_linear(dg_solver s, const solve_plan *plan, dg_monitor *mon, int 
     for (;;) {
         const int i = mon->iterations;
         if (criteria && dg_monitor_criteria_met(mon)) return *outcome = DG_OUTCOME_CONVERGED, DG_OK;
+        if (criteria && dg_float_floor_reached(mon))
+            return *outcome = DG_OUTCOME_FLOAT_RESOLUTION, DG_OK;
         if (i >= plan->nlit && !(criteria && plan->until_converged)) {
             *outcome = criteria ? DG_OUTCOME_NOT_CONVERGED : DG_OUTCOME_COMPLETED;
             return DG_OK;

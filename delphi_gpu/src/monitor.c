@@ -10,6 +10,7 @@ void dg_monitor_start(dg_monitor *m, dg_solver s) {
     m->smallest_max = INFINITY;
     m->max_change = m->rms_change = m->norm_change = INFINITY;
     m->previous_max = INFINITY;
+    m->floor_smallest = INFINITY;
 }
 
 int dg_criteria_set(const dg_options *o) {
@@ -42,7 +43,7 @@ static int estimate_total(const dg_monitor *m) {
 int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
                        double omega, double norm_divisor) {
     dg_solver s = m->solver;
-    dg_change change = {0.0, 0.0, 1};
+    dg_change change = {0.0, 0.0, 1, 0.0};
     dg_error err = {0};
     int st = s->backend->iterate(s->backend_state, count, measure, s->options.check_stride, &change,
                                  &err);
@@ -57,6 +58,7 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
     if (m->checks > 1) m->previous_max = m->max_change;
     m->previous_iteration = m->last_check_iteration;
     m->last_check_iteration = m->iterations;
+    dg_float_floor_update(m, &change, omega); /* before max_change takes the new value */
     m->max_change = change.max_abs;
     m->rms_change = sqrt(s->options.check_stride * change.sum_sq / interior);
     m->norm_change = sqrt(change.sum_sq) / norm_divisor;

@@ -18,6 +18,9 @@ typedef struct dg_monitor {
     double previous_max;
     int diverged, stopped;
     int estimated_total; /* for progress */
+    /* Float precision: the change at float's resolution (float_floor.c). */
+    int floor_stalls;      /* consecutive checks stalled at the noise floor */
+    double floor_smallest; /* smallest max change before the last check */
 } dg_monitor;
 
 void dg_monitor_start(dg_monitor *m, dg_solver s);
@@ -30,6 +33,13 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
 
 /* 1 if any criterion set in the options is met by the last check. */
 int dg_monitor_criteria_met(const dg_monitor *m);
+
+/* Float precision: record the last check (max change against the sampled values' scale and
+   the decay SOR with this omega would give). */
+void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega);
+
+/* 1 when float's change has stopped falling at its resolution (two stalled checks in a row). */
+int dg_float_floor_reached(const dg_monitor *m);
 
 /* 1 if any stopping criterion is set. */
 int dg_criteria_set(const dg_options *o);

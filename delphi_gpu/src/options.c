@@ -57,8 +57,10 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
                       "not set by dg_default_options() of this library version");
     if (o->backend < DG_BACKEND_AUTO || o->backend > DG_BACKEND_CUDA)
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "backend", "must be AUTO, CPU or CUDA");
-    if (o->precision != DG_PRECISION_DOUBLE && o->precision != DG_PRECISION_FLOAT)
-        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "precision", "must be DOUBLE or FLOAT");
+    if (o->precision != DG_PRECISION_DOUBLE && o->precision != DG_PRECISION_FLOAT &&
+        o->precision != DG_PRECISION_MIXED)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "precision",
+                      "must be DOUBLE, FLOAT or MIXED");
     if (o->device < 0) return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "device", "negative");
     if (o->num_threads < 0)
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "num_threads", "negative");
@@ -110,8 +112,6 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "nonlinear_term",
                       "must be AUTO, POLYNOMIAL or EXACT");
     /* Accepted by the layout, not yet by this version: */
-    if (o->precision == DG_PRECISION_MIXED)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "precision", "MIXED is not implemented yet");
     if (o->nonlinear_method == DG_NONLINEAR_DELPHI && o->nonlinear_term == DG_NONLINEAR_TERM_EXACT)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "nonlinear_term",
                       "EXACT needs nonlinear_method NEWTON (DelPhi's scheme uses its polynomial)");
@@ -124,6 +124,9 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->mpi_comm && o->solver != DG_SOLVER_SOR)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "the multigrid solver runs on one process; use solver SOR with MPI");
+    if (o->mpi_comm && o->precision == DG_PRECISION_MIXED)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
+                      "mixed precision runs on one process; use FLOAT or DOUBLE with MPI");
     if (o->mpi_comm && o->nonlinear_method != DG_NONLINEAR_DELPHI &&
         o->equation == DG_EQUATION_NONLINEAR_PB)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",

@@ -62,7 +62,7 @@ const char *dg_outcome_string(int outcome) {
     case DG_OUTCOME_STOPPED:
         return "stopped by the progress callback";
     case DG_OUTCOME_FLOAT_RESOLUTION:
-        return "stopped at float resolution before the criterion was met";
+        return "float resolution reached";
     default:
         return "unknown outcome";
     }

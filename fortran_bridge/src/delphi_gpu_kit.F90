@@ -8,6 +8,10 @@
 !>                       cpu, or cuda (an error if no GPU can be used)
 !>   DELPHI_GPU_DEVICE   CUDA device ordinal (default 0)
 !>   DELPHI_GPU_THREADS  CPU threads (default: OpenMP default)
+!>   DELPHI_GPU_PRECISION  default (stock behaviour: the arithmetic of DelPhi's REAL kind) or
+!>                       mixed (float sweeps, the iterate and the stopping test in double: a
+!>                       single-precision build then meets maxc/rmsc below float's
+!>                       resolution; the result is returned in DelPhi's REAL kind)
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
 module delphi_gpu_kit
   use, intrinsic :: iso_c_binding, only: c_funloc, c_int, c_null_ptr, c_ptr
@@ -45,6 +49,18 @@ contains
       control%device = whole_number(routine, 'DELPHI_GPU_DEVICE', value)
     if (environment('DELPHI_GPU_THREADS', value)) &
       control%num_threads = whole_number(routine, 'DELPHI_GPU_THREADS', value)
+    control%mixed_precision = 0
+    if (environment('DELPHI_GPU_PRECISION', value)) then
+      select case (lower(value))
+      case ('default')
+        control%mixed_precision = 0
+      case ('mixed')
+        control%mixed_precision = 1
+      case default
+        call stop_run(routine, 'DELPHI_GPU_PRECISION="' // trim(value) // &
+                      '" is not default or mixed')
+      end select
+    end if
     table_wanted = .true.
     if (environment('DELPHI_GPU_QUIET', value)) table_wanted = trim(value) == '0'
     table_started = .false.
@@ -65,7 +81,7 @@ contains
     associate (r => report%result)
       write (output_unit, '(1x, 3a, a, a, a)') 'delphi-gpu ', routine, ': backend ', &
         trim(merge('cuda', 'cpu ', r%backend == DG_BACKEND_CUDA)), ', precision ', &
-        merge('real*4', 'real*8', r%precision == DG_PRECISION_FLOAT)
+        trim(precision_name(r%precision))
       write (output_unit, '(1x, 3a, i0, 3a)') 'delphi-gpu ', routine, ': # loops = ', &
         r%iterations, ' (', dg_outcome_string(r%outcome), ')'
       if (r%nonlinear_blocks > 0) write (output_unit, '(1x, 3a, i0, a, i0, a, f8.5)') &
@@ -98,6 +114,19 @@ contains
         progress%max_change, progress%iteration
     end if
   end function print_progress
+
+  function precision_name(precision) result(name)
+    integer(c_int), intent(in) :: precision
+    character(len=48) :: name
+    select case (precision)
+    case (DG_PRECISION_FLOAT)
+      name = 'real*4'
+    case (DG_PRECISION_MIXED)
+      name = 'mixed (real*4 sweeps, real*8 iterate)'
+    case default
+      name = 'real*8'
+    end select
+  end function precision_name
 
   logical function environment(name, value)
     character(len=*), intent(in) :: name

@@ -92,7 +92,9 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
         sum.net_charge = q;
     }
     copy_string(sum.precision, sizeof sum.precision,
-                s->precision == DG_PRECISION_FLOAT ? "float" : "double");
+                s->precision == DG_PRECISION_FLOAT   ? "float"
+                : s->precision == DG_PRECISION_MIXED ? "mixed"
+                                                     : "double");
     if (r && r->grid.n > 0) {
         for (int a = 0; a < 3; ++a)
             sum.grid_size[a] = r->grid.n, sum.grid_center[a] = r->grid.center[a];
@@ -108,7 +110,9 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
         copy_string(sum.backend, sizeof sum.backend,
                     d->backend == DG_BACKEND_CUDA ? "cuda" : "cpu");
         copy_string(sum.precision, sizeof sum.precision,
-                    d->precision == DG_PRECISION_FLOAT ? "float" : "double");
+                    d->precision == DG_PRECISION_FLOAT   ? "float"
+                    : d->precision == DG_PRECISION_MIXED ? "mixed"
+                                                         : "double");
         sum.iterations = d->iterations;
         sum.converged = d->outcome == DG_OUTCOME_CONVERGED || d->outcome == DG_OUTCOME_COMPLETED;
         copy_string(sum.outcome, sizeof sum.outcome, dg_outcome_string(d->outcome));

@@ -9,6 +9,7 @@
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "outputs.h"
+#include "precision_default.h"
 #include "report.h"
 
 typedef struct hook_context {
@@ -69,10 +70,13 @@ static int exit_for_calc(const pipeline *p) {
     if (p->calc_status == CALC_BAD_INPUT) return EXIT_BAD_INPUT;
     if (p->calc_status != CALC_OK) return EXIT_SOLVER_FAILED;
     const calc_result *r = p->result;
+    /* Float's resolution is "not converged" too: the criterion was not met. */
     const int bad = r->solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
                     r->solve.outcome == DG_OUTCOME_DIVERGED ||
+                    r->solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION ||
                     (r->two_run && (r->reference_solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
-                                    r->reference_solve.outcome == DG_OUTCOME_DIVERGED));
+                                    r->reference_solve.outcome == DG_OUTCOME_DIVERGED ||
+                                    r->reference_solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION));
     return bad ? EXIT_NOT_CONVERGED : EXIT_OK;
 }
 
@@ -256,6 +260,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
             snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",
                      batch->summary_path);
     }
+    p->settings.precision = app_default_precision(&p->settings);
     const run_settings *s = &p->settings;
     if (s->show_help || s->show_version) {
         if (out) fputs(s->show_help ? settings_usage() : "", out);

@@ -57,7 +57,9 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
     if (s->relfac_given) log_info(log, "relfac (spectral)    : %g", s->relfac);
     if (s->relpar_given) log_info(log, "relpar               : %g", s->relpar);
     log_info(log, "backend, precision   : %s, %s", backend_name(s->backend),
-             s->precision == DG_PRECISION_FLOAT ? "float" : "double");
+             s->precision == DG_PRECISION_FLOAT   ? "float"
+             : s->precision == DG_PRECISION_MIXED ? "mixed"
+                                                  : "double");
     if (s->threads > 0) log_info(log, "threads              : %d", s->threads);
     log_info(log, "energies             :%s%s%s%s%s", s->energy_grid ? " grid" : "",
              s->energy_solvation ? " solvation" : "", s->energy_coulombic ? " coulombic" : "",
@@ -145,7 +147,9 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
     if (notice && notice[0]) log_info(log, "notice: %s", notice);
     log_info(log, "backend              : %s, %s precision",
              res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
-             res->precision == DG_PRECISION_FLOAT ? "float" : "double");
+             res->precision == DG_PRECISION_FLOAT   ? "float"
+             : res->precision == DG_PRECISION_MIXED ? "mixed"
+                                                    : "double");
     if (solver == DG_SOLVER_MULTIGRID && res->equation != DG_EQUATION_NONLINEAR_PB) {
         log_info(log, "solver               : multigrid-preconditioned CG (iterations are cycles; "
                       "changes are the final scaled residual)");

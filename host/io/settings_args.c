@@ -140,8 +140,9 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     param_context ctx = {s, option, 0, 1, notes, err, ""};
     static const char *backend_names[] = {"auto", "cpu", "cuda"};
     static const int backend_values[] = {DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA};
-    static const char *precision_names[] = {"double", "float"};
-    static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT};
+    static const char *precision_names[] = {"double", "float", "mixed"};
+    static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT,
+                                           DG_PRECISION_MIXED};
     static const char *solver_names[] = {"sor", "mg"};
     static const int solver_values[] = {DG_SOLVER_SOR, DG_SOLVER_MULTIGRID};
     static const char *surface_names[] = {"molecular", "vdw"};
@@ -183,9 +184,10 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         snprintf(s->log_file, sizeof s->log_file, "%s", value);
     else if (!strcmp(name, "backend"))
         return choose(option, value, backend_names, backend_values, 3, &s->backend, err);
-    else if (!strcmp(name, "precision"))
-        return choose(option, value, precision_names, precision_values, 2, &s->precision, err);
-    else if (!strcmp(name, "solver"))
+    else if (!strcmp(name, "precision")) {
+        s->precision_given = 1;
+        return choose(option, value, precision_names, precision_values, 3, &s->precision, err);
+    } else if (!strcmp(name, "solver"))
         return choose(option, value, solver_names, solver_values, 2, &s->solver, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);

@@ -25,7 +25,7 @@ const char *settings_usage(void) {
            "  --json FILE             machine-readable summary\n"
            "  --log FILE              copy of the log\n"
            "Solver:\n"
-           "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
+           "  --backend auto|cpu|cuda --precision double|float|mixed --device N --threads N\n"
            "  --solver sor|mg         linear solver: DelPhi's SOR or multigrid (linear runs)\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
            "  --nonlinear newton|newton-polynomial|delphi  nonlinear PB method (newton)\n"

@@ -75,6 +75,11 @@ typedef struct dg_delphi_control {
     int num_threads;          /**< CPU threads, 0 = OpenMP's default; default 0 */
     dg_progress_fn progress;  /**< called after every convergence check; default NULL */
     void *progress_user_data; /**< passed to progress; default NULL */
+    int mixed_precision;      /**< 1 = solve in DG_PRECISION_MIXED (float sweeps, double iterate
+                                   and stopping test) whatever the REAL kind of the arrays, so a
+                                   single-precision build can meet criteria below float's
+                                   resolution; 0 = the arithmetic of the arrays' REAL kind
+                                   (stock DelPhi); default 0 */
 } dg_delphi_control;
 
 /** What a DelPhi-convention call reports back. */

@@ -67,13 +67,14 @@ static int stage_grid(dg_calc c) {
     r->nonlinear = pb_wants_nonlinear(s, &r->salt);
     if (s->solver.equation == DG_EQUATION_NONLINEAR_PB && !r->nonlinear)
         add_note(r, "nonlinear equation ignored: it needs salt");
-    const int dbl = s->solver.precision == DG_PRECISION_DOUBLE;
+    const int dbl = s->solver.precision != DG_PRECISION_FLOAT;
     memory_plan plan = {r->grid.n,
                         dbl,
                         r->salt.salt_count > 0,
                         s->solvation_two_run,
                         c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0,
-                        c->map_copy && !dbl};
+                        c->map_copy && !dbl,
+                        s->solver.precision == DG_PRECISION_MIXED};
     r->memory_estimate = memory_estimate_bytes(&plan);
     if (memory_check(&plan, msg, sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "grid", msg);
@@ -136,7 +137,7 @@ static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
     char msg[1024];
-    if (phi_map_alloc(phi, r->grid.n, s->solver.precision == DG_PRECISION_DOUBLE, r->grid.scale,
+    if (phi_map_alloc(phi, r->grid.n, s->solver.precision != DG_PRECISION_FLOAT, r->grid.scale,
                       r->grid.center) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "potential map", "out of memory");
     boundary_params bp = {

@@ -53,6 +53,7 @@ typedef struct memory_plan {
     int two_run;          /* a second potential map for --solvation-two-run */
     size_t focus_points;  /* points of the focusing source map (0 = none) */
     int map_copy;         /* a double copy of a float potential for the map writers */
+    int mixed;            /* mixed precision: the library also holds a float rhs (see memory.c) */
 } memory_plan;
 
 /* Bytes the run needs at its peak (host side: maps, medium, the library's half grids). */

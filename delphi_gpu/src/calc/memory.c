@@ -12,8 +12,9 @@ double memory_estimate_bytes(const memory_plan *p) {
     per_point += 3.0;                             /* medium numbers on the three face sets */
     per_point += p->with_salt ? 1.0 : 0.0;        /* ion-accessibility map */
     per_point += real + 1.0;                      /* the library's two half grids and flags */
-    per_point += real * 0.5;                      /* its convergence snapshot (even points) */
-    per_point += p->map_copy ? 8.0 : 0.0;         /* double copy of a float map for output */
+    per_point += p->mixed ? 8.0 : 0.0;    /* mixed: float correction and rhs beside the double */
+    per_point += real * 0.5;              /* its convergence snapshot (even points) */
+    per_point += p->map_copy ? 8.0 : 0.0; /* double copy of a float map for output */
     double bytes = points * per_point;
     bytes += (double)p->focus_points * 8.0; /* focusing source map */
     bytes += 64.0 * 1024 * 1024;            /* lists, surface points, program */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../backend.h"
+#include "cpu_refine.h"
 #include "cpu_view.h"
 #include "delphi_gpu/delphi_gpu_types.h"
 
@@ -30,7 +31,13 @@ typedef struct cpu_state {
     void *weight[2]; /* omega-scaled boundary weights */
     void *source[2]; /* omega-scaled charge sources */
     double *chunk_max, *chunk_sum;
+    double *chunk_value; /* max |value| per chunk (float precision's resolution) */
     int *chunk_finite;
+    /* Mixed precision: phi holds the float correction, refine the double iterate. */
+    int mixed;
+    void *rhs[2];       /* the float sweeps' right-hand side while mixed (refine.rhs), else NULL */
+    int refine_pending; /* iterations since the last fold (0: the correction is zero) */
+    dg_cpu_refine refine;
 } cpu_state;
 
 static void free_arrays(cpu_state *st) {
@@ -40,6 +47,10 @@ static void free_arrays(cpu_state *st) {
     }
     free(st->sample), st->sample = NULL, st->sample_capacity = 0;
     free(st->snapshot), free(st->chunk_max), free(st->chunk_sum), free(st->chunk_finite);
+    free(st->chunk_value);
+    st->chunk_value = NULL;
+    dg_cpu_refine_free(&st->refine);
+    st->rhs[0] = st->rhs[1] = NULL;
     st->snapshot = NULL, st->chunk_max = st->chunk_sum = NULL, st->chunk_finite = NULL;
 }
 
@@ -51,7 +62,8 @@ static size_t sample_count(const dg_prepared *p, int stride) {
 #define DG_TEMPLATE "cpu/cpu_sweep_template.h" /* relative to for_each_precision.h */
 #include "../for_each_precision.h"
 
-#define IS_FLOAT(st) ((st)->config.precision == DG_PRECISION_FLOAT)
+/* Mixed precision sweeps float data. */
+#define IS_FLOAT(st) ((st)->config.precision != DG_PRECISION_DOUBLE)
 
 static int cpu_create(void **state, const dg_backend_config *config, dg_error *err) {
     cpu_state *st = calloc(1, sizeof *st);
@@ -59,6 +71,7 @@ static int cpu_create(void **state, const dg_backend_config *config, dg_error *e
     st->config = *config;
     st->threads = config->num_threads > 0 ? config->num_threads : omp_get_max_threads();
     st->element_size = IS_FLOAT(st) ? sizeof(float) : sizeof(double);
+    st->mixed = config->precision == DG_PRECISION_MIXED;
     *state = st;
     return DG_OK;
 }
@@ -88,7 +101,13 @@ static int cpu_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
     st->chunk_max = malloc(chunks * sizeof(double));
     st->chunk_sum = malloc(chunks * sizeof(double));
     st->chunk_finite = malloc(chunks * sizeof(int));
-    if (!st->snapshot || !st->chunk_max || !st->chunk_sum || !st->chunk_finite) goto out_of_memory;
+    st->chunk_value = malloc(chunks * sizeof(double));
+    if (!st->snapshot || !st->chunk_max || !st->chunk_sum || !st->chunk_finite || !st->chunk_value)
+        goto out_of_memory;
+    if (st->mixed) {
+        if (dg_cpu_refine_alloc(&st->refine, prep) != DG_OK) goto out_of_memory;
+        st->rhs[0] = st->refine.rhs[0], st->rhs[1] = st->refine.rhs[1];
+    }
     return IS_FLOAT(st) ? set_omega_f(st, 1.0) : set_omega_d(st, 1.0);
 out_of_memory:
     free_arrays(st);
@@ -97,9 +116,22 @@ out_of_memory:
                         prep->nx, prep->ny, prep->nz, 3.0 * prep->point_count * es / 2.0 / 1e9);
 }
 
+/* Mixed precision: phi_d += correction, correction = 0. */
+static void fold_pending(cpu_state *st) {
+    if (st->refine_pending == 0) return;
+    float *const correction[2] = {st->phi[0], st->phi[1]};
+    dg_cpu_refine_fold(&st->refine, st->prep, correction, st->threads);
+    st->refine_pending = 0;
+}
+
 static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
-    if (IS_FLOAT(st))
+    if (st->mixed) { /* the double iterate takes phi; the correction starts at zero */
+        dg_cpu_refine_load(&st->refine, st->prep, phi, is_double, st->threads);
+        for (int c = 0; c < 2; ++c)
+            memset(st->phi[c], 0, (st->prep->half_count[c] + 1) * sizeof(float));
+        st->refine_pending = 0;
+    } else if (IS_FLOAT(st))
         load_phi_f(st, phi, is_double);
     else
         load_phi_d(st, phi, is_double);
@@ -109,7 +141,10 @@ static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *e
 
 static int cpu_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
-    if (IS_FLOAT(st))
+    if (st->mixed) {
+        fold_pending(st);
+        dg_cpu_refine_store(&st->refine, st->prep, phi, is_double, st->threads);
+    } else if (IS_FLOAT(st))
         store_phi_f(st, phi, is_double);
     else
         store_phi_d(st, phi, is_double);
@@ -124,7 +159,13 @@ static int cpu_set_omega(void *state, double omega, dg_error *err) {
 static int cpu_iterate(void *state, int count, int measure, int stride, dg_change *change,
                        dg_error *err) {
     cpu_state *st = state;
-    if (IS_FLOAT(st))
+    if (st->mixed) { /* refinement: residual in double, float sweeps, fold */
+        if (st->refine_pending == 0)
+            dg_cpu_refine_residual(&st->refine, st->prep, st->nonlinear_active, st->threads);
+        iterate_f(st, count, measure, stride, change);
+        st->refine_pending += count;
+        if (st->refine_pending >= DG_REFINE_SWEEPS) fold_pending(st);
+    } else if (IS_FLOAT(st))
         iterate_f(st, count, measure, stride, change);
     else
         iterate_d(st, count, measure, stride, change);
@@ -134,6 +175,14 @@ static int cpu_iterate(void *state, int count, int measure, int stride, dg_chang
 static int cpu_update_nonlinear_source(void *state, double fraction, dg_error *err) {
     cpu_state *st = state;
     const dg_prepared *p = st->prep;
+    if (st->mixed) { /* the source enters through the residual, from the double iterate */
+        fold_pending(st);
+        if (dg_cpu_refine_nonlinear_source(&st->refine, p, fraction, st->threads) != DG_OK)
+            return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                                "out of host memory for the nonlinear source");
+        st->nonlinear_active = 1;
+        return DG_OK;
+    }
     for (int c = 0; c < 2; ++c)
         if (!st->qmap[c] && !(st->qmap[c] = calloc(p->half_count[c] + 1, st->element_size)))
             return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,

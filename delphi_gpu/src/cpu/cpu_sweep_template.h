@@ -58,13 +58,21 @@ static void SFX(sweep)(cpu_state *st, int c) {
     const REAL dw = w1 - w0; /* flag selects w0 + flag * dw: branch-free, so it vectorizes */
     const unsigned char *restrict flag = p->has_salt ? p->flag[c] : NULL;
     const REAL *restrict qmap = st->nonlinear_active ? (const REAL *)st->qmap[c] : NULL;
+    const REAL *restrict rhs = (const REAL *)st->rhs[c]; /* mixed precision's correction */
 #pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
     collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
     for (int z = 1; z < p->nz - 1; ++z)
         for (int y = 1; y < p->ny - 1; ++y) {
             long first, last;
             dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            if (!flag) {
+            if (rhs) { /* rhs = residual / factor, so weight * rhs = omega * residual */
+                for (long h = first; h <= last; ++h) {
+                    REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
+                               other[h + o4] + other[h + o5] + rhs[h];
+                    const REAL weight = flag && flag[h] ? w1 : w0; /* as the CUDA kernel */
+                    phi[h] = keep * phi[h] + weight * sum;
+                }
+            } else if (!flag) {
                 for (long h = first; h <= last; ++h) {
                     REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
                                other[h + o4] + other[h + o5];
@@ -102,6 +110,7 @@ static void SFX(corrections)(cpu_state *st, int c) {
         phi[h] += wk[0] * other[h + o[0]] + wk[1] * other[h + o[1]] + wk[2] * other[h + o[2]] +
                   wk[3] * other[h + o[3]] + wk[4] * other[h + o[4]] + wk[5] * other[h + o[5]];
     }
+    if (st->rhs[c]) return; /* mixed precision: the charges are in the residual */
     const int *charge_index = p->charge_index[c];
     const REAL *source = st->source[c];
     const int nq = p->charge_count[c];
@@ -126,7 +135,7 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
     const long chunks = (n + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
 #pragma omp parallel for schedule(static) num_threads(st->threads) if (n > DG_CPU_PARALLEL_MIN)
     for (long b = 0; b < chunks; ++b) {
-        double mx = 0.0, sum = 0.0;
+        double mx = 0.0, sum = 0.0, value = 0.0;
         int finite = 1;
         const long end = (b + 1) * SAMPLE_CHUNK < n ? (b + 1) * SAMPLE_CHUNK : n;
         for (long j = b * SAMPLE_CHUNK; j < end; ++j) {
@@ -135,15 +144,20 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
             const double a = fabs(d);
             mx = a > mx ? a : mx;
             sum += d * d;
+            const double v = fabs((double)even[1 + j * stride]);
+            value = v > value ? v : value;
         }
         st->chunk_max[b] = mx, st->chunk_sum[b] = sum, st->chunk_finite[b] = finite;
+        st->chunk_value[b] = value;
     }
-    change->max_abs = 0.0, change->sum_sq = 0.0, change->finite = 1;
+    change->max_abs = 0.0, change->sum_sq = 0.0, change->finite = 1, change->max_value = 0.0;
     for (long b = 0; b < chunks; ++b) { /* fixed order: independent of the thread count */
         if (st->chunk_max[b] > change->max_abs) change->max_abs = st->chunk_max[b];
         change->sum_sq += st->chunk_sum[b];
         change->finite &= st->chunk_finite[b];
+        if (st->chunk_value[b] > change->max_value) change->max_value = st->chunk_value[b];
     }
+    if (IS_DOUBLE || st->mixed) change->max_value = 0.0; /* only float's resolution uses it */
 }
 
 static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_change *change) {
@@ -173,18 +187,20 @@ static void SFX(sample_change)(cpu_state *st, int c, long first, long stride, lo
             snap[j] = half[first + j * stride];
         return;
     }
-    double mx = 0.0, sum = 0.0;
+    double mx = 0.0, sum = 0.0, top = 0.0;
     int finite = 1;
-#pragma omp parallel for schedule(static) num_threads(st->threads) reduction(max : mx)            \
+#pragma omp parallel for schedule(static) num_threads(st->threads) reduction(max : mx, top)       \
     reduction(+ : sum) reduction(&& : finite) if (count > DG_CPU_PARALLEL_MIN)
     for (long j = 0; j < count; ++j) {
-        const double d = (double)half[first + j * stride] - (double)snap[j];
+        const double v = (double)half[first + j * stride], d = v - (double)snap[j];
         if (!isfinite(d)) finite = 0;
         const double a = fabs(d);
         mx = a > mx ? a : mx;
+        top = fabs(v) > top ? fabs(v) : top;
         sum += d * d;
     }
     change->max_abs = mx, change->sum_sq = sum, change->finite = finite;
+    change->max_value = IS_DOUBLE || st->mixed ? 0.0 : top; /* float's resolution only */
 }
 
 /* Lagged nonlinear source at salt points: fraction * coefficient * p^2 (chi0 + p (chi1 + ...)),

@@ -276,7 +276,9 @@ static int mpi_iterate(void *state, int count, int measure, int stride, dg_chang
             if (st == DG_OK) st = exchange(m, g, err);
         }
     }
-    dg_change local = {0.0, 0.0, 1};
+    dg_change local;
+    memset(&local, 0, sizeof local);
+    local.finite = 1;
     if (st == DG_OK && measure)
         st = m->inner->sample_change(m->inner_state, sample_colour, m->sample_first,
                                      m->sample_stride, m->sample_count, 0, &local, err);
@@ -285,6 +287,7 @@ static int mpi_iterate(void *state, int count, int measure, int stride, dg_chang
     MPI_Allreduce(&local.max_abs, &change->max_abs, 1, MPI_DOUBLE, MPI_MAX, m->comm);
     MPI_Allreduce(&local.sum_sq, &change->sum_sq, 1, MPI_DOUBLE, MPI_SUM, m->comm);
     MPI_Allreduce(&local.finite, &change->finite, 1, MPI_INT, MPI_MIN, m->comm);
+    MPI_Allreduce(&local.max_value, &change->max_value, 1, MPI_DOUBLE, MPI_MAX, m->comm);
     return DG_OK;
 }
 

@@ -98,7 +98,7 @@ int main(void) {
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0);
 
     /* Memory: a 101^3 double run is tens of MB; 20001^3 cannot fit anywhere. */
-    memory_plan plan = {101, 1, 1, 0, 0, 0};
+    memory_plan plan = {101, 1, 1, 0, 0, 0, 0};
     const double bytes = memory_estimate_bytes(&plan);
     CHECK(bytes > 101.0 * 101 * 101 * 20 && bytes < 1e9);
     CHECK(memory_check(&plan, msg, sizeof msg) == 0);

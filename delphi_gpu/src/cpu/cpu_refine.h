@@ -1,0 +1,54 @@
+/* Mixed precision on the CPU backend (DG_PRECISION_MIXED): the iterate phi lives in double;
+ * blocks of iterations solve for a float correction e with the float sweeps, then phi += e in
+ * double (the "fold", once DG_REFINE_SWEEPS or more iterations ran: backend.h).
+ *
+ * The red-black SOR update of one point is phi <- (1 - omega) phi + omega T(phi), T the affine
+ * map of prepared.h (uniform stencil, boundary weights, charges, lagged nonlinear source).  With
+ * phi = phi_d + e and phi_d held fixed during a block, T(phi_d + e) = T(phi_d) + T0(e) (T0 the
+ * linear part), so the update of e is
+ *
+ *     e <- (1 - omega) e + omega (T0(e) + r),   r = T(phi_d) - phi_d  (the residual, in double)
+ *
+ * and phi_d + e follows exactly the double SOR iterates (up to float rounding of e, which
+ * shrinks with e).  The float sweep carries r as rhs = r / factor[flag] so that it adds
+ * omega * factor * rhs = omega * r through the stencil weight; the charges enter only through r.
+ */
+#ifndef DG_CPU_REFINE_H
+#define DG_CPU_REFINE_H
+
+#include "../prepared.h"
+
+typedef struct dg_cpu_refine {
+    double *phi[2];  /* the iterate in double (faces included) */
+    double *qmap[2]; /* nonlinear lagged source in double (allocated on first use) */
+    float *rhs[2];   /* residual / factor of the point, the float sweeps' right-hand side */
+    /* Points on a sparse list, grouped by half-index: group g covers entries
+       entry[start[g] .. start[g+1]); an entry k >= 0 is boundary entry k, k < 0 charge -k-1. */
+    int group_count[2];
+    int *start[2];
+    int *entry[2];
+} dg_cpu_refine;
+
+/** Allocate for a prepared medium (zeroed); DG_OK or DG_ERR_OUT_OF_MEMORY. */
+int dg_cpu_refine_alloc(dg_cpu_refine *r, const dg_prepared *p);
+void dg_cpu_refine_free(dg_cpu_refine *r);
+
+/** Full grid (double or float) -> the double iterate; clears the nonlinear source. */
+void dg_cpu_refine_load(dg_cpu_refine *r, const dg_prepared *p, const void *phi, int is_double,
+                        int threads);
+/** The double iterate -> full grid, interior points only. */
+void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi, int is_double,
+                         int threads);
+
+/** rhs = (T(phi) - phi) / factor at every interior point, in double, rounded to float once. */
+void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinear, int threads);
+
+/** phi += e in double at every half point; e = 0. */
+void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2], int threads);
+
+/** Nonlinear source from the double iterate (DelPhi's polynomial, as the other precisions);
+ *  DG_OK or DG_ERR_OUT_OF_MEMORY. */
+int dg_cpu_refine_nonlinear_source(dg_cpu_refine *r, const dg_prepared *p, double fraction,
+                                   int threads);
+
+#endif /* DG_CPU_REFINE_H */
