@@ -7,10 +7,13 @@ static REAL SFX(delphi_omega)(REAL spec) {
     return (REAL)2 / ((REAL)1 + REAL_SQRT((REAL)1 - spec));
 }
 
-/* itit's mark on phi(1,1,1): truncated to 4 decimals, then 0.00008 added away from zero. */
+/* itit's mark on phi(1,1,1): phi*10^4 truncated to an integer t, then (t + 0.8)/10^4 when t > 0,
+   else (t - 0.8)/10^4 (the sign is that of the truncated value: a phi in (0, 10^-4) gets
+   -0.00008), in REAL arithmetic. */
 static REAL SFX(delphi_signature)(REAL phi) {
-    REAL truncated = REAL_TRUNC(phi * (REAL)10000) / (REAL)10000;
-    return phi < 0 ? truncated - (REAL)0.00008 : truncated + (REAL)0.00008;
+    const REAL truncated = REAL_TRUNC(phi * (REAL)10000);
+    const REAL mark = (REAL)0.8;
+    return truncated > 0 ? (truncated + mark) / (REAL)10000 : (truncated - mark) / (REAL)10000;
 }
 
 /* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do. */
@@ -148,8 +151,9 @@ int SFX(dg_delphi_nitit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const
         m.chi[i] = (double)(REAL)control->chi[i];
 
     const REAL omega = SFX(delphi_omega)(spec);
-    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, control->icon1, qfact, phimap,
-                           report);
+    /* nitit, too, clips icon1 to nlit for its linear phase. */
+    const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
+    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report);
     if (st != DG_OK) return st;
 
     SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);
