@@ -57,6 +57,7 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     dg_options o;
     delphi_options(c, nonlinear, DG_PRECISION_OF_REAL, (double)spec, (double)omega, icon1,
                    (double)qfact, &o);
+    choose_backend(c, &o, r);
     dg_solver s = NULL;
     int st = dg_create(&s, &o);
     if (!s) return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));

@@ -137,7 +137,8 @@ static void adaptive_relax(relax_state *x, int block, int blocks, double relpar,
             if (block > 24 && block < 24 + 0.75 * (blocks - 24) && current < 0.03 && d0 <= 0.0 &&
                 d > -0.2 && d0 > -0.2) {
                 x->factor = 1.1, x->pending = 1;
-                if (relpar < 0.2 && d > -0.05 && d0 > -0.05) x->factor = 1.0 - 45.226 * (relpar - 0.2);
+                if (relpar < 0.2 && d > -0.05 && d0 > -0.05)
+                    x->factor = 1.0 - 45.226 * (relpar - 0.2);
             }
         }
         if (x->growing >= 2) x->pending = 1;
@@ -183,7 +184,8 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (target == next_check) {
             small = mon->max_change < LINEAR_PHASE_MAX_CHANGE;
             x.first = target >= plan->nlit - plan->nlit % interval && small;
-            if (!manual && x.first && qfact > 3.2) x.factor = exp(-2.1 * qfact) + 1e-6, x.pending = 1;
+            if (!manual && x.first && qfact > 3.2)
+                x.factor = exp(-2.1 * qfact) + 1e-6, x.pending = 1;
             x.fresh = x.fresh || x.first;
         }
     }
@@ -219,7 +221,8 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (sweeps != NONLINEAR_BLOCK) continue; /* no check after a single sweep */
         if (block > CONVERGED_AFTER_BLOCK && dg_monitor_criteria_met(mon)) converged = 1;
         x.fresh = x.fresh || x.first;
-        if (!manual) adaptive_relax(&x, block, o->nonlinear_blocks, relpar, previous, mon->max_change);
+        if (!manual)
+            adaptive_relax(&x, block, o->nonlinear_blocks, relpar, previous, mon->max_change);
         previous = mon->max_change;
     }
     r->final_relpar = relpar;

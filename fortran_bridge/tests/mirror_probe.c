@@ -163,7 +163,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, normc),          OFF(T, gten),      OFF(T, epsout),
                     OFF(T, deblen),         OFF(T, scale),     OFF(T, chi),
                     OFF(T, relpar),         OFF(T, backend),   OFF(T, device),
-                    OFF(T, num_threads),    OFF(T, progress),  OFF(T, progress_user_data)};
+                    OFF(T, num_threads),    OFF(T, progress),  OFF(T, progress_user_data),
+                    OFF(T, gpu_min_points)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
