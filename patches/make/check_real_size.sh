@@ -35,7 +35,8 @@ for block in val1_ ival1_ log1_; do
 done
 if [ "$compared" -eq 0 ]; then
   echo "delphi_gpu.mk: none of DelPhi's objects shares COMMON /val1/, /ival1/ or /log1/ with $kit;"
-  echo "  cannot check that both use the same REAL size (is the object list right?)"
+  echo "  cannot check that both use the same REAL size (name DelPhi objects that include its"
+  echo "  COMMON header in DELPHI_GPU_CHECK_OBJS)"
   exit 1
 fi
 exit $status

@@ -37,6 +37,7 @@
 #                        delphi-gpu side by side; DELPHI_GPU_EXEDIR is where the executable
 #                        lies [.]), none, or a literal path list [absolute]
 #   DELPHI_GPU_EXTRA_LIBDIRS  more library directories (searched and put in the run path) []
+#   DELPHI_GPU_CHECK_OBJS  DelPhi objects the REAL-size check reads [the .o files of all lists]
 #   DELPHI_GPU_LIBS_VAR  if set, append -L/-l/-rpath flags to this variable instead of using
 #                        dg_kit_link.ld (for a link rule that has a libraries variable) []
 DELPHI_GPU_KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
@@ -138,8 +139,12 @@ endef
 $(foreach v,$(DELPHI_GPU_OBJS_VAR),$(eval $(call delphi_gpu_edit_list,$(v))))
 $(foreach v,$(DELPHI_GPU_OBJS_VAR),$(if $(filter dg_itit.o,$($(v))),,$(if $(filter $(v),$(delphi_gpu_first_list)),$(eval $(v) += $(DELPHI_GPU_OBJS)))))
 
-# The objects of the lists other than the replacements: the REAL-size check compares with them.
-delphi_gpu_delphi_objs := $(filter-out $(DELPHI_GPU_OBJS),$(sort $(foreach v,$(DELPHI_GPU_OBJS_VAR),$($(v)))))
+# DelPhi's objects that the REAL-size check compares with: the .o words of every variable from
+# the makefile or the command line (its object lists), without the replacements.
+ifeq ($(origin DELPHI_GPU_CHECK_OBJS),undefined)
+DELPHI_GPU_CHECK_OBJS := $(filter-out $(DELPHI_GPU_OBJS) $(DELPHI_GPU_SOR_OBJS),$(sort $(foreach v,$(.VARIABLES),$(if $(call delphi_gpu_expandable,$(v)),$(filter %.o,$($(v)))))))
+endif
+delphi_gpu_delphi_objs := $(DELPHI_GPU_CHECK_OBJS)
 
 dg_itit.o: $(DELPHI_GPU_KIT)/src/dg_itit.f $(DELPHI_GPU_KIT)/src/dg_common_to_control.inc dg_delphi_common.inc
 	$(DELPHI_GPU_FC) $(DELPHI_GPU_FFLAGS) -I. -I$(DELPHI_GPU_KIT)/src -I$(DELPHI_GPU_MODDIR) -c $< -o $@

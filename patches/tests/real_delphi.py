@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The kit on a real DelPhi: build stock DelPhi and DelPhi with the kit from the source tree in
+DELPHI_SOURCE_DIR, run both on bundled cases, compare iteration counts and energies.
+
+Skips (exit 77) when DELPHI_SOURCE_DIR is unset.  The tree must build as it is with gfortran
+(the kit's README, "Checking against a real DelPhi", lists what the 2010 release needs); this
+test copies nothing from it into the repository and changes none of its files.
+
+Environment:
+  DELPHI_SOURCE_DIR   directory with DelPhi's *.f, *.F, *.h, *.c (qdiff4v.F, itit4j.f, ...)
+  DELPHI_PRECISIONS   "dp", "sp" or "dp sp" [dp]
+  DELPHI_FC_FLAGS     flags for every DelPhi source
+                      [-O2 -fcray-pointer -ffixed-line-length-none -std=legacy]
+
+Arguments: --build DIR (work folder), --kit DIR (patches/), --moddir DIR, --libdirs DIR...
+(the build tree's Fortran modules and libraries), --examples DIR (the repository's examples/).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SKIP = 77
+
+# The link rule names no libraries variable and the flags are in FLAGS, as in the makefile the
+# 2010 release is built with in practice; the kit's fragment has to find everything itself.
+MAKEFILE = """\
+VPATH = {src}
+FLAGS = {flags} -I{src} -DLINUX -DIFC -DDP {real}
+CFLAGS = -O2 -DLINUX
+OBJ1 = {obj1}
+OBJ2 = {obj2}
+OBJ3 = {obj3}
+{include}
+delphi: $(OBJ1) $(OBJ2) $(OBJ3)
+\t$(FC) -o $@ $(OBJ1) $(OBJ2) $(OBJ3)
+%.o: %.F
+\t$(FC) $(FLAGS) -c $<
+%.o: %.f
+\t$(FC) $(FLAGS) -c $<
+%.o: %.c
+\t$(CC) $(CFLAGS) -c $<
+"""
+
+# (name, molecule, parameter lines); maxc is loosened in SP, where DelPhi's max change stalls
+# at the float resolution of potentials of hundreds of kT/e.
+CASES = [
+    ("born", "born/born_ion.pqr",
+     ["scale=4.0", "perfil=20", "indi=1.0", "exdi=80.0", "prbrad=1.4", "bndcon=4"]),
+    ("1ubq_0M", "1ubq/1ubq.pqr",
+     ["scale=2.0", "perfil=70", "indi=2.0", "exdi=80.0", "prbrad=1.4", "bndcon=2"]),
+    ("1ubq_0.15M", "1ubq/1ubq.pqr",
+     ["scale=2.0", "perfil=70", "indi=2.0", "exdi=80.0", "prbrad=1.4", "bndcon=2", "salt=0.15"]),
+    ("1ubq_nonlinear", "1ubq/1ubq.pqr",
+     ["scale=2.0", "perfil=70", "indi=2.0", "exdi=80.0", "prbrad=1.4", "bndcon=2", "salt=0.15",
+      "nonit=40"]),
+]
+ENERGIES = ["total grid energy", "corrected reaction field energy",
+            "total reaction field energy", "coulombic energy", "rho*phi/2 term in solution",
+            "osmotic pressure term", "Total non linear grid energy"]
+
+
+def delphi_pdb(pqr, out):
+    """A PQR file as DelPhi's own PDB format 4 (charge F8.4 in columns 55-62, radius F8.3 in
+    63-70)."""
+    with open(pqr) as f, open(out, "w") as o:
+        o.write("DELPHI PDB\nFORMAT NUMBER=4\n")
+        for line in f:
+            if line.startswith(("ATOM", "HETATM")):
+                x, y, z, q, r = map(float, line.split()[-5:])
+                o.write("%-30s%8.3f%8.3f%8.3f%8.4f%8.3f\n" % (line[:30], x, y, z, q, r))
+
+
+def build(kind, precision, args, src, sources):
+    folder = os.path.join(args.build, "%s_%s" % (kind, precision))
+    os.makedirs(folder, exist_ok=True)
+    objects = [re.sub(r"\.[fFc]$", ".o", s) for s in sources]
+    sor = [o for o in objects if o in ("itit4j.o", "nitit.o")]
+    rest = [o for o in objects if o not in sor]
+    include = ""
+    if kind == "kit":
+        include = "include %s/make/delphi_gpu.mk" % args.kit
+    text = MAKEFILE.format(src=src, flags=os.environ.get(
+        "DELPHI_FC_FLAGS", "-O2 -fcray-pointer -ffixed-line-length-none -std=legacy"),
+        real="-fdefault-real-8" if precision == "dp" else "",
+        obj1=" ".join(rest[: len(rest) // 2]), obj2=" ".join(sor + rest[len(rest) // 2:]),
+        obj3="", include=include)
+    with open(os.path.join(folder, "Makefile"), "w") as f:
+        f.write(text)
+    command = ["make", "-j%d" % (os.cpu_count() or 2), "FC=gfortran"]
+    if kind == "kit":
+        command += ["GPU=ON", "DELPHI_GPU_MODDIR=%s" % args.moddir,
+                    "DELPHI_GPU_LIBDIR=%s" % args.libdirs[0],
+                    "DELPHI_GPU_EXTRA_LIBDIRS=%s" % " ".join(args.libdirs[1:])]
+    done = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    if done.returncode != 0:
+        print(done.stdout[-4000:])
+        raise SystemExit("building %s DelPhi (%s) failed" % (kind, precision))
+    return os.path.join(folder, "delphi")
+
+
+def run_case(binary, folder, prm):
+    env = dict(os.environ, DELPHI_GPU_BACKEND=os.environ.get("DELPHI_GPU_BACKEND", "cpu"))
+    done = subprocess.run([binary, prm], cwd=folder, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, env=env, timeout=1800)
+    if done.returncode != 0:
+        print(done.stdout[-3000:])
+        raise SystemExit("%s failed on %s" % (binary, prm))
+    return done.stdout
+
+
+def summary(log, kit):
+    """Iteration counts and energies from a DelPhi log (stock or kit)."""
+    s = {}
+    if kit:
+        m = re.search(r"delphi-gpu itit: # loops = (\d+)", log)
+        s["linear loops"] = m and int(m.group(1))
+        s["nonlinear checks"] = len(re.findall(r"nonlinear block \d+", log))
+        m = re.search(r"delphi-gpu nitit: linear iterations (\d+)", log)
+        if m: s["nitit linear"] = int(m.group(1))
+    else:
+        m = re.search(r"# loops\s*:\s*(\d+)", log)
+        s["linear loops"] = m and int(m.group(1))
+        s["nonlinear checks"] = len(re.findall(r"\d+ it\. ", log))
+        if s["nonlinear checks"]:
+            m = re.findall(r"at\s+(\d+)\s+iterations", log)
+            s["nitit linear"] = int(m[-1]) if m else None
+    for name in ENERGIES:
+        m = re.search(re.escape(name) + r"\s*:\s*(\S+)", log)
+        if m: s[name] = float(m.group(1))
+    return s
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True)
+    p.add_argument("--kit", required=True)
+    p.add_argument("--moddir", required=True)
+    p.add_argument("--libdirs", nargs="+", required=True)
+    p.add_argument("--examples", required=True)
+    args = p.parse_args()
+    src = os.environ.get("DELPHI_SOURCE_DIR")
+    if not src:
+        print("DELPHI_SOURCE_DIR is not set: skipped")
+        return SKIP
+    if not os.path.isfile(os.path.join(src, "itit4j.f")):
+        raise SystemExit("DELPHI_SOURCE_DIR=%s has no itit4j.f" % src)
+    sources = sorted(f for f in os.listdir(src) if re.search(r"\.(f|F|c)$", f)
+                     and f != "qdiff4v.Kim.f")
+    failures = 0
+    for precision in os.environ.get("DELPHI_PRECISIONS", "dp").split():
+        stock = build("stock", precision, args, src, sources)
+        kit = build("kit", precision, args, src, sources)
+        tolerance = 1e-9 if precision == "dp" else 2e-5
+        for name, molecule, lines in CASES:
+            folder = os.path.join(args.build, "run_%s_%s" % (precision, name))
+            os.makedirs(folder, exist_ok=True)
+            delphi_pdb(os.path.join(args.examples, molecule), os.path.join(folder, "mol.pdb"))
+            criterion = "maxc=0.0001" if precision == "dp" else "maxc=0.001"
+            with open(os.path.join(folder, "run.prm"), "w") as f:
+                f.write("\n".join(['in(pdb,file="mol.pdb")'] + lines +
+                                  [criterion, "energy(g,s,c)", ""]))
+            a = summary(run_case(stock, folder, "run.prm"), False)
+            b = summary(run_case(kit, folder, "run.prm"), True)
+            for key in sorted(set(a) | set(b)):
+                x, y = a.get(key), b.get(key)
+                if isinstance(x, float) and isinstance(y, float):
+                    rel = abs(x - y) / max(abs(x), 1e-300)
+                    ok = rel <= tolerance
+                    print("%s %-15s %-34s stock %.15g kit %.15g rel %.1e %s" % (
+                        precision, name, key, x, y, rel, "ok" if ok else "DIFFERS"))
+                else:
+                    ok = x == y
+                    print("%s %-15s %-34s stock %s kit %s %s" % (
+                        precision, name, key, x, y, "ok" if ok else "DIFFERS"))
+                failures += not ok
+    print("real DelPhi: %s" % ("all agree" if not failures else "%d differences" % failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
