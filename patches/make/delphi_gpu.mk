@@ -44,9 +44,13 @@ DELPHI_GPU_KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 delphi_gpu_saved_goal := $(.DEFAULT_GOAL)
 DELPHI_GPU_GENERATED := dg_delphi_common.inc dg_itit.o dg_nitit.o dg_kit_link.ld dg_kit_real.log
 
-# `make clean` removes what this fragment generates, whether GPU is ON or not.
+# `make clean` removes what this fragment generates, whether GPU is ON or not (a makefile whose
+# clean rule is a double-colon rule, `clean::`, needs DELPHI_GPU_NO_CLEAN_HOOK=1 and a
+# `clean:: delphi_gpu_clean` line of its own).
 .PHONY: delphi_gpu_clean
+ifeq ($(DELPHI_GPU_NO_CLEAN_HOOK),)
 clean: delphi_gpu_clean
+endif
 delphi_gpu_clean:
 	rm -f $(DELPHI_GPU_GENERATED)
 
