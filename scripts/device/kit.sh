@@ -44,7 +44,7 @@ cat "$OUT/kit_bench.log"
       t0=$(date +%s.%N)
       "$bench" "${args[@]}" > /dev/null
       t1=$(date +%s.%N)
-      echo "born-size process, cpu backend, early start ${early}: $(echo "$t1 - $t0" | bc) s"
+      echo "born-size process, cpu backend, early start ${early}: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s"
     done
   done
 } > "$OUT/process_time.log" 2>&1
