@@ -136,15 +136,18 @@ def summary(log, kit):
         m = re.search(r"delphi-gpu itit: # loops = (\d+)", log)
         s["linear loops"] = m and int(m.group(1))
         s["nonlinear checks"] = len(re.findall(r"nonlinear block \d+", log))
-        m = re.search(r"delphi-gpu nitit: linear iterations (\d+)", log)
-        if m: s["nitit linear"] = int(m.group(1))
+        if s["nonlinear checks"]:
+            # the kit's table: "rms max iteration" lines, then "... nonlinear block N" lines
+            head = log[:log.rfind("\n", 0, log.index("nonlinear block"))]
+            m = re.findall(r"^\s*\S+\s+\S+\s+(\d+)\s*$", head, re.M)
+            s["last linear check"] = int(m[-1]) if m else None
     else:
         m = re.search(r"# loops\s*:\s*(\d+)", log)
         s["linear loops"] = m and int(m.group(1))
         s["nonlinear checks"] = len(re.findall(r"\d+ it\. ", log))
         if s["nonlinear checks"]:
             m = re.findall(r"at\s+(\d+)\s+iterations", log)
-            s["nitit linear"] = int(m[-1]) if m else None
+            s["last linear check"] = int(m[-1]) if m else None
     for name in ENERGIES:
         m = re.search(re.escape(name) + r"\s*:\s*(\S+)", log)
         if m: s[name] = float(m.group(1))
