@@ -1,6 +1,7 @@
 /* The CUDA backend behind backend.h: device selection, the ops table, and the extra entry
  * points of cuda_backend.h.  Every operation first makes the handle's device current, since a
  * handle may be used from different host threads (one at a time). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,55 @@ static void cuda_destroy(void *state) {
     free(st);
 }
 
+/* ---- start-up in the background (dg_cuda_begin_start) ---------------------------------------
+   One thread queries the devices and creates the primary context of the requested device (the
+   part of CUDA's start-up that costs most), while the caller goes on with its own set-up.  Its
+   result is only a warm-up: the later calls on the caller's thread check everything again and
+   report any failure themselves.  The state is guarded by a mutex; join happens once. */
+enum { START_NONE, START_RUNNING, START_JOINED };
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t start_thread;
+static int start_state = START_NONE;
+static int start_device = 0;
+
+static void *start_main(void *unused) {
+    (void)unused;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && start_device < count &&
+        cudaSetDevice(start_device) == cudaSuccess)
+        (void)cudaFree(0); /* creates the primary context; failures are met again later */
+    return NULL;
+}
+
+extern "C" int dg_cuda_begin_start(int device, dg_error *err) {
+    if (device < 0)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "device = %d: must be >= 0", device);
+    int status = DG_OK;
+    pthread_mutex_lock(&start_lock);
+    if (start_state == START_NONE) {
+        start_device = device;
+        int code = pthread_create(&start_thread, NULL, start_main, NULL);
+        if (code == 0)
+            start_state = START_RUNNING;
+        else
+            status = dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                                  "pthread_create for the CUDA start-up failed (error %d)", code);
+    }
+    pthread_mutex_unlock(&start_lock);
+    return status;
+}
+
+extern "C" void dg_cuda_wait_start(void) {
+    pthread_mutex_lock(&start_lock);
+    if (start_state == START_RUNNING) {
+        pthread_join(start_thread, NULL);
+        start_state = START_JOINED;
+    }
+    pthread_mutex_unlock(&start_lock);
+}
+
 static int open_device(dg_cuda_state *st, const dg_backend_config *config, dg_error *err) {
+    dg_cuda_wait_start();
     int count = 0;
     cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess)
@@ -250,6 +299,7 @@ extern "C" const dg_backend_ops *dg_cuda_backend(void) {
 }
 
 extern "C" int dg_cuda_count_devices(int *count, dg_error *err) {
+    dg_cuda_wait_start();
     *count = 0;
     cudaError_t code = cudaGetDeviceCount(count);
     if (code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver) {

@@ -136,4 +136,13 @@ const dg_backend_ops *dg_cuda_backend(void);
  *  DG_ERR_BACKEND_NOT_BUILT. */
 int dg_cuda_count_devices(int *count, dg_error *err);
 
+/** Begin CUDA's start-up (driver, and the primary context of device) on a background thread;
+ *  a second call does nothing.  DG_OK, or a status and err when the thread cannot be started
+ *  (DG_ERR_BACKEND_NOT_BUILT without CUDA). */
+int dg_cuda_begin_start(int device, dg_error *err);
+
+/** Wait for a start-up begun by dg_cuda_begin_start (no-op otherwise).  Called by every path
+ *  that uses CUDA, so the runtime is never entered by two threads for its initialisation. */
+void dg_cuda_wait_start(void);
+
 #endif /* DG_BACKEND_H */

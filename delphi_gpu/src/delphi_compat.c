@@ -8,6 +8,7 @@
 
 #include "delphi_gpu/delphi_compat.h"
 #include "delphi_gpu/delphi_gpu.h"
+#include "solver_internal.h"
 
 /* itit counts a stopping criterion as set only from this size on (DelPhi's tolerance). */
 #define DELPHI_CRITERION_FLOOR 1e-7
@@ -26,6 +27,7 @@ void dg_delphi_default_control(dg_delphi_control *c) {
     c->icon1 = 10;
     c->icon2 = 1;
     c->backend = DG_BACKEND_AUTO;
+    c->gpu_min_points = DG_DELPHI_GPU_MIN_POINTS;
 }
 
 /* Record a failure in the report (prefixed with the entry point's name); returns status. */
@@ -72,6 +74,9 @@ static int check_control(const dg_delphi_control *c, const char *entry, dg_delph
         return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT,
                            "mixed_precision = %d: must be 0 (the arrays' kind) or 1 (mixed)",
                            c->mixed_precision);
+    if (c->gpu_min_points < 0)
+        return compat_fail(r, entry, DG_ERR_INVALID_ARGUMENT, "gpu_min_points = %d: must be >= 0",
+                           c->gpu_min_points);
     if (c->diff)
         return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
                            "DelPhi's \"diff\" option (uniform-dielectric rerun) is not supported");
@@ -178,6 +183,17 @@ static void delphi_options(const dg_delphi_control *c, int nonlinear, int precis
     o->nonlinear_blocks = c->nonit <= DELPHI_NONIT_RAISE_BELOW ? DELPHI_NONIT_RAISED : c->nonit;
     o->relpar = c->manual_relpar ? c->relpar : 0.0;
     o->qfact = qfact;
+}
+
+/* AUTO on a grid smaller than gpu_min_points: the CPU backend, and the report says why. */
+static void choose_backend(const dg_delphi_control *c, dg_options *o, dg_delphi_report *r) {
+    const long points = (long)c->igrid * c->igrid * c->igrid;
+    if (o->backend != DG_BACKEND_AUTO || points >= (long)c->gpu_min_points) return;
+    o->backend = DG_BACKEND_CPU;
+    snprintf(r->notice, sizeof r->notice,
+             "using the CPU backend (grid %d^3 = %ld points is below gpu_min_points = %d, "
+             "DELPHI_GPU_MIN_POINTS in the kit, where the GPU cannot win)",
+             c->igrid, points, c->gpu_min_points);
 }
 
 /* Keep the solver's latest notice in the report (each API call clears it, so this is called

@@ -7,10 +7,13 @@ static REAL SFX(delphi_omega)(REAL spec) {
     return (REAL)2 / ((REAL)1 + REAL_SQRT((REAL)1 - spec));
 }
 
-/* itit's mark on phi(1,1,1): truncated to 4 decimals, then 0.00008 added away from zero. */
+/* itit's mark on phi(1,1,1): phi*10^4 truncated to an integer t, then (t + 0.8)/10^4 when t > 0,
+   else (t - 0.8)/10^4 (the sign is that of the truncated value: a phi in (0, 10^-4) gets
+   -0.00008), in REAL arithmetic. */
 static REAL SFX(delphi_signature)(REAL phi) {
-    REAL truncated = REAL_TRUNC(phi * (REAL)10000) / (REAL)10000;
-    return phi < 0 ? truncated - (REAL)0.00008 : truncated + (REAL)0.00008;
+    const REAL truncated = REAL_TRUNC(phi * (REAL)10000);
+    const REAL mark = (REAL)0.8;
+    return truncated > 0 ? (truncated + mark) / (REAL)10000 : (truncated - mark) / (REAL)10000;
 }
 
 /* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do. */
@@ -54,9 +57,11 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     dg_options o;
     delphi_options(c, nonlinear, DG_PRECISION_OF_REAL, (double)spec, (double)omega, icon1,
                    (double)qfact, &o);
+    choose_backend(c, &o, r);
     dg_solver s = NULL;
     int st = dg_create(&s, &o);
     if (!s) return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    s->float_floor_off = 1; /* stock DelPhi runs a float solve to its iteration limit */
     keep_notice(s, r);
     if (st == DG_OK) st = SFX(dg_set_sparse_medium)(s, m);
     if (st == DG_OK) st = SFX(dg_solve)(s, phimap, &r->result);
@@ -148,8 +153,9 @@ int SFX(dg_delphi_nitit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const
         m.chi[i] = (double)(REAL)control->chi[i];
 
     const REAL omega = SFX(delphi_omega)(spec);
-    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, control->icon1, qfact, phimap,
-                           report);
+    /* nitit, too, clips icon1 to nlit for its linear phase. */
+    const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
+    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report);
     if (st != DG_OK) return st;
 
     SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);

@@ -93,37 +93,89 @@ static int run_linear(dg_solver s, const solve_plan *plan, dg_monitor *mon, int 
     }
 }
 
-/* The relaxation change to schedule after a nonlinear block (1 = none); our reading of nitit's
-   adaptive rules (see the README): cut when the max change grows (harder after two growing
-   blocks, and only once the nonlinearity is fully on unless it more than doubles), grow when it
-   is tiny or falls slowly while small in the middle of the run. */
-static double adaptive_factor(int block, int blocks, double previous, double current,
-                              double fraction, int *growing, int changed_before) {
-    if (!(previous > 0.0) || !isfinite(previous)) return 1.0;
-    const double relative = (current - previous) / previous;
-    if (relative > 0.0) {
-        ++*growing;
-        if (fraction < 1.0 && relative <= 1.0) return 1.0;
-        return *growing >= 2 ? 0.5 : 0.8;
+/* State of DelPhi's adaptive nonlinear relaxation (nitit, when relpar is not given). */
+typedef struct relax_state {
+    double factor;       /* the relaxation change that a pending change applies */
+    double slope;        /* relative change of the max change at the last check */
+    double slope_before; /* ... and at the check before */
+    int growing;         /* consecutive checks at which the max change grew */
+    int pending;         /* a change of relpar is scheduled for the next block */
+    int fresh;           /* relpar changed at the start of this block (or the first block) */
+    int first;           /* the linear phase has just ended (cleared at the first block's check) */
+} relax_state;
+
+/* After a nonlinear block's check (adaptive relaxation only): the rules by which DelPhi's nitit
+   schedules a new relpar.  The slope is (current - previous)/current of the max change.  A change
+   is scheduled at once when the max change is tiny (x1.2), when it grows by more than 55 %, or by
+   more than 35 % while above 0.1 kT/e, or when it grows right after a change while above 0.1;
+   smaller growth accumulates into the factor as (1 - slope)^0.99 and is applied after two
+   consecutive growing checks.  A falling max change resets the factor and, in the middle of the
+   run with small, slowly falling changes, speeds up (x1.1, or much more while relpar < 0.2). */
+static void adaptive_relax(relax_state *x, int block, int blocks, double relpar, double previous,
+                           double current) {
+    x->slope_before = x->slope;
+    x->slope = (current - previous) / current;
+    const double d = x->slope, d0 = x->slope_before;
+    if (current < 1e-6) {
+        x->factor = 1.2, x->pending = 1;
+    } else {
+        if (d > 0.0 && !x->fresh) {
+            ++x->growing;
+            x->factor *= pow(1.0 - d, 0.99);
+            if (d > 0.55) {
+                x->pending = 1;
+                if (d >= 1.0) x->factor = 1e-5;
+            }
+            if (d > 0.35 && current > 0.1) {
+                x->pending = 1;
+                x->factor = pow(x->factor * 0.05 / current, 4.0);
+            }
+        }
+        if (d > 0.0 && current > 0.1 && x->fresh && !x->first) {
+            x->pending = 1;
+            x->factor = fmin(x->factor * 0.05 / current, x->factor * pow(1.0 - d, 0.86));
+        }
+        if (d <= 0.0) {
+            x->growing = 0;
+            x->factor = 1.0;
+            if (block > 24 && block < 24 + 0.75 * (blocks - 24) && current < 0.03 && d0 <= 0.0 &&
+                d > -0.2 && d0 > -0.2) {
+                x->factor = 1.1, x->pending = 1;
+                if (relpar < 0.2 && d > -0.05 && d0 > -0.05)
+                    x->factor = 1.0 - 45.226 * (relpar - 0.2);
+            }
+        }
+        if (x->growing >= 2) x->pending = 1;
     }
-    *growing = 0;
-    if (!changed_before) return 1.0; /* omega is still the linear optimum: nothing to grow */
-    if (current < 1e-6) return 1.2;
-    if (block > 3 && block < blocks - 3 && relative > -0.2 && current < 0.03) return 1.1;
-    return 1.0;
+    x->first = 0;
 }
 
-/* Nonlinear PB (nitit): a linear phase, then blocks of 10 sweeps with a lagged nonlinear source
-   that is switched on in steps of 5 % per block, with under-relaxation. */
+/* Nonlinear PB with DelPhi's nitit scheme: a linear phase, then blocks of 10 sweeps with a lagged
+   nonlinear source switched on in steps of 5 % per block, with DelPhi's (manual or adaptive)
+   relaxation.  After a criterion is met (from block 23 on) a block whose relpar had just changed
+   is followed by single sweeps until relpar has been stable over one, as in nitit. */
 static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, int *outcome,
                          dg_result *r) {
     const dg_options *o = &s->options;
-    const int interval = o->check_interval;
+    const int manual = o->relpar > 0.0;
+    int interval = o->check_interval < plan->nlit ? o->check_interval : plan->nlit; /* nitit */
+    if (interval < 1) interval = 1;
+    double qfact = o->qfact;
+    if (qfact < 0.0) {
+        int boundary = s->prep.boundary_count[0] + s->prep.boundary_count[1];
+        qfact = s->prep.net_charge_known && boundary > 0
+                    ? fabs(s->prep.net_charge) * s->prep.charges_not_interior / boundary
+                    : 0.0;
+    }
+    /* A manual relpar is applied before the first block; the adaptive one starts at 1 (DelPhi's
+       default) and omega stays the linear optimum until the first change. */
+    relax_state x = {.factor = 1.0, .pending = manual, .fresh = 1};
     mon->estimated_total = 0;
     /* Linear phase: nlit sweeps, longer while the max change is still >= 0.22 kT/e. */
+    int small = 1; /* the last check's max change is below the threshold */
     for (;;) {
         const int i = mon->iterations;
-        if (i >= plan->nlit && mon->checks > 0 && mon->max_change < LINEAR_PHASE_MAX_CHANGE) break;
+        if (i >= plan->nlit && small) break;
         if (i >= plan->cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
         const int next_check = (i / interval + 1) * interval;
         int target = next_check;
@@ -133,34 +185,30 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (st != DG_OK) return st;
         if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+        if (target == next_check) {
+            small = mon->max_change < LINEAR_PHASE_MAX_CHANGE;
+            x.first = target >= plan->nlit - plan->nlit % interval && small;
+            if (!manual && x.first && qfact > 3.2)
+                x.factor = exp(-2.1 * qfact) + 1e-6, x.pending = 1;
+            x.fresh = x.fresh || x.first;
+        }
     }
     r->linear_iterations = mon->iterations;
 
-    const int manual = o->relpar > 0.0;
-    double qfact = o->qfact;
-    if (qfact < 0.0) {
-        int boundary = s->prep.boundary_count[0] + s->prep.boundary_count[1];
-        qfact = s->prep.net_charge_known && boundary > 0
-                    ? fabs(s->prep.net_charge) * s->prep.charges_not_interior / boundary
-                    : 0.0;
-    }
     double relpar = manual ? o->relpar : 1.0, omega = plan->omega;
-    double pending = manual ? 1.0 : (qfact > 3.2 ? exp(-2.1 * qfact) + 1e-6 : 0.0);
-    int change_pending = manual || qfact > 3.2, changed = 0, growing = 0, converged = 0;
-    double fraction = 0.0, previous = INFINITY;
+    double fraction = 0.0, previous = mon->max_change;
+    int converged = 0;
     for (int block = 1;; ++block) {
-        if (block > o->nonlinear_blocks || (converged && !change_pending)) break;
-        if (mon->iterations + NONLINEAR_BLOCK > plan->cap)
-            return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
-        if (change_pending) {
-            if (!manual) { /* adaptive: never above the linear optimum */
-                relpar = fmax(relpar * pending, RELPAR_FLOOR);
-                if (relpar > plan->omega) relpar = plan->omega;
-            }
+        if (block > o->nonlinear_blocks || (converged && !x.fresh)) break;
+        const int sweeps = converged ? 1 : NONLINEAR_BLOCK;
+        if (mon->iterations + sweeps > plan->cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
+        x.fresh = x.pending;
+        if (x.pending) {
+            relpar = fmax(relpar * x.factor, RELPAR_FLOOR);
+            x.factor = 1.0, x.pending = 0, x.growing = 0;
             omega = relpar; /* from the first change on, omega is relpar */
             int st = set_omega(s, omega);
             if (st != DG_OK) return st;
-            change_pending = 0, changed = 1;
         }
         fraction = fmin(1.0, fraction + 0.05);
         dg_error err = {0};
@@ -168,20 +216,17 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (st != DG_OK)
             return dg_fail(s, st, "%s backend: nonlinear source: %s", s->backend->name,
                            err.message);
-        st = dg_monitor_iterate(mon, NONLINEAR_BLOCK, 1, DG_PHASE_NONLINEAR, block, omega, relpar);
+        st = dg_monitor_iterate(mon, sweeps, sweeps == NONLINEAR_BLOCK, DG_PHASE_NONLINEAR, block,
+                                omega, relpar);
         if (st != DG_OK) return st;
         r->nonlinear_blocks = block;
         if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
-        const int criteria_met = dg_monitor_criteria_met(mon);
-        converged = criteria_met && block > CONVERGED_AFTER_BLOCK;
-        /* Once a criterion is met, changes are round-off noise: adapting to them would keep
-           a change pending and the run from ever stopping. */
-        if (!manual && !criteria_met) {
-            double factor = adaptive_factor(block, o->nonlinear_blocks, previous, mon->max_change,
-                                            fraction, &growing, changed);
-            if (factor != 1.0) pending = factor, change_pending = 1;
-        }
+        if (sweeps != NONLINEAR_BLOCK) continue; /* no check after a single sweep */
+        if (block > CONVERGED_AFTER_BLOCK && dg_monitor_criteria_met(mon)) converged = 1;
+        x.fresh = x.fresh || x.first;
+        if (!manual)
+            adaptive_relax(&x, block, o->nonlinear_blocks, relpar, previous, mon->max_change);
         previous = mon->max_change;
     }
     r->final_relpar = relpar;

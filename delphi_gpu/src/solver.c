@@ -20,6 +20,15 @@ int dg_cuda_device_count(int *count) {
     return st;
 }
 
+int dg_begin_cuda_start(int device) {
+    dg_error err = {0};
+    return dg_cuda_begin_start(device, &err);
+}
+
+void dg_wait_cuda_start(void) {
+    dg_cuda_wait_start();
+}
+
 /* Start the CUDA backend on the requested device; err says why not. */
 static int start_cuda(dg_solver s, dg_error *err) {
     const dg_backend_ops *ops = dg_cuda_backend();

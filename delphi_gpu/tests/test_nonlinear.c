@@ -8,6 +8,10 @@
 enum { N = 41, C = 20 };
 static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
 
+/* 0: the fixed relaxation below; else DelPhi's adaptive relaxation with this max-change
+   criterion. */
+static double adaptive_tol = 0.0;
+
 static double *solve(double charge, int nonlinear, dense_problem *d, dg_result *r) {
     dense_problem_init(d, N, N, N, scale, 80.0);
     dense_problem_sphere(d, C, C, C, 2.0 * scale, 2.0);
@@ -18,6 +22,11 @@ static double *solve(double charge, int nonlinear, dense_problem *d, dg_result *
     o.max_change_tol = 1e-8;
     o.equation = nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR;
     o.nonlinear_blocks = 400;
+    /* A fixed relaxation: with a criterion this far below DelPhi's practice, DelPhi's adaptive
+       rules (x1.2 whenever the max change is below 1e-6) raise relpar past 2 and the run
+       diverges, as stock nitit does; this test is about the nonlinear equation. */
+    o.relpar = nonlinear ? 1.5 : 0.0;
+    if (adaptive_tol > 0.0) o.relpar = 0.0, o.max_change_tol = adaptive_tol;
     dg_solver s = make_cpu_solver(&o);
     CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
     point_source src = {C, C, C, charge, 80.0, scale, debye_kappa(molar, 80.0), exclusion};
@@ -80,6 +89,22 @@ int main(void) {
     CHECK(residual < 1e-3, "nonlinear residual %.2e", residual);
     CHECK(nonlinear_residual(lin, &d1) > 0.05, "the residual check cannot tell linear from "
                                                "nonlinear");
+
+    /* DelPhi's adaptive relaxation at a DelPhi-like criterion (max change 1e-4): converged
+       after block 22, close to the tightly converged solution. */
+    dense_problem d3;
+    dg_result r3;
+    adaptive_tol = 1e-4;
+    double *adaptive = solve(5.0, 1, &d3, &r3);
+    adaptive_tol = 0.0;
+    diff = max_abs_diff(adaptive, non, points, &ref);
+    printf("adaptive relaxation, max change 1e-4: %d blocks, relpar %.3f, max |difference| / "
+           "max |phi| = %.2e\n",
+           r3.nonlinear_blocks, r3.final_relpar, diff / ref);
+    CHECK(r3.nonlinear_blocks > 22, "adaptive run converged after %d blocks (needs > 22)",
+          r3.nonlinear_blocks);
+    CHECK(diff / ref < 1e-3, "adaptive run differs by %.2e", diff / ref);
+    free(adaptive), dense_problem_free(&d3);
     free(lin), free(non), dense_problem_free(&d1), dense_problem_free(&d2);
     return test_finish("test_nonlinear");
 }

@@ -43,7 +43,7 @@ module delphi_gpu
 
   ! Constants.
   public :: DG_VERSION_MAJOR, DG_VERSION_MINOR, DG_VERSION_PATCH, DG_OPTIONS_VERSION
-  public :: DG_DELPHI_CONTROL_VERSION, DG_MIN_GRID_SIZE
+  public :: DG_DELPHI_CONTROL_VERSION, DG_MIN_GRID_SIZE, DG_DELPHI_GPU_MIN_POINTS
   public :: DG_DELPHI_NOTICE_LENGTH, DG_DELPHI_MESSAGE_LENGTH
   public :: DG_OK, DG_ERR_INVALID_ARGUMENT, DG_ERR_INVALID_GRID, DG_ERR_NONFINITE_INPUT
   public :: DG_ERR_INDEX_OUT_OF_RANGE, DG_ERR_WRONG_PARITY, DG_ERR_COUNT_MISMATCH
@@ -68,6 +68,7 @@ module delphi_gpu
 
   ! Procedures (generic names, then the kind-specific names).
   public :: dg_version_string, dg_status_string, dg_outcome_string, dg_backend_built
+  public :: dg_begin_cuda_start, dg_wait_cuda_start
   public :: dg_cuda_device_count, dg_default_options, dg_create, dg_destroy, dg_last_error
   public :: dg_notice, dg_set_options, dg_get_options, dg_get_backend, dg_c_handle
   public :: dg_set_sparse_medium, dg_set_dense_medium, dg_sparse_counts_of
@@ -214,6 +215,19 @@ contains
     if (st == DG_ERR_BACKEND_NOT_BUILT .and. .not. present(status)) return
     call finish(st, 'dg_cuda_device_count', status, '')
   end subroutine dg_cuda_device_count
+
+  !> Begin CUDA's start-up for device on a background thread (see dg_begin_cuda_start in
+  !> delphi_gpu.h).  Without status, a failure (also DG_ERR_BACKEND_NOT_BUILT) stops the program.
+  subroutine dg_begin_cuda_start(device, status)
+    integer, intent(in) :: device
+    integer, intent(out), optional :: status
+    call finish(c_dg_begin_cuda_start(int(device, c_int)), 'dg_begin_cuda_start', status, '')
+  end subroutine dg_begin_cuda_start
+
+  !> Wait for a start-up begun by dg_begin_cuda_start (returns at once when none was begun).
+  subroutine dg_wait_cuda_start()
+    call c_dg_wait_cuda_start()
+  end subroutine dg_wait_cuda_start
 
   !> The default options (documented in delphi_gpu_types.h).
   subroutine dg_default_options(options)

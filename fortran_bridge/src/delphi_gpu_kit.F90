@@ -12,6 +12,10 @@
 !>                       mixed (float sweeps, the iterate and the stopping test in double: a
 !>                       single-precision build then meets maxc/rmsc below float's
 !>                       resolution; the result is returned in DelPhi's REAL kind)
+!>   DELPHI_GPU_MIN_POINTS  with auto, grids of fewer points (igrid**3) run on the CPU
+!>                       (default DG_DELPHI_GPU_MIN_POINTS; 0 = the GPU whenever one works)
+!>   DELPHI_GPU_EARLY_START  0 = do not begin CUDA's start-up when the program starts
+!>                       (kit_early_start.c; default: begin it, unless DELPHI_GPU_BACKEND=cpu)
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
 module delphi_gpu_kit
   use, intrinsic :: iso_c_binding, only: c_funloc, c_int, c_null_ptr, c_ptr
@@ -61,6 +65,8 @@ contains
                       '" is not default or mixed')
       end select
     end if
+    if (environment('DELPHI_GPU_MIN_POINTS', value)) &
+      control%gpu_min_points = whole_number(routine, 'DELPHI_GPU_MIN_POINTS', value)
     table_wanted = .true.
     if (environment('DELPHI_GPU_QUIET', value)) table_wanted = trim(value) == '0'
     table_started = .false.

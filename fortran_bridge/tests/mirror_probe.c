@@ -168,7 +168,7 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, deblen),         OFF(T, scale),     OFF(T, chi),
                     OFF(T, relpar),         OFF(T, backend),   OFF(T, device),
                     OFF(T, num_threads),    OFF(T, progress),  OFF(T, progress_user_data),
-                    OFF(T, mixed_precision)};
+                    OFF(T, mixed_precision), OFF(T, gpu_min_points)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];

@@ -119,7 +119,8 @@ program test_fortran_mirror
     at(c_loc(ctl%epsout)), at(c_loc(ctl%deblen)), at(c_loc(ctl%scale)), &
     at(c_loc(ctl%chi)), at(c_loc(ctl%relpar)), at(c_loc(ctl%backend)), &
     at(c_loc(ctl%device)), at(c_loc(ctl%num_threads)), at(c_loc(ctl%progress)), &
-    at(c_loc(ctl%progress_user_data)), at(c_loc(ctl%mixed_precision))] - at(c_loc(ctl)))
+    at(c_loc(ctl%progress_user_data)), at(c_loc(ctl%mixed_precision)), &
+    at(c_loc(ctl%gpu_min_points))] - at(c_loc(ctl)))
 
   call check_struct(11, 'dg_delphi_report', c_sizeof(rep), [ &
     at(c_loc(rep%result)), at(c_loc(rep%nlit)), at(c_loc(rep%icon1)), &

@@ -33,6 +33,10 @@ extern "C" {
 /** Version of the dg_delphi_control layout (stored by dg_delphi_default_control). */
 #define DG_DELPHI_CONTROL_VERSION 1
 
+/** Default of dg_delphi_control.gpu_min_points: 64^3 grid points (provisional; see
+    scripts/device/kit.sh for the measurement that sets it). */
+#define DG_DELPHI_GPU_MIN_POINTS 262144
+
 /** Length of the text buffers in dg_delphi_report (including the terminating NUL). */
 #define DG_DELPHI_NOTICE_LENGTH  256
 #define DG_DELPHI_MESSAGE_LENGTH 1024
@@ -80,6 +84,10 @@ typedef struct dg_delphi_control {
                                    single-precision build can meet criteria below float's
                                    resolution; 0 = the arithmetic of the arrays' REAL kind
                                    (stock DelPhi); default 0 */
+    /** With backend AUTO, grids of fewer points (igrid^3) run on the CPU backend, where the GPU
+        cannot win (its start-up and per-iteration launch costs exceed the work); default
+        DG_DELPHI_GPU_MIN_POINTS; 0 = always the GPU when one works. */
+    int gpu_min_points;
 } dg_delphi_control;
 
 /** What a DelPhi-convention call reports back. */

@@ -49,6 +49,19 @@ int dg_backend_built(int backend);
  *  DG_ERR_BACKEND_NOT_BUILT in a build without CUDA (count is then 0). */
 int dg_cuda_device_count(int *count);
 
+/** Begin CUDA's start-up (the driver, and the primary context of `device`) on a background
+ *  thread, so that it overlaps the caller's own work; dg_create, dg_cuda_device_count and the
+ *  CUDA backend wait for it before they use CUDA.  Failures of the start-up itself are not
+ *  reported here: the later calls meet and report them.  Returns DG_OK (also when already
+ *  begun), DG_ERR_INVALID_ARGUMENT for device < 0, DG_ERR_BACKEND_NOT_BUILT without CUDA, or
+ *  DG_ERR_OUT_OF_MEMORY when no thread can be started. */
+int dg_begin_cuda_start(int device);
+
+/** Wait until a start-up begun by dg_begin_cuda_start has finished (returns at once when none
+ *  was begun).  A program that begins one and may end without creating a solver calls this
+ *  before it exits. */
+void dg_wait_cuda_start(void);
+
 /* ---- Options ----------------------------------------------------------------------------- */
 
 /** Fill options with the defaults documented in dg_options. */
