@@ -2,6 +2,7 @@
 
 int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_solve") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     dg_result local;
     dg_result *r = result ? result : &local;
@@ -26,7 +27,9 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
+    s->in_solve = 1;
     st = dg_run_solver(s, r);
+    s->in_solve = 0;
     if (st != DG_OK) return st;
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {
