@@ -14,6 +14,7 @@ enum surface_kind { SURFACE_MOLECULAR = 0, SURFACE_VDW = 1 };
 enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2 };
 
 #define SETTINGS_PATH_MAX    1024
+#define SETTINGS_MAX_THREADS 4096 /* as the library's limit on dg_options.num_threads */
 #define SETTINGS_MAX_OUTPUTS 8
 
 /* Added by host_io: the input files, to say where each name came from (messages, search rule). */
@@ -78,7 +79,7 @@ typedef struct run_settings {
     int backend;   /* dg_backend (auto) */
     int precision; /* dg_precision (double) */
     int device;    /* CUDA device */
-    int threads;   /* CPU threads, 0 = default */
+    int threads;   /* CPU threads, 0 = default, at most SETTINGS_MAX_THREADS */
 
     /* Inputs. */
     char param_file[SETTINGS_PATH_MAX]; /* "" if none */

@@ -9,6 +9,7 @@
 #include "io_settings.h"
 #include "outputs.h"
 #include "report.h"
+#include "temp_files.h"
 
 typedef struct hook_context {
     pipeline *p;
@@ -127,7 +128,11 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
         if (out && s->show_version) fprintf(out, "delphi-gpu %s\n", dg_version_string());
         return p->exit_code = EXIT_OK;
     }
+    /* Every output is staged under a temporary name and renamed only when the whole run
+       succeeded; a failed run removes them all. */
+    temp_files_stage_begin();
     if (log_open(&p->log, s->log_file, s->quiet, &err) != IO_OK) {
+        temp_files_stage_end(0, NULL);
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
@@ -171,9 +176,17 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
     p->time_total = omp_get_wtime() - start;
     if (p->calc_ran) report_timing(&p->log, &p->calc, p->time_read, p->time_outputs, p->time_total);
     log_info(&p->log, "exit status %d", p->exit_code);
+    int keep = run_succeeded;
     if (log_close(&p->log, run_succeeded, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
-        if (p->exit_code == EXIT_OK) p->exit_code = EXIT_BAD_INPUT;
+        if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
+            p->exit_code = EXIT_BAD_INPUT;
+        keep = 0;
+    }
+    if (temp_files_stage_end(keep, &err) != IO_OK) {
+        fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+        if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
+            p->exit_code = EXIT_BAD_INPUT;
     }
     return p->exit_code;
 }
