@@ -1,4 +1,5 @@
 /* Building the surface model: atom spheres, SAS neighbour lists and accessible SAS dots. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,13 @@ static double distance2(const double *a, const double *b) {
     return dx * dx + dy * dy + dz * dz;
 }
 
-/* Atoms j != i whose SAS spheres intersect atom i's; two passes (count, fill) over the cells. */
-static int build_neighbors(surface_model *sm) {
+/* Atoms j != i whose SAS spheres intersect atom i's; two passes (count, fill) over the cells.
+ * Returns 0, -1 when out of memory, 1 when an atom has more than SURFACE_MAX_NEIGHBORS
+ * neighbours (msg says which; counting stops there, so many atoms at one point fail fast). */
+static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
     if (!sm->neighbor_start) return -1;
+    int crowded = -1;
     for (int pass = 0; pass < 2; ++pass) {
 #pragma omp parallel for schedule(dynamic, 64)
         for (int i = 0; i < sm->count; ++i) {
@@ -49,15 +53,30 @@ static int build_neighbors(surface_model *sm) {
                                 const double rr = sm->sas_radius[i] + sm->sas_radius[j];
                                 if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
                                 if (pass) sm->neighbors[slot++] = j;
-                                ++found;
+                                if (++found > SURFACE_MAX_NEIGHBORS) goto counted;
                             }
                         }
+        counted:
             if (!pass) sm->neighbor_start[i + 1] = found;
         }
         if (!pass) {
-            for (int i = 0; i < sm->count; ++i)
-                sm->neighbor_start[i + 1] += sm->neighbor_start[i];
-            sm->neighbors = malloc(((size_t)sm->neighbor_start[sm->count] + 1) * sizeof(int));
+            /* Prefix sums in 64 bits: the total must fit the int offsets. */
+            long long total = 0;
+            for (int i = 0; i < sm->count && crowded < 0; ++i) {
+                if (sm->neighbor_start[i + 1] > SURFACE_MAX_NEIGHBORS) crowded = i;
+                total += sm->neighbor_start[i + 1];
+                if (total >= INT_MAX) crowded = i;
+                sm->neighbor_start[i + 1] = (int)total;
+            }
+            if (crowded >= 0) {
+                const double *c = sm->xyz + 3 * crowded;
+                snprintf(msg, msg_size,
+                         "atom %d (at %.3f %.3f %.3f) has more than %d atoms within reach of its "
+                         "surface (the limit; overlapping copies of atoms?)",
+                         sm->atom_index[crowded] + 1, c[0], c[1], c[2], SURFACE_MAX_NEIGHBORS);
+                return 1;
+            }
+            sm->neighbors = malloc(((size_t)total + 1) * sizeof(int));
             if (!sm->neighbors) return -1;
         }
     }
@@ -150,8 +169,15 @@ static int build_dots(surface_model *sm, double spacing) {
             if (!pass) first[i + 1] = kept;
         }
         if (!pass) {
-            for (int i = 0; i < sm->count; ++i)
-                first[i + 1] += first[i];
+            long long total = 0; /* 64 bits: the dot count must fit the int offsets */
+            for (int i = 0; i < sm->count; ++i) {
+                total += first[i + 1];
+                if (total > INT_MAX / 3) {
+                    free(first);
+                    return -1;
+                }
+                first[i + 1] = (int)total;
+            }
             sm->dot_count = first[sm->count];
             sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
             if (!sm->dots) {
@@ -251,7 +277,12 @@ int surface_model_build(surface_model *sm, const molecule *mol, int kind, double
     }
     const double cell = fmax(0.5 * sm->max_sas_radius, SURFACE_DOT_CELL);
     if (cell_list_build(&sm->atoms, sm->xyz, sm->count, cell) != 0) goto out_of_memory;
-    if (build_neighbors(sm) != 0) goto out_of_memory;
+    const int neighbors = build_neighbors(sm, msg, msg_size);
+    if (neighbors > 0) {
+        surface_model_free(sm);
+        return -1;
+    }
+    if (neighbors != 0) goto out_of_memory;
     if (sm->probe > 0.0 && build_dots(sm, dot_spacing) != 0) goto out_of_memory;
     if (mark_exposed(sm) != 0) goto out_of_memory;
     if (cell_list_build_subset(&sm->exposed_atoms, sm->xyz, sm->count, cell, sm->exposed) != 0)
