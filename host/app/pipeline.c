@@ -9,6 +9,7 @@
 #include "io_settings.h"
 #include "outputs.h"
 #include "report.h"
+#include "run_checks.h"
 #include "temp_files.h"
 
 typedef struct hook_context {
@@ -59,6 +60,7 @@ static int read_inputs(pipeline *p) {
     io_error err;
     io_error_clear(&err);
     const run_settings *s = &p->settings;
+    const int first_note = p->notes.count;
     int st = molecule_load(s, &p->mol, &p->notes, &err);
     if (st == IO_OK && s->frc_in_file[0]) {
         st = molecule_read_sites(s->frc_in_file, &p->sites, &p->notes, &err);
@@ -66,6 +68,7 @@ static int read_inputs(pipeline *p) {
     }
     if (st == IO_OK) report_molecule(&p->log, &p->mol, p->has_sites ? &p->sites : NULL);
     if (st == IO_OK && s->bndcon == BC_FOCUSING) st = read_focus_map(p, &err);
+    run_log_notes_from(&p->log, &p->notes, first_note); /* what the readers skipped or changed */
     if (st != IO_OK) log_error(&p->log, "%s", err.message);
     return exit_for_io(st);
 }
@@ -154,6 +157,16 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
         print_calc_notes(p);
         if (p->calc.status != CALC_OK) log_error(&p->log, "%s", p->calc.message);
         p->exit_code = exit_for_calc(&p->calc);
+        char why[512];
+        if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) {
+            if (run_check_energies(s, &p->calc, why, sizeof why)) {
+                log_error(&p->log, "%s", why);
+                p->exit_code = EXIT_SOLVER_FAILED;
+            }
+            run_warn_unchecked(&p->log, "solve", &p->calc.solve);
+            if (p->calc.two_run)
+                run_warn_unchecked(&p->log, "reference solve", &p->calc.reference_solve);
+        }
         if (p->exit_code == EXIT_NOT_CONVERGED)
             log_warning(&p->log,
                         "the solve did not converge (%s): the outputs are written but "

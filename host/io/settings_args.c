@@ -178,8 +178,7 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
                            "%d threads is more than the limit of %d", s->threads,
                            SETTINGS_MAX_THREADS);
         return rc;
-    }
-    else if (!strcmp(name, "energy")) {
+    } else if (!strcmp(name, "energy")) {
         char list[256];
         size_t n = 0;
         for (const char *p = value; *p && n + 1 < sizeof list; p++)
