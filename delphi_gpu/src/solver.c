@@ -32,8 +32,8 @@ static int start_cuda(dg_solver s, dg_error *err) {
     if (count == 0) { /* the runtime's reason, if it gave one, is in err->message */
         char reason[sizeof err->message];
         snprintf(reason, sizeof reason, "%s", err->message);
-        return dg_error_set(err, DG_ERR_NO_DEVICE, "no CUDA-capable device is available%s%s",
-                            reason[0] ? ": " : "", reason);
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "%s",
+                            reason[0] ? reason : "no CUDA-capable device is available");
     }
     if (s->options.device >= count)
         return dg_error_set(err, DG_ERR_NO_DEVICE,
@@ -84,7 +84,8 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     default: /* AUTO: the GPU when one works, else the CPU with a notice */
         st = start_cuda(s, &err);
         if (st != DG_OK) {
-            snprintf(s->notice, sizeof s->notice, "using the CPU backend (%s)", err.message);
+            snprintf(s->notice, sizeof s->notice, "no usable GPU (%s); using the CPU backend",
+                     err.message);
             st = start_cpu(s, &err);
         }
     }

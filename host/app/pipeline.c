@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "backend_notice.h"
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "outputs.h"
@@ -18,6 +19,7 @@ typedef struct hook_context {
 
 static void on_stage(int stage, const calc_result *r, void *user) {
     pipeline *p = ((hook_context *)user)->p;
+    if (stage == CALC_STAGE_SOLVE) backend_notice_drop(p->calc.notice, p->backend_notice);
     report_stage(&p->log, &p->settings, stage, r, &p->progress);
     if (stage == CALC_STAGE_ENERGIES && p->settings.solvation_two_run)
         progress_reset(&p->progress, "reference solve");
@@ -152,6 +154,7 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
         calc_hooks hooks = {on_stage, on_progress, &ctx};
         calc_input in = {s, &p->mol, p->has_focus ? &p->focus : NULL, s->frc_out_file[0] != 0,
                          p->has_sites ? &p->sites : NULL};
+        backend_notice_early(&p->log, s, p->backend_notice, sizeof p->backend_notice);
         calc_run(&in, &hooks, &p->calc);
         p->calc_ran = 1;
         print_calc_notes(p);
