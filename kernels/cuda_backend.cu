@@ -183,7 +183,7 @@ extern "C" int dg_cuda_count_devices(int *count, dg_error *err) {
             /* Said plainly: on a machine without a GPU this is the expected state. */
             snprintf(err->message, sizeof err->message, "%s (%s)",
                      code == cudaErrorNoDevice
-                         ? "no CUDA-capable device is available"
+                         ? "the driver reports no device"
                          : "no NVIDIA driver is loaded, or it is older than this CUDA runtime",
                      cudaGetErrorName(code));
         }

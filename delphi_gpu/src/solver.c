@@ -32,8 +32,8 @@ static int start_cuda(dg_solver s, dg_error *err) {
     if (count == 0) { /* the runtime's reason, if it gave one, is in err->message */
         char reason[sizeof err->message];
         snprintf(reason, sizeof reason, "%s", err->message);
-        return dg_error_set(err, DG_ERR_NO_DEVICE, "%s",
-                            reason[0] ? reason : "no CUDA-capable device is available");
+        return dg_error_set(err, DG_ERR_NO_DEVICE, "no CUDA-capable device is available%s%s",
+                            reason[0] ? ": " : "", reason);
     }
     if (s->options.device >= count)
         return dg_error_set(err, DG_ERR_NO_DEVICE,
