@@ -35,10 +35,14 @@ static double distance2(const double *a, const double *b) {
 static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
     if (!sm->neighbor_start) return -1;
-    int crowded = -1;
+    int crowded = -1, any_crowded = 0;
     for (int pass = 0; pass < 2; ++pass) {
 #pragma omp parallel for schedule(dynamic, 64)
         for (int i = 0; i < sm->count; ++i) {
+            int stop;
+#pragma omp atomic read
+            stop = any_crowded;
+            if (stop) continue; /* the build fails anyway: no more counting */
             const double *ci = sm->xyz + 3 * i;
             int lo[3], hi[3], found = 0;
             int slot = pass ? sm->neighbor_start[i] : 0;
@@ -53,7 +57,11 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
                                 const double rr = sm->sas_radius[i] + sm->sas_radius[j];
                                 if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
                                 if (pass) sm->neighbors[slot++] = j;
-                                if (++found > SURFACE_MAX_NEIGHBORS) goto counted;
+                                if (++found > SURFACE_MAX_NEIGHBORS) {
+#pragma omp atomic write
+                                    any_crowded = 1;
+                                    goto counted;
+                                }
                             }
                         }
         counted:
