@@ -3,8 +3,9 @@
 #include "fuzz_common.h"
 #include "io_molecule.h"
 
-static const char siz[] = "atom__res_radius_\nN     ALA   1.65\nCA          1.87\nC           1.76\n"
-                          "O           1.40\n";
+static const char siz[] =
+    "atom__res_radius_\nN     ALA   1.65\nCA          1.87\nC           1.76\n"
+    "O           1.40\n";
 static const char crg[] = "atom__resnumbc_charge_\nN     ALA      -0.40\nCA              0.10\n"
                           "O               -0.50\n";
 
