@@ -14,11 +14,17 @@ void run_log_notes_from(io_log *log, const io_notes *notes, int first) {
 }
 
 static int bad(double v, const char *name, char *msg, size_t size) {
-    if (isfinite(v)) return 0;
-    snprintf(msg, size,
-             "the %s is %g (not finite): the potential or the medium is not usable; no outputs "
-             "are written",
-             name, v);
+    if (isfinite(v) && fabs(v) <= RUN_ENERGY_LIMIT_KT) return 0;
+    if (isfinite(v))
+        snprintf(msg, size,
+                 "the %s is %.6g kT, beyond any molecular energy (limit %.0e kT): the solve "
+                 "diverged or the potential is not usable; no outputs are written",
+                 name, v, RUN_ENERGY_LIMIT_KT);
+    else
+        snprintf(msg, size,
+                 "the %s is %g (not finite): the potential or the medium is not usable; no "
+                 "outputs are written",
+                 name, v);
     return 1;
 }
 

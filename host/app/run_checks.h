@@ -14,8 +14,13 @@
  *  removing them: the JSON summary lists them too. */
 void run_log_notes_from(io_log *log, const io_notes *notes, int first);
 
-/** 0 when every energy the run reports is finite; else 1 with msg naming the first term that
- *  is not (a non-finite energy is an error, never left out of the report). */
+/** Largest energy magnitude accepted (kT): 1e12 kT is about 2.5e9 kJ/mol, far beyond any
+ *  molecule; a larger value (e.g. e^125 from an ionic term of a blown-up nonlinear iterate)
+ *  means the potential is garbage. */
+#define RUN_ENERGY_LIMIT_KT 1e12
+
+/** 0 when every energy the run reports is finite and within RUN_ENERGY_LIMIT_KT; else 1 with
+ *  msg naming the first term that is not (an error, never left out of the report). */
 int run_check_energies(const run_settings *s, const calc_result *r, char *msg, size_t size);
 
 /** 1 when a solve counts as converged: a stopping criterion was met.  A fixed iteration

@@ -180,6 +180,10 @@ static void honest_outcome(pipeline *p) {
     CHECK(run_check_energies(&s, &r, msg, sizeof msg) == 0);
     r.ionic_computed = 1, r.ionic.osmotic = INFINITY;
     CHECK(run_check_energies(&s, &r, msg, sizeof msg) == 1 && strstr(msg, "osmotic"));
+    r.ionic.osmotic = -2.0, r.ionic.rho_phi_half = 3e54; /* an AChE run printed this */
+    CHECK(run_check_energies(&s, &r, msg, sizeof msg) == 1 && strstr(msg, "rho*phi/2"));
+    r.ionic.rho_phi_half = -1234.5;
+    CHECK(run_check_energies(&s, &r, msg, sizeof msg) == 0);
 }
 
 /* Item 4: outputs are staged; a failed run removes what it wrote. */
