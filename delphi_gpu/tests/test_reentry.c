@@ -47,7 +47,7 @@ static void thread_limit(void) {
 }
 
 /* Solve the sphere problem; with `intrude` the callback tries everything. */
-static double solve_sphere(int intrude, reentry *r, dg_result *res) {
+static double solve_sphere(int intrude, int backend, reentry *r, dg_result *res) {
     dense_problem d, other;
     dense_problem_init(&d, N, N, N, 2.0, 80.0);
     dense_problem_sphere(&d, 8, 8, 8, 4.0, 2.0);
@@ -55,7 +55,7 @@ static double solve_sphere(int intrude, reentry *r, dg_result *res) {
     dense_problem_init(&other, N, N, N, 2.0, 4.0); /* a very different medium */
     dg_options o;
     dg_default_options(&o);
-    o.backend = DG_BACKEND_CPU;
+    o.backend = backend;
     o.iterations = 60;
     o.check_interval = 10;
     memset(r, 0, sizeof *r);
@@ -77,21 +77,31 @@ static double solve_sphere(int intrude, reentry *r, dg_result *res) {
     return centre;
 }
 
-int main(void) {
-    thread_limit();
+static void reentry_on(int backend, const char *name) {
     reentry quiet, noisy;
     dg_result a, b;
-    const double clean = solve_sphere(0, &quiet, &a);
-    const double tried = solve_sphere(1, &noisy, &b);
-    CHECK(noisy.calls > 0, "callback ran");
-    CHECK(noisy.set_medium == DG_ERR_STATE, "set medium in callback: %d", noisy.set_medium);
-    CHECK(strstr(noisy.message, "progress callback") != NULL, "message: %s", noisy.message);
-    CHECK(noisy.set_options == DG_ERR_STATE, "set options in callback: %d", noisy.set_options);
-    CHECK(noisy.solve == DG_ERR_STATE, "solve in callback: %d", noisy.solve);
-    CHECK(noisy.estimate == DG_ERR_STATE, "estimate in callback: %d", noisy.estimate);
-    CHECK(noisy.destroy, "destroy in callback refused");
-    CHECK(a.iterations == b.iterations && a.outcome == b.outcome, "iterations %d vs %d",
+    const double clean = solve_sphere(0, backend, &quiet, &a);
+    const double tried = solve_sphere(1, backend, &noisy, &b);
+    CHECK(noisy.calls > 0, "%s: callback ran", name);
+    CHECK(noisy.set_medium == DG_ERR_STATE, "%s: set medium in callback: %d", name,
+          noisy.set_medium);
+    CHECK(strstr(noisy.message, "progress callback") != NULL, "%s: message: %s", name,
+          noisy.message);
+    CHECK(noisy.set_options == DG_ERR_STATE, "%s: set options in callback: %d", name,
+          noisy.set_options);
+    CHECK(noisy.solve == DG_ERR_STATE, "%s: solve in callback: %d", name, noisy.solve);
+    CHECK(noisy.estimate == DG_ERR_STATE, "%s: estimate in callback: %d", name, noisy.estimate);
+    CHECK(noisy.destroy, "%s: destroy in callback refused", name);
+    CHECK(a.iterations == b.iterations && a.outcome == b.outcome, "%s: iterations %d vs %d", name,
           a.iterations, b.iterations);
-    CHECK(clean == tried, "the solve was changed by the callback: %.17g vs %.17g", clean, tried);
+    CHECK(clean == tried, "%s: the solve was changed by the callback: %.17g vs %.17g", name, clean,
+          tried);
+}
+
+int main(void) {
+    thread_limit();
+    reentry_on(DG_BACKEND_CPU, "cpu");
+    int devices = 0;
+    if (dg_cuda_device_count(&devices) == DG_OK && devices > 0) reentry_on(DG_BACKEND_CUDA, "cuda");
     return test_finish("test_reentry");
 }
