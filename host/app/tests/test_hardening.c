@@ -212,10 +212,11 @@ static void killed_midway(int sig) {
     if (child == 0) {
         temp_files_install_signal_cleanup();
         pipeline *q = calloc(1, sizeof *q);
-        char *argv[] = {"delphi-gpu", "--pqr",     "slow.pqr", "--scale",  "3",
-                        "--linit",    "100000000", "--log",    "slow.log", "--dx",
-                        "slow.dx",    "--quiet",   NULL};
-        _exit(pipeline_execute(q, 12, argv, NULL));
+        /* The CPU: CUDA cannot be used in a child forked after the parent initialised it. */
+        char *argv[] = {"delphi-gpu", "--pqr",     "slow.pqr",  "--scale",  "3",
+                        "--linit",    "100000000", "--log",     "slow.log", "--dx",
+                        "slow.dx",    "--quiet",   "--backend", "cpu",      NULL};
+        _exit(pipeline_execute(q, 14, argv, NULL));
     }
     int seen = 0;
     for (int i = 0; i < 3000 && !seen; ++i) { /* up to 30 s for the log's temporary */
