@@ -31,6 +31,7 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     st = dg_run_solver(s, r);
     s->in_solve = 0;
     if (st != DG_OK) return st;
+    dg_clear_error(s); /* a refused re-entrant call from the callback is not this call's error */
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {
         st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);

@@ -68,6 +68,7 @@ static double solve_sphere(int intrude, int backend, reentry *r, dg_result *res)
     double *phi = calloc((size_t)N * N * N, sizeof *phi);
     r->phi2 = calloc((size_t)N * N * N, sizeof *phi);
     CHECK_OK(dg_solve_d(s, phi, res), s);
+    CHECK(dg_last_error(s)[0] == '\0', "after a successful solve: \"%s\"", dg_last_error(s));
     double centre = phi[idx3(N, N, 8, 8, 9)];
     /* After the solve the handle works normally again. */
     if (intrude) CHECK(dg_set_options(s, &r->options) == DG_OK, "set options after solve");
