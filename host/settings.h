@@ -20,6 +20,7 @@ enum nonlinear_choice {
 enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2 };
 
 #define SETTINGS_PATH_MAX    1024
+#define SETTINGS_MAX_THREADS 4096 /* as the library's limit on dg_options.num_threads */
 #define SETTINGS_MAX_OUTPUTS 8
 
 /* Added by host_io: the input files, to say where each name came from (messages, search rule). */
@@ -88,7 +89,7 @@ typedef struct run_settings {
     int backend;   /* dg_backend (auto) */
     int precision; /* dg_precision (double) */
     int device;    /* CUDA device */
-    int threads;   /* CPU threads, 0 = default */
+    int threads;   /* CPU threads, 0 = default, at most SETTINGS_MAX_THREADS */
     int solver;    /* dg_solver_method of linear solves (SETTINGS_DEFAULT_SOLVER) */
 
     int nonlinear_method; /* enum nonlinear_choice (NEWTON) */

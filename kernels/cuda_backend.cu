@@ -307,7 +307,11 @@ extern "C" int dg_cuda_count_devices(int *count, dg_error *err) {
         *count = 0;
         if (err) {
             err->status = DG_OK;
-            snprintf(err->message, sizeof err->message, "%s (%s)", cudaGetErrorString(code),
+            /* Said plainly: on a machine without a GPU this is the expected state. */
+            snprintf(err->message, sizeof err->message, "%s (%s)",
+                     code == cudaErrorNoDevice
+                         ? "the driver reports no device"
+                         : "no NVIDIA driver is loaded, or it is older than this CUDA runtime",
                      cudaGetErrorName(code));
         }
         return DG_OK;

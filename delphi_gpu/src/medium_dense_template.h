@@ -270,6 +270,7 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
 
 int SFX(dg_set_dense_medium)(dg_solver s, const SFX(dg_dense_medium) * m) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_set_dense_medium") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
     if (!m) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "medium is NULL");

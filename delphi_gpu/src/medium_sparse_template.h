@@ -247,6 +247,7 @@ static int SFX(check_sparse_header)(const SFX(dg_sparse_medium) * m, char *msg, 
 
 int SFX(dg_set_sparse_medium)(dg_solver s, const SFX(dg_sparse_medium) * m) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_set_sparse_medium") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
     if (!m) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "medium is NULL");

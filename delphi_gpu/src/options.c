@@ -62,8 +62,12 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "precision",
                       "must be DOUBLE, FLOAT or MIXED");
     if (o->device < 0) return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "device", "negative");
-    if (o->num_threads < 0)
-        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "num_threads", "negative");
+    if (o->num_threads < 0 || o->num_threads > DG_MAX_THREADS) {
+        if (msg && size)
+            snprintf(msg, size, "option num_threads: %d is outside 0..%d (0 = OpenMP's default)",
+                     o->num_threads, DG_MAX_THREADS);
+        return DG_ERR_INVALID_ARGUMENT;
+    }
     if (o->block_x < 0 || o->block_y < 0 || o->block_x * o->block_y > 1024 ||
         ((o->block_x == 0) != (o->block_y == 0)) || (o->block_x && o->block_x < 3) ||
         (o->block_y && o->block_y < 3))

@@ -2,6 +2,7 @@
 
 int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_solve") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     dg_result local;
     dg_result *r = result ? result : &local;
@@ -38,9 +39,12 @@ int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
     r->setup_seconds = dg_wall_seconds() - start;
     s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE;
     s->timing.load_phi = dg_wall_seconds() - checked;
+    s->in_solve = 1;
     st = dg_run_solver(s, r);
+    s->in_solve = 0;
     s->mg_phi = NULL;
     if (st != DG_OK) return st;
+    dg_clear_error(s); /* a refused re-entrant call from the callback is not this call's error */
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
     if (r->outcome != DG_OUTCOME_DIVERGED) {
         const double stored = dg_wall_seconds();

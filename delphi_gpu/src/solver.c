@@ -93,7 +93,8 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     default: /* AUTO: the GPU when one works, else the CPU with a notice */
         st = start_cuda(s, &err);
         if (st != DG_OK) {
-            snprintf(s->notice, sizeof s->notice, "using the CPU backend (%s)", err.message);
+            snprintf(s->notice, sizeof s->notice, "no usable GPU (%s); using the CPU backend",
+                     err.message);
             st = start_cpu(s, &err);
         }
     }
@@ -106,8 +107,19 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     return DG_OK;
 }
 
+int dg_reject_reentry(dg_solver s, const char *call) {
+    if (!s->in_solve) return DG_OK;
+    return dg_fail(s, DG_ERR_STATE,
+                   "%s called on a solver that is inside dg_solve (from its progress callback); "
+                   "the running solve is not changed",
+                   call);
+}
+
 void dg_destroy(dg_solver s) {
     if (!s) return;
+    /* Destroying the handle from its own progress callback would free what the solve uses:
+       refused, recorded as the last error; the caller destroys it after dg_solve returns. */
+    if (dg_reject_reentry(s, "dg_destroy") != DG_OK) return;
     if (s->backend && s->backend_state) s->backend->destroy(s->backend_state);
     dg_prepared_free(&s->prep);
     free(s);
@@ -131,6 +143,7 @@ const char *dg_notice(dg_solver s) {
 
 int dg_set_options(dg_solver s, const dg_options *options) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_set_options") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
     if (!options) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "options is NULL");
@@ -207,6 +220,7 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
 
 int dg_estimate_spectral_radius(dg_solver s, double *spectral_radius) {
     if (!s || !spectral_radius) return DG_ERR_INVALID_ARGUMENT;
+    if (dg_reject_reentry(s, "dg_estimate_spectral_radius") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
     if (!s->has_medium) return dg_fail(s, DG_ERR_STATE, "no medium set (dg_set_*_medium first)");
     return dg_cached_spectral_radius(s, spectral_radius);

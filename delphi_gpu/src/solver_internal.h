@@ -30,7 +30,16 @@ struct dg_solver_s {
     const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
     int mg_phi_is_double;
     dg_solver_timing timing;
+    int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
 };
+
+/** Largest num_threads dg_create accepts (documented in delphi_gpu.h). */
+#define DG_MAX_THREADS 4096
+
+/** DG_ERR_STATE with a message naming the call when a progress callback re-enters the handle
+ *  (dg_set_*_medium, dg_set_options, dg_solve_*, dg_estimate_spectral_radius, dg_destroy);
+ *  DG_OK otherwise.  The running solve is left untouched. */
+int dg_reject_reentry(dg_solver s, const char *call);
 
 /** Record an error on the handle and return its status. */
 int dg_fail(dg_solver s, int status, const char *format, ...)

@@ -9,6 +9,7 @@
 #include "io_settings.h"
 #include "io_sites.h"
 #include "io_summary.h"
+#include "run_checks.h"
 
 /* The potential as a map_grid of doubles: wrapped when the solve was in double, else a copy. */
 static int potential_grid(const calc_result *r, map_grid *m, io_error *err) {
@@ -114,7 +115,8 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
                     : d->precision == DG_PRECISION_MIXED ? "mixed"
                                                          : "double");
         sum.iterations = d->iterations;
-        sum.converged = d->outcome == DG_OUTCOME_CONVERGED || d->outcome == DG_OUTCOME_COMPLETED;
+        sum.converged =
+            run_solve_converged(d) && (!r->two_run || run_solve_converged(&r->reference_solve));
         copy_string(sum.outcome, sizeof sum.outcome, dg_outcome_string(d->outcome));
         sum.max_change = d->max_change;
         sum.rms_change = d->rms_change;

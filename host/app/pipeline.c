@@ -5,12 +5,15 @@
 #include <omp.h>
 #include <string.h>
 
+#include "backend_notice.h"
 #include "calc_params.h"
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "outputs.h"
 #include "precision_default.h"
 #include "report.h"
+#include "run_checks.h"
+#include "temp_files.h"
 
 typedef struct hook_context {
     pipeline *p;
@@ -18,6 +21,9 @@ typedef struct hook_context {
 
 static void on_stage(int stage, const calc_result *r, void *user) {
     pipeline *p = ((hook_context *)user)->p;
+    /* The AUTO fallback notice was said before the calculation: not again with the solve. */
+    if (stage == CALC_STAGE_SOLVE)
+        backend_notice_drop(((calc_result *)r)->notice, p->backend_notice);
     report_stage(&p->log, &p->settings, stage, r, &p->progress);
     if (stage == CALC_STAGE_ENERGIES && p->settings.solvation_two_run)
         progress_reset(&p->progress, "reference solve");
@@ -55,6 +61,7 @@ static int read_inputs(pipeline *p) {
     io_error err;
     io_error_clear(&err);
     const run_settings *s = &p->settings;
+    const int first_note = p->notes.count;
     int st = molecule_load(s, &p->mol, &p->notes, &err);
     if (st == IO_OK && s->frc_in_file[0]) {
         st = molecule_read_sites(s->frc_in_file, &p->sites, &p->notes, &err);
@@ -62,6 +69,7 @@ static int read_inputs(pipeline *p) {
     }
     if (st == IO_OK) report_molecule(&p->log, &p->mol, p->has_sites ? &p->sites : NULL);
     if (st == IO_OK && s->bndcon == BC_FOCUSING) st = read_focus_map(p, &err);
+    run_log_notes_from(&p->log, &p->notes, first_note); /* what the readers skipped or changed */
     if (st != IO_OK) log_error(&p->log, "%s", err.message);
     return exit_for_io(st);
 }
@@ -267,7 +275,11 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         if (out && s->show_version) fprintf(out, "delphi-gpu %s\n", dg_version_string());
         return p->exit_code = EXIT_OK;
     }
+    /* Every output is staged under a temporary name and renamed only when the whole run
+       succeeded; a failed run removes them all. */
+    temp_files_stage_begin();
     if (log_open(&p->log, s->log_file, s->quiet, &err) != IO_OK) {
+        temp_files_stage_end(0, NULL);
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
@@ -280,10 +292,21 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     p->exit_code = read_inputs(p);
     p->time_read = omp_get_wtime() - start;
     if (p->exit_code == EXIT_OK) {
+        backend_notice_early(&p->log, s, p->backend_notice, sizeof p->backend_notice);
         run_calc(p, shared);
         print_calc_notes(p);
         if (p->calc_status != CALC_OK) log_error(&p->log, "%s", p->message);
         p->exit_code = exit_for_calc(p);
+        char why[512];
+        if ((p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) && p->result) {
+            if (run_check_energies(s, p->result, why, sizeof why)) {
+                log_error(&p->log, "%s", why);
+                p->exit_code = EXIT_SOLVER_FAILED;
+            }
+            run_warn_unchecked(&p->log, "solve", &p->result->solve);
+            if (p->result->two_run)
+                run_warn_unchecked(&p->log, "reference solve", &p->result->reference_solve);
+        }
         if (p->exit_code == EXIT_NOT_CONVERGED)
             log_warning(&p->log,
                         "the solve did not converge (%s): the outputs are written but "
@@ -307,9 +330,17 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     if (p->calc_ran)
         report_timing(&p->log, p->result, p->time_read, p->time_outputs, p->time_total);
     log_info(&p->log, "exit status %d", p->exit_code);
+    int keep = run_succeeded;
     if (log_close(&p->log, run_succeeded, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
-        if (p->exit_code == EXIT_OK) p->exit_code = EXIT_BAD_INPUT;
+        if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
+            p->exit_code = EXIT_BAD_INPUT;
+        keep = 0;
+    }
+    if (temp_files_stage_end(keep, &err) != IO_OK) {
+        fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+        if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
+            p->exit_code = EXIT_BAD_INPUT;
     }
     return p->exit_code;
 }

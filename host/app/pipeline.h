@@ -36,6 +36,7 @@ typedef struct pipeline {
     io_log log;
     double time_read, time_outputs, time_total;
     int exit_code;
+    char backend_notice[1200]; /* said before the solve (AUTO without a GPU), "" if none */
 } pipeline;
 
 /* Run the program with argv (argv[0] is the program name).  out receives the log (stdout in

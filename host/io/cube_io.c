@@ -136,7 +136,14 @@ int cube_read(const char *path, map_grid *m, io_error *err) {
             double spacing = h * to_angstrom, center[3];
             for (int a = 0; a < 3; a++)
                 center[a] = origin[a] * to_angstrom + (n[a] - 1) / 2.0 * spacing;
-            rc = map_grid_alloc(m, n, 1.0 / spacing, center, err);
+            const long long points = (long long)n[0] * n[1] * n[2], left = io_bytes_left(fp);
+            if (left >= 0 && points > left / 2 + 1) /* two bytes at least per value */
+                rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL,
+                             "the header promises %d x %d x %d = %lld values but only %lld "
+                             "bytes follow",
+                             n[0], n[1], n[2], points, left);
+            else
+                rc = map_grid_alloc(m, n, 1.0 / spacing, center, err);
             snprintf(m->title, sizeof m->title, "%.60s", title);
         }
     }

@@ -138,6 +138,12 @@ int dx_read(const char *path, map_grid *m, io_error *err) {
     free(line);
     if (rc == IO_OK && !data_follows)
         rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL, "no 'class array ... data follows'");
+    /* Every value takes at least two bytes (a digit and a separator): a header promising more
+       than the file holds is refused before anything is allocated for it. */
+    const long long left = io_bytes_left(fp);
+    if (rc == IO_OK && left >= 0 && h.items > 0 && (long long)h.items > left / 2 + 1)
+        rc = io_fail(err, IO_ERR_INPUT, path, lineno, "items",
+                     "the header promises %ld values but only %lld bytes follow", h.items, left);
     if (rc == IO_OK) rc = grid_from_header(path, &h, m, err);
     if (rc == IO_OK) {
         const int nx = m->n[0], ny = m->n[1], nz = m->n[2];

@@ -3,6 +3,8 @@
 
 #include "io_common.h"
 
+#include "temp_files.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,6 +92,11 @@ int atomic_file_open(atomic_file *af, const char *path, int binary, io_error *er
     if (fd < 0)
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot create output file: %s",
                        strerror(errno));
+    if (temp_files_add(af->temp_path, af->path, err) != IO_OK) {
+        close(fd);
+        remove(af->temp_path);
+        return err ? err->status : IO_ERR_MEMORY;
+    }
     /* mkstemp makes the file 0600; give it the permissions an ordinary new file would get. */
     mode_t mask = umask(0);
     umask(mask);
@@ -98,6 +105,7 @@ int atomic_file_open(atomic_file *af, const char *path, int binary, io_error *er
         int e = errno;
         close(fd);
         remove(af->temp_path);
+        temp_files_forget(af->temp_path);
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot set permissions: %s", strerror(e));
     }
     af->fp = fdopen(fd, "wb");
@@ -105,6 +113,7 @@ int atomic_file_open(atomic_file *af, const char *path, int binary, io_error *er
         int e = errno;
         close(fd);
         remove(af->temp_path);
+        temp_files_forget(af->temp_path);
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open output file: %s", strerror(e));
     }
     return IO_OK;
@@ -129,10 +138,17 @@ int atomic_file_commit(atomic_file *af, io_error *err) {
     af->fp = NULL;
     if (failed) {
         remove(af->temp_path);
+        temp_files_forget(af->temp_path);
         return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "write failed: %s", strerror(e));
     }
-    if (rename(af->temp_path, af->path) != 0) {
-        e = errno;
+    if (temp_files_staging()) { /* renamed with the others when the whole run succeeded */
+        temp_files_stage_done(af->temp_path);
+        return IO_OK;
+    }
+    const int renamed = rename(af->temp_path, af->path) == 0;
+    e = errno;
+    temp_files_forget(af->temp_path);
+    if (!renamed) {
         remove(af->temp_path);
         return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "cannot rename the finished file: %s",
                        strerror(e));
@@ -145,5 +161,6 @@ void atomic_file_abort(atomic_file *af) {
         fclose(af->fp);
         af->fp = NULL;
         remove(af->temp_path);
+        temp_files_forget(af->temp_path);
     }
 }

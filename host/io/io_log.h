@@ -32,7 +32,7 @@ void log_set_streams(io_log *log, FILE *out, FILE *errors);
 void log_info(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
 /** A progress line (iterations, timings): hidden on the terminal with --quiet. */
 void log_progress(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
-/** "warning: ..." */
+/** "warning: ..." on stderr (and the file): never hidden by --quiet. */
 void log_warning(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
 /** "error: ..." on stderr. */
 void log_error(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;

@@ -31,7 +31,7 @@ typedef struct run_summary {
     char equation[16];  /* "poisson", "linear_pb", "nonlinear_pb" */
     long iterations;
     int converged;     /* 0/1; -1 = unknown (null) */
-    char outcome[32];  /* library outcome string */
+    char outcome[128]; /* library outcome string */
     double max_change; /* kT/e at the last check */
     double rms_change; /* kT/e at the last check */
     double spectral_radius;

@@ -13,6 +13,7 @@
 long io_read_line(FILE *fp, char **buf, size_t *cap) {
     size_t len = 0;
     int c;
+    const int at_start = ftell(fp) == 0; /* a UTF-8 byte-order mark there is dropped */
     while ((c = fgetc(fp)) != EOF) {
         if (len + 2 > *cap) {
             size_t grown = *cap ? *cap * 2 : 256;
@@ -32,6 +33,10 @@ long io_read_line(FILE *fp, char **buf, size_t *cap) {
     }
     if (len > 0 && (*buf)[len - 1] == '\r') len--;
     (*buf)[len] = '\0';
+    if (at_start && len >= 3 && memcmp(*buf, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(*buf, *buf + 3, len - 2);
+        len -= 3;
+    }
     return (long)len;
 }
 
@@ -137,4 +142,11 @@ int io_file_readable(const char *path) {
     if (!fp) return 0;
     fclose(fp);
     return 1;
+}
+
+long long io_bytes_left(FILE *fp) {
+    struct stat st;
+    const long at = ftell(fp);
+    if (at < 0 || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    return (long long)st.st_size - at;
 }

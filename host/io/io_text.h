@@ -9,6 +9,10 @@
  *  Returns the length, or -1 at end of file (or on a read error: check ferror). */
 long io_read_line(FILE *fp, char **buf, size_t *cap);
 
+/* Bytes from the current position to the end of a regular file; -1 when unknown (a pipe).
+ * Readers compare what a header promises with this before they allocate for it. */
+long long io_bytes_left(FILE *fp);
+
 /** Copy src to dst (size bytes) with leading and trailing blanks removed. */
 void io_trim_copy(char *dst, size_t size, const char *src, size_t len);
 

@@ -51,7 +51,7 @@ void log_progress(io_log *log, const char *fmt, ...) {
 void log_warning(io_log *log, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    emit(log, log->out, "warning: ", fmt, ap);
+    emit(log, log->errors, "warning: ", fmt, ap);
     va_end(ap);
 }
 

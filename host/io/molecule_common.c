@@ -1,4 +1,5 @@
 /* Molecule storage, range checks, and the choice of reader for a run. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +92,8 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
     long len;
     int lineno = 0, rc = IO_OK, ended = 0;
     size_t later_atoms = 0; /* atoms of other models, after ENDMDL */
+    size_t recovered = 0;   /* atom lines with leading blanks or a lower-case record */
+    const int whitespace_form = strcmp(what, "PQR file") == 0;
     while ((len = io_read_line(fp, &line, &cap)) >= 0) {
         lineno++;
         if (lineno <= skip_lines) continue;
@@ -109,7 +112,24 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
             ++current;
             continue;
         }
-        if (!pdb_line_is_atom(line) || (model > 0 && current != model)) continue;
+        if (!pdb_line_is_atom(line)) {
+            /* " ATOM", "atom", "Hetatm": an atom all the same; never dropped in silence. */
+            const int blanks = (int)strspn(line, " \t");
+            if (!pdb_line_is_atom_any_case(line + blanks)) continue;
+            if (blanks > 0 && !whitespace_form) {
+                rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL,
+                             "the atom record starts in column %d, not 1: the fixed columns of "
+                             "a %s cannot be read",
+                             blanks + 1, what);
+                break;
+            }
+            memmove(line, line + blanks, (size_t)len - (size_t)blanks + 1);
+            len -= blanks;
+            for (int k = 0; k < 6 && isalpha((unsigned char)line[k]); ++k)
+                line[k] = (char)toupper((unsigned char)line[k]);
+            recovered++;
+        }
+        if (model > 0 && current != model) continue;
         atom a;
         memset(&a, 0, sizeof a);
         a.chain = a.insertion = ' ';
@@ -126,6 +146,11 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
     if (rc == IO_OK && model > 0 && mol->count == 0)
         rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL, "%s has no atoms in model %d (%d models)",
                      what, model, current - (ended ? 1 : 0));
+    if (rc == IO_OK && recovered > 0)
+        io_note(notes, IO_NOTE_WARNING,
+                "%s: %zu atom records with leading blanks or in lower case were read as ATOM or "
+                "HETATM",
+                path, recovered);
     if (rc == IO_OK && model == 0 && later_atoms > 0)
         io_note(notes, IO_NOTE_WARNING,
                 "%s: only the first model is read; %zu atoms after ENDMDL are ignored", path,

@@ -21,6 +21,8 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
 
 /** Line starts with an ATOM or HETATM record name. */
 int pdb_line_is_atom(const char *line);
+/** ATOM or HETATM in any case (the line may be one the strict test above rejects). */
+int pdb_line_is_atom_any_case(const char *line);
 /** Line is an END or ENDMDL record (end of the first model). */
 int pdb_line_ends_model(const char *line);
 

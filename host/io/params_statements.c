@@ -104,7 +104,19 @@ REAL_SETTER(set_salt2, salt2, 0.0, 100.0, 0, (void)0)
 REAL_SETTER(set_maxc, maxc, 0.0, 1.0e30, 0, (void)0)
 REAL_SETTER(set_rmsc, rmsc, 0.0, 1.0e30, 0, (void)0)
 REAL_SETTER(set_normc, normc, 0.0, 1.0e30, 0, (void)0)
-REAL_SETTER(set_relpar, relpar, 0.0, 2.0, 1, ctx->s->relpar_given = 1)
+
+/* relpar is a relaxation factor: the library takes (0, 2), both ends open. */
+static int set_relpar(param_context *ctx, const char *name, const char *value) {
+    double v = 0;
+    int rc = get_real(ctx, name, value, 0.0, 2.0, 1, &v);
+    if (rc) return rc;
+    if (v >= 2.0)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                       "value %g is out of range (must be > 0 and < 2)", v);
+    ctx->s->relpar = v;
+    ctx->s->relpar_given = 1;
+    return IO_OK;
+}
 
 static int set_indi(param_context *ctx, const char *name, const char *value) {
     double v = 0.0;

@@ -11,6 +11,12 @@ int pdb_line_is_atom(const char *line) {
     return strncmp(line, "ATOM", 4) == 0 || strncmp(line, "HETATM", 6) == 0;
 }
 
+int pdb_line_is_atom_any_case(const char *line) {
+    const size_t n = io_istarts(line, "HETATM") ? 6 : io_istarts(line, "ATOM") ? 4 : 0;
+    /* The record name ends there: "ATOMS" or "atomic" is not an atom record. */
+    return n > 0 && !isalpha((unsigned char)line[n]);
+}
+
 int pdb_line_ends_model(const char *line) {
     if (strncmp(line, "ENDMDL", 6) == 0) return 1;
     return strncmp(line, "END", 3) == 0 && (line[3] == '\0' || line[3] == ' ');

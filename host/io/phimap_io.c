@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "io_maps.h"
+#include "io_text.h"
 
 #define START_LABEL "delphi-gpu potential" /* 20 characters: our own words */
 #define END_LABEL   "delphi-gpu end  "     /* 16 characters */
@@ -134,6 +135,11 @@ static int read_record(reader *r, unsigned char **data, uint32_t *len, io_error 
         return io_fail(err, IO_ERR_UNSUPPORTED, r->path, 0, NULL,
                        "record %d is split into Fortran subrecords (over 2 GiB); not supported",
                        r->record);
+    const long long left = io_bytes_left(r->fp);
+    if (left >= 0 && (long long)n + 4 > left)
+        return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
+                       "truncated phimap: record %d claims %u bytes but only %lld follow",
+                       r->record, n, left);
     *data = malloc(n ? n : 1);
     if (!*data) return io_fail(err, IO_ERR_MEMORY, r->path, 0, NULL, "out of memory");
     if (fread(*data, 1, n, r->fp) != n || fread(tail, 1, 4, r->fp) != 4) {

@@ -196,9 +196,14 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
                       err);
     else if (!strcmp(name, "device"))
         return nonnegative_int(option, value, &s->device, err);
-    else if (!strcmp(name, "threads"))
-        return nonnegative_int(option, value, &s->threads, err);
-    else if (!strcmp(name, "energy")) {
+    else if (!strcmp(name, "threads")) {
+        int rc = nonnegative_int(option, value, &s->threads, err);
+        if (rc == IO_OK && s->threads > SETTINGS_MAX_THREADS)
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                           "%d threads is more than the limit of %d", s->threads,
+                           SETTINGS_MAX_THREADS);
+        return rc;
+    } else if (!strcmp(name, "energy")) {
         char list[256];
         size_t n = 0;
         for (const char *p = value; *p && n + 1 < sizeof list; p++)

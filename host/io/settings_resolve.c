@@ -5,6 +5,7 @@
 
 #include "io_settings.h"
 #include "io_text.h"
+#include "path_identity.h"
 #include "params_internal.h"
 
 void settings_describe_input(const run_settings *s, int kind, char *buf, size_t size) {
@@ -68,7 +69,9 @@ static int require_input(run_settings *s, int kind, io_error *err) {
                    searched_dir ? "'" : "");
 }
 
-/* Two outputs with one name, or an output over an input, would lose data. */
+/* Checked before any work: every output can be written (its directory exists and is
+   writable), no two outputs are one file and no output is an input, comparing resolved paths
+   and device/inode (so ./m.pqr, an absolute name, a symbolic or hard link are all caught). */
 static int check_outputs(const run_settings *s, io_error *err) {
     const char *names[SETTINGS_MAX_OUTPUTS + 3];
     const char *what[SETTINGS_MAX_OUTPUTS + 3];
@@ -89,18 +92,38 @@ static int check_outputs(const run_settings *s, io_error *err) {
         names[n] = s->log_file;
         what[n++] = "--log";
     }
+    /* Inputs as named and, for relative names from the parameter file, in its directory (the
+       other place they may be read from). */
     const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,  s->pqr_file,
                             s->phi_in_file, s->frc_in_file, s->param_file};
+    enum { INPUTS = sizeof inputs / sizeof inputs[0] };
+    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + 3];
+    int m = 0;
+    char dir[SETTINGS_PATH_MAX] = "";
+    if (s->param_file[0]) io_directory_of(s->param_file, dir, sizeof dir);
+    for (size_t k = 0; k < INPUTS; k++) {
+        if (!inputs[k][0]) continue;
+        path_identity_of(inputs[k], &input_id[m++]);
+        char joined[2 * SETTINGS_PATH_MAX];
+        if (inputs[k][0] != '/' && dir[0] &&
+            snprintf(joined, sizeof joined, "%s%s", dir, inputs[k]) < SETTINGS_PATH_MAX)
+            path_identity_of(joined, &input_id[m++]);
+    }
     for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++)
-            if (strcmp(names[i], names[j]) == 0)
+        int rc = path_check_output(names[i], what[i], err);
+        if (rc) return rc;
+        path_identity_of(names[i], &output_id[i]);
+        for (int j = 0; j < i; j++)
+            if (path_identity_same(&output_id[i], &output_id[j]))
+                return io_fail(
+                    err, IO_ERR_INPUT, NULL, 0, NULL,
+                    "'%s' (%s) and '%s' (%s) are the same file (%s), named twice as an output",
+                    names[j], what[j], names[i], what[i], output_id[i].canonical);
+        for (int k = 0; k < m; k++)
+            if (path_identity_same(&output_id[i], &input_id[k]))
                 return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
-                               "'%s' is named twice as an output (%s and %s)", names[i], what[i],
-                               what[j]);
-        for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; k++)
-            if (inputs[k][0] && strcmp(names[i], inputs[k]) == 0)
-                return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
-                               "%s '%s' would overwrite an input file", what[i], names[i]);
+                               "%s '%s' would overwrite an input file (%s)", what[i], names[i],
+                               input_id[k].canonical);
     }
     return IO_OK;
 }

@@ -73,7 +73,8 @@ void dg_default_options(dg_options *options);
  *  backend; with DG_BACKEND_AUTO and no usable GPU it uses the CPU and dg_notice() says so. */
 int dg_create(dg_solver *solver, const dg_options *options);
 
-/** Free everything the handle owns.  NULL is allowed. */
+/** Free everything the handle owns.  NULL is allowed.  Called from the handle's own progress
+ *  callback (during dg_solve_*) it does nothing and records DG_ERR_STATE as the last error. */
 void dg_destroy(dg_solver solver);
 
 /** Detailed message of the last failure on this handle (names the field, index and value);

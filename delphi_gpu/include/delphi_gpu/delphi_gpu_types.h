@@ -163,7 +163,7 @@ typedef struct dg_options {
     int backend;     /**< dg_backend; default DG_BACKEND_AUTO */
     int precision;   /**< dg_precision; default DG_PRECISION_DOUBLE */
     int device;      /**< CUDA device ordinal; default 0 */
-    int num_threads; /**< CPU threads; 0 = OpenMP's default; default 0 */
+    int num_threads; /**< CPU threads; 0 = OpenMP's default; at most 4096; default 0 */
     int block_x;     /**< CUDA thread-block width; > 0 fixes the shape; default 0 */
     int block_y;     /**< CUDA thread-block height; with block_x; default 0 */
     int autotune;    /**< 1 = on first use for a grid, time a few CUDA block shapes (from the
@@ -205,7 +205,10 @@ typedef struct dg_options {
                                    value so far; default 100 */
 
     /* Progress. */
-    dg_progress_fn progress;  /**< called after every check; NULL = silent; default NULL */
+    dg_progress_fn progress;  /**< called after every check; NULL = silent; default NULL.  It
+                                   must not call dg_set_*_medium, dg_set_options, dg_solve_*,
+                                   dg_estimate_spectral_radius or dg_destroy on the same
+                                   handle: those return DG_ERR_STATE there */
     void *progress_user_data; /**< passed to progress; default NULL */
 
     /* Methods (options version 2). */

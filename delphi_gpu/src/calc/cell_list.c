@@ -34,9 +34,20 @@ int cell_list_build_subset(cell_list *cl, const double *xyz, int count, double c
         }
     for (int a = 0; a < 3; ++a)
         if (!isfinite(cl->origin[a])) cl->origin[a] = hi[a] = 0.0; /* no points */
+    /* Points spread far apart would ask for more cells than points warrant (and overflow the
+       int dimensions): larger cells keep the list small; queries use cl->cell, so they stay
+       exact, only slower. */
+    const double max_cells = fmax(64.0 * count, 1048576.0);
+    for (;;) {
+        double product = 1.0;
+        for (int a = 0; a < 3; ++a)
+            product *= floor((hi[a] - cl->origin[a]) / cl->cell) + 1.0;
+        if (product <= max_cells) break;
+        cl->cell *= 1.01 * cbrt(product / max_cells);
+    }
     size_t cells = 1;
     for (int a = 0; a < 3; ++a) {
-        cl->dim[a] = (int)floor((hi[a] - cl->origin[a]) / cell) + 1;
+        cl->dim[a] = (int)floor((hi[a] - cl->origin[a]) / cl->cell) + 1;
         cells *= (size_t)cl->dim[a];
     }
     cl->start = calloc(cells + 1, sizeof *cl->start);

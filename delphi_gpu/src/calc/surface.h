@@ -21,6 +21,9 @@
 #define SURFACE_DOT_SPACING 0.2 /* Angstrom between dots on the SAS arcs */
 #define SURFACE_DOT_CELL    0.5 /* Angstrom, smallest cell side of the cell lists */
 #define SURFACE_MAX_REACH   8.0 /* Angstrom, the largest reach surface_project searches */
+#define SURFACE_MAX_NEIGHBORS                                                                      \
+    10000 /* atoms within reach of one atom's surface: real molecules                              \
+          have about 100; more means overlapping copies */
 
 typedef struct surface_model {
     int kind;           /* enum surface_kind (settings.h) */

@@ -1,4 +1,5 @@
 /* Building the surface model: atom spheres, SAS neighbour lists and accessible SAS dots. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +29,20 @@ static double distance2(const double *a, const double *b) {
     return dx * dx + dy * dy + dz * dz;
 }
 
-/* Atoms j != i whose SAS spheres intersect atom i's; two passes (count, fill) over the cells. */
-static int build_neighbors(surface_model *sm) {
+/* Atoms j != i whose SAS spheres intersect atom i's; two passes (count, fill) over the cells.
+ * Returns 0, -1 when out of memory, 1 when an atom has more than SURFACE_MAX_NEIGHBORS
+ * neighbours (msg says which; counting stops there, so many atoms at one point fail fast). */
+static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
     if (!sm->neighbor_start) return -1;
+    int crowded = -1, any_crowded = 0;
     for (int pass = 0; pass < 2; ++pass) {
 #pragma omp parallel for schedule(dynamic, 64)
         for (int i = 0; i < sm->count; ++i) {
+            int stop;
+#pragma omp atomic read
+            stop = any_crowded;
+            if (stop) continue; /* the build fails anyway: no more counting */
             const double *ci = sm->xyz + 3 * i;
             int lo[3], hi[3], found = 0;
             int slot = pass ? sm->neighbor_start[i] : 0;
@@ -49,15 +57,34 @@ static int build_neighbors(surface_model *sm) {
                                 const double rr = sm->sas_radius[i] + sm->sas_radius[j];
                                 if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
                                 if (pass) sm->neighbors[slot++] = j;
-                                ++found;
+                                if (++found > SURFACE_MAX_NEIGHBORS) {
+#pragma omp atomic write
+                                    any_crowded = 1;
+                                    goto counted;
+                                }
                             }
                         }
+        counted:
             if (!pass) sm->neighbor_start[i + 1] = found;
         }
         if (!pass) {
-            for (int i = 0; i < sm->count; ++i)
-                sm->neighbor_start[i + 1] += sm->neighbor_start[i];
-            sm->neighbors = malloc(((size_t)sm->neighbor_start[sm->count] + 1) * sizeof(int));
+            /* Prefix sums in 64 bits: the total must fit the int offsets. */
+            long long total = 0;
+            for (int i = 0; i < sm->count && crowded < 0; ++i) {
+                if (sm->neighbor_start[i + 1] > SURFACE_MAX_NEIGHBORS) crowded = i;
+                total += sm->neighbor_start[i + 1];
+                if (total >= INT_MAX) crowded = i;
+                sm->neighbor_start[i + 1] = (int)total;
+            }
+            if (crowded >= 0) {
+                const double *c = sm->xyz + 3 * crowded;
+                snprintf(msg, msg_size,
+                         "atom %d (at %.3f %.3f %.3f) has more than %d atoms within reach of its "
+                         "surface (the limit; overlapping copies of atoms?)",
+                         sm->atom_index[crowded] + 1, c[0], c[1], c[2], SURFACE_MAX_NEIGHBORS);
+                return 1;
+            }
+            sm->neighbors = malloc(((size_t)total + 1) * sizeof(int));
             if (!sm->neighbors) return -1;
         }
     }
@@ -209,8 +236,14 @@ static int build_dots(surface_model *sm, double spacing) {
         }
     }
     if (!failed) {
-        for (int i = 0; i < sm->count; ++i)
-            first[i + 1] += first[i];
+        long long total = 0; /* 64 bits: the dot count must fit the int offsets */
+        for (int i = 0; i < sm->count && !failed; ++i) {
+            total += first[i + 1];
+            failed = total > INT_MAX / 3;
+            first[i + 1] = (int)total;
+        }
+    }
+    if (!failed) {
         sm->dot_count = first[sm->count];
         sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
         failed = !sm->dots;
@@ -329,7 +362,12 @@ int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, d
     }
     const double cell = fmax(0.5 * sm->max_sas_radius, SURFACE_DOT_CELL);
     if (cell_list_build(&sm->atoms, sm->xyz, sm->count, cell) != 0) goto out_of_memory;
-    if (build_neighbors(sm) != 0) goto out_of_memory;
+    const int neighbors = build_neighbors(sm, msg, msg_size);
+    if (neighbors > 0) {
+        surface_model_free(sm);
+        return -1;
+    }
+    if (neighbors != 0) goto out_of_memory;
     if (sm->probe > 0.0 && build_dots(sm, dot_spacing) != 0) goto out_of_memory;
     if (mark_exposed(sm) != 0) goto out_of_memory;
     if (cell_list_build_subset(&sm->exposed_atoms, sm->xyz, sm->count, cell, sm->exposed) != 0)

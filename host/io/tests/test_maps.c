@@ -302,6 +302,9 @@ static void test_text_map_errors(void) {
         {"mo.cube", "t\nt\n-1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 1\n1 2 3 4 5 6 7 8\n",
          "orbital", IO_ERR_UNSUPPORTED},
         {"short.cube", "t\nt\n1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 2 3\n",
+         "only 6 bytes follow", IO_ERR_INPUT},
+        {"broken.cube",
+         "t\nt\n1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 2 3 x                \n",
          "ends or breaks", IO_ERR_INPUT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

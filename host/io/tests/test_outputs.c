@@ -124,10 +124,12 @@ static void test_log(void) {
     fclose(errs);
     CHECK_CONTAINS(terminal, "grid 65\n");
     CHECK(strstr(terminal, "iteration 10") == NULL); /* quiet: no progress on the terminal */
-    CHECK_CONTAINS(terminal, "warning: careful now\n");
+    /* Warnings go to stderr (never hidden), notes to the terminal log. */
+    CHECK_CONTAINS(errors, "warning: careful now\n");
     CHECK_CONTAINS(terminal, "note: an info\n");
-    CHECK_CONTAINS(terminal, "warning: a warning\n");
-    CHECK_CONTAINS(terminal, "warning: 5 more notes were not kept\n");
+    CHECK_CONTAINS(errors, "warning: a warning\n");
+    CHECK_CONTAINS(errors, "warning: 5 more notes were not kept\n");
+    CHECK(strstr(terminal, "warning:") == NULL);
     CHECK(strstr(terminal, "bad thing") == NULL);
     CHECK_CONTAINS(errors, "error: bad thing\n");
 
