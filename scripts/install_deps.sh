@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Install the Debian packages the project needs, only those missing; safe to run repeatedly.
-#   install_deps.sh build   compilers and CMake (enough to build and run the program)
-#   install_deps.sh all     also what the tests need: APBS, PDB2PQR, numpy, matplotlib,
+#   install_deps.sh build   compilers, CMake and NumPy (the program and the Python package)
+#   install_deps.sh all     also what the tests need: APBS, PDB2PQR, pytest, matplotlib,
 #                           clang-format (the default)
 set -euo pipefail
 profile=${1:-all}
-packages=(cmake make gcc g++ gfortran libgomp1 python3)
+packages=(cmake make gcc g++ gfortran libgomp1 python3 python3-numpy)
 if [ "$profile" = all ]; then
-  packages+=(python3-numpy python3-matplotlib apbs pdb2pqr clang-format)
+  packages+=(python3-pytest python3-matplotlib apbs pdb2pqr clang-format)
 fi
 missing=()
 for p in "${packages[@]}"; do
