@@ -36,16 +36,19 @@ def _parse_atom(line, path, lineno):
 
 def read_pqr_models(path):
     """All models of a PQR file (MODEL/ENDMDL blocks; a file without them is one model)."""
-    models, current = [], []
+    models, current, in_model = [], [], False
     with open(path) as fh:
         for lineno, line in enumerate(fh, 1):
-            record = line[:6].strip().upper()
+            words = line.split(None, 1)
+            record = words[0].upper() if words else ""
             if record in ("ATOM", "HETATM"):
                 current.append(_parse_atom(line, path, lineno))
+            elif record == "MODEL":
+                in_model = True
             elif record == "ENDMDL":
-                if current:
+                if current or in_model:
                     models.append(current)
-                current = []
+                current, in_model = [], False
     if current:
         models.append(current)
     if not models:
