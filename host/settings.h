@@ -111,6 +111,9 @@ typedef struct run_settings {
     int show_version; /* --version */
     int input_source[INPUT_KIND_COUNT];                       /* enum settings_source */
     char input_origin[INPUT_KIND_COUNT][SETTINGS_ORIGIN_MAX]; /* "prm:12", "--pdb"; "" = default */
+
+    /* Added by host_app (batch runs, --frames). */
+    int model; /* model (frame) of a multi-model molecule file to read, 1-based; 0 = the first */
 } run_settings;
 
 #endif /* HOST_SETTINGS_H */

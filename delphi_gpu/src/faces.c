@@ -28,12 +28,9 @@ static int reject(char *message, size_t size, int status, const char *text) {
     return status;
 }
 
-/* Validate, compute on the chosen backend, write the faces of phi (float or double). */
-static int debye_huckel_faces(const dg_options *options, const dg_face_request *request, void *phi,
-                              int is_double, char *message, size_t size) {
-    char local[256];
-    if (!message || !size) message = local, size = sizeof local;
-    message[0] = '\0';
+/* Validate the request. */
+static int check_request(const dg_face_request *request, const void *phi, char *message,
+                         size_t size) {
     if (!phi || (request->count > 0 && (!request->positions || !request->charges)))
         return reject(message, size, DG_ERR_INVALID_ARGUMENT, "phi, positions or charges is NULL");
     if (request->count < 0)
@@ -51,19 +48,23 @@ static int debye_huckel_faces(const dg_options *options, const dg_face_request *
             snprintf(message, size, "charge %ld: position or charge is NaN or Inf", i);
             return DG_ERR_NONFINITE_INPUT;
         }
+    return DG_OK;
+}
+
+int dg_face_potentials_on_solver(dg_solver s, const dg_face_request *request, void *phi,
+                                 int is_double, char *message, size_t size) {
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    if (!s) return reject(message, size, DG_ERR_INVALID_ARGUMENT, "solver is NULL");
+    int st = check_request(request, phi, message, size);
+    if (st != DG_OK) return st;
     const long total = dg_face_total(request->nx, request->ny, request->nz);
     double *values = malloc((size_t)total * sizeof *values);
     if (!values) return reject(message, size, DG_ERR_OUT_OF_MEMORY, "out of memory");
-    dg_solver s = NULL;
-    st = dg_create(&s, options);
-    if (st == DG_OK) {
-        dg_error err = {0};
-        st = s->backend->face_potentials(s->backend_state, request, values, &err);
-        if (st != DG_OK) snprintf(message, size, "%s backend: %s", s->backend->name, err.message);
-    } else {
-        snprintf(message, size, "%s", dg_last_error(s));
-    }
-    dg_destroy(s);
+    dg_error err = {0};
+    st = s->backend->face_potentials(s->backend_state, request, values, &err);
+    if (st != DG_OK) snprintf(message, size, "%s backend: %s", s->backend->name, err.message);
     if (st == DG_OK)
         for (long k = 0; k < total; ++k) {
             int x, y, z;
@@ -75,6 +76,24 @@ static int debye_huckel_faces(const dg_options *options, const dg_face_request *
                 ((float *)phi)[w] = (float)values[k];
         }
     free(values);
+    return st;
+}
+
+/* Validate, compute on a solver of the chosen backend made for this call. */
+static int debye_huckel_faces(const dg_options *options, const dg_face_request *request, void *phi,
+                              int is_double, char *message, size_t size) {
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    int st = check_request(request, phi, message, size);
+    if (st != DG_OK) return st;
+    dg_solver s = NULL;
+    st = dg_create(&s, options);
+    if (st == DG_OK)
+        st = dg_face_potentials_on_solver(s, request, phi, is_double, message, size);
+    else
+        snprintf(message, size, "%s", dg_last_error(s));
+    dg_destroy(s);
     return st;
 }
 

@@ -83,3 +83,49 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
 
 #define DG_TEMPLATE "medium_dense_template.h"
 #include "for_each_precision.h"
+
+/* 1 when the six face permittivities around point w differ (a dielectric-boundary point). */
+static int dielectric_jump_d(const dg_dense_medium_d *m, long w) {
+    const double e0 = face_eps_d(m, w, 0);
+    for (int f = 1; f < 6; ++f)
+        if (face_eps_d(m, w, f) != e0) return 1;
+    return 0;
+}
+
+int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
+                                   dg_sparse_counts *counts, long **boundary, size_t *count) {
+    if (!s) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
+    if (!m || !counts) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "medium or counts is NULL");
+    dg_prepared prep;
+    int st = derive_prepared_d(m, &prep, s->error.message, sizeof s->error.message);
+    if (st != DG_OK) {
+        dg_prepared_free(&prep);
+        return s->error.status = st;
+    }
+    counts->boundary_count_odd = prep.boundary_count[0];
+    counts->boundary_count = prep.boundary_count[0] + prep.boundary_count[1];
+    counts->charge_count_odd = prep.charge_count[0];
+    counts->charge_count = prep.charge_count[0] + prep.charge_count[1];
+    counts->charges_not_interior = prep.charges_not_interior;
+    if (boundary && count) {
+        /* Colour 0 then colour 1, each in grid order: DelPhi's sparse list order. */
+        long *list = malloc(((size_t)counts->boundary_count + 1) * sizeof *list);
+        if (!list) {
+            dg_prepared_free(&prep);
+            return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "out of memory for %d boundary points",
+                           counts->boundary_count);
+        }
+        size_t k = 0;
+        for (int c = 0; c < 2; ++c)
+            for (int i = 0; i < prep.boundary_count[c]; ++i) {
+                const long w = 2L * prep.boundary_index[c][i] + c;
+                if (dielectric_jump_d(m, w)) list[k++] = w;
+            }
+        *boundary = list, *count = k;
+    }
+    st = dg_install_medium(s, &prep);
+    if (st != DG_OK && boundary && count) free(*boundary), *boundary = NULL, *count = 0;
+    return st;
+}

@@ -45,6 +45,19 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);
 
+/** The Debye-Hueckel face sums of a request on an existing solver's backend (no new solver,
+ *  no medium needed), written into the faces of phi (double when is_double, else float).
+ *  Returns a dg_status with the message in message. */
+int dg_face_potentials_on_solver(dg_solver s, const dg_face_request *request, void *phi,
+                                 int is_double, char *message, size_t message_size);
+
+/** dg_set_dense_medium_d deriving the medium once and handing back, from that derivation, its
+ *  sparse counts and (boundary, count not NULL) the dielectric-boundary points (the six face
+ *  permittivities differ; salt boundaries left out) as 0-based full indices, DelPhi's order
+ *  (odd points, then even, each in grid order; malloc'ed). */
+int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
+                                   dg_sparse_counts *counts, long **boundary, size_t *count);
+
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);
 

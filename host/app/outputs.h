@@ -6,6 +6,7 @@
 #include "calculation.h"
 #include "io_common.h"
 #include "io_log.h"
+#include "molecule.h"
 #include "settings.h"
 
 /* Maps (out(phi), --phi/--dx/--cube) and site potentials (--frc).  sites NULL = the atoms.

@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "calc_params.h"
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "outputs.h"
@@ -39,11 +40,6 @@ static int read_focus_map(pipeline *p, io_error *err) {
     if (m->kind[0] && strncmp(m->kind, "potential", 9) != 0)
         return io_fail(err, IO_ERR_INPUT, s->phi_in_file, 0, "in(phi)",
                        "the map holds \"%s\", not a potential", m->kind);
-    p->focus.n = m->n[0];
-    p->focus.is_double = 1;
-    p->focus.data = m->values;
-    p->focus.scale = m->scale;
-    memcpy(p->focus.center, m->center, sizeof p->focus.center);
     log_info(&p->log, "focusing source map  : %s (%d^3, scale %g, centre %.3f %.3f %.3f)",
              s->phi_in_file, m->n[0], m->scale, m->center[0], m->center[1], m->center[2]);
     return IO_OK;
@@ -69,9 +65,10 @@ static int read_inputs(pipeline *p) {
     return exit_for_io(st);
 }
 
-static int exit_for_calc(const calc_result *r) {
-    if (r->status == CALC_BAD_INPUT) return EXIT_BAD_INPUT;
-    if (r->status != CALC_OK) return EXIT_SOLVER_FAILED;
+static int exit_for_calc(const pipeline *p) {
+    if (p->calc_status == CALC_BAD_INPUT) return EXIT_BAD_INPUT;
+    if (p->calc_status != CALC_OK) return EXIT_SOLVER_FAILED;
+    const calc_result *r = p->result;
     const int bad = r->solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
                     r->solve.outcome == DG_OUTCOME_DIVERGED ||
                     (r->two_run && (r->reference_solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
@@ -80,7 +77,7 @@ static int exit_for_calc(const calc_result *r) {
 }
 
 static void print_calc_notes(pipeline *p) {
-    const char *text = p->calc.notes;
+    const char *text = p->result ? p->result->notes : NULL;
     while (text && *text) {
         const char *end = strchr(text, '\n');
         const int len = end ? (int)(end - text) : (int)strlen(text);
@@ -92,10 +89,11 @@ static void print_calc_notes(pipeline *p) {
 static void write_summary(pipeline *p, double start) {
     const run_settings *s = &p->settings;
     if (!s->json_file[0]) return;
-    const calc_result *r = p->calc_ran ? &p->calc : NULL;
+    const calc_result *r = p->calc_ran ? p->result : NULL;
     summary_times t = {0, 0, 0, 0};
     if (r) {
-        t.setup = p->time_read + r->time_grid + r->time_medium + r->time_charges + r->time_boundary;
+        t.setup = p->time_read + r->time_grid + r->time_surface + r->time_medium + r->time_charges +
+                  r->time_boundary;
         t.solve = r->time_solve;
         t.energies = r->time_energies;
     }
@@ -107,11 +105,138 @@ static void write_summary(pipeline *p, double start) {
         if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
             p->exit_code = EXIT_BAD_INPUT;
     } else {
-        log_info(&p->log, "summary written: %s", s->json_file);
+        if (!p->summary_private) log_info(&p->log, "summary written: %s", s->json_file);
     }
 }
 
+/* A failure of the calculation layer: its status class and message, the atom named by the
+ * program's identity of it (file line, serial, name). */
+static void calc_failed(pipeline *p, int status, const char *message) {
+    p->calc_status = status;
+    const long bad = p->result ? p->result->bad_atom : -1;
+    if (bad >= 0 && (size_t)bad < p->mol.count) {
+        const atom *a = &p->mol.atoms[bad];
+        snprintf(p->message, sizeof p->message, "%s line %d: atom %d %s %s %d: %s", p->mol.source,
+                 a->source_line, a->serial, a->name, a->residue, a->residue_number, message);
+    } else {
+        snprintf(p->message, sizeof p->message, "%s", message);
+    }
+}
+
+/* dg_status of the handle's creation or parameters -> the program's status class. */
+static int status_class(int st) {
+    return st == DG_ERR_INVALID_ARGUMENT || st == DG_ERR_NONFINITE_INPUT ||
+                   st == DG_ERR_INVALID_GRID || st == DG_ERR_BAD_OMEGA
+               ? CALC_BAD_INPUT
+               : CALC_SOLVER_FAILED;
+}
+
+/* Stage progress of the calculation layer: a line for a stage that took a while (the solves
+ * have their own lines), and the fraction of long stages every few seconds. */
+static void on_stage_progress(const char *stage, double fraction, void *user) {
+    pipeline *p = ((hook_context *)user)->p;
+    const double now = omp_get_wtime();
+    if (fraction <= 0.0) {
+        p->stage_started = now, p->progress.last_line = 0.0;
+        return;
+    }
+    if (strstr(stage, "solve")) return;
+    const double elapsed = now - p->stage_started;
+    if (fraction >= 1.0) {
+        if (elapsed >= PROGRESS_FIRST_LINE)
+            log_progress(&p->log, "%s: done in %.1f s", stage, elapsed);
+    } else if (elapsed >= PROGRESS_FIRST_LINE &&
+               elapsed - p->progress.last_line >= PROGRESS_INTERVAL) {
+        p->progress.last_line = elapsed;
+        log_progress(&p->log, "%s: %.0f %% after %.1f s", stage, 100.0 * fraction, elapsed);
+    }
+}
+
+/* The calculation handle for these settings: the lent one re-parameterised, or a new one. */
+static int prepare_calc(pipeline *p, dg_calc *shared, hook_context *ctx) {
+    dg_calc_params params;
+    calc_params_from_settings(&p->settings, &params);
+    params.stage_progress = on_stage_progress;
+    params.stage_progress_user_data = ctx;
+    int st;
+    if (shared && *shared) {
+        p->calc = *shared;
+        st = dg_calc_set_params(p->calc, &params);
+    } else {
+        st = dg_calc_create(&p->calc, &params);
+        if (shared) *shared = p->calc;
+    }
+    p->owns_calc = !shared;
+    if (st != DG_OK) calc_failed(p, status_class(st), dg_calc_last_error(p->calc));
+    return st;
+}
+
+/* Hand the inputs to the calculation and run it. */
+static void run_calc(pipeline *p, dg_calc *shared) {
+    const run_settings *s = &p->settings;
+    hook_context ctx = {p};
+    calc_hooks hooks = {on_stage, on_progress, &ctx};
+    if (prepare_calc(p, shared, &ctx) != DG_OK) return;
+    p->result = calc_state(p->calc);
+    calc_set_hooks(p->calc, &hooks);
+    calc_set_map_copy(p->calc, s->map_count > 0);
+    int st = DG_OK;
+    if (p->has_focus) {
+        const map_grid *m = &p->focus_map;
+        st = dg_calc_set_focus_map(p->calc, m->values, m->n[0], m->scale, m->center);
+    }
+    dg_atoms atoms = {0, NULL, NULL, NULL};
+    const molecule *sites = p->has_sites ? &p->sites : &p->mol;
+    dg_atoms site_list = {0, NULL, NULL, NULL};
+    if (st == DG_OK && (calc_atoms_from_molecule(&p->mol, &atoms) != 0 ||
+                        calc_atoms_from_molecule(sites, &site_list) != 0))
+        st = DG_ERR_OUT_OF_MEMORY;
+    if (st == DG_OK)
+        st = calc_set_sites(p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count);
+    if (st == DG_OK) st = dg_calc_set_atoms(p->calc, &atoms);
+    calc_atoms_free(&atoms), calc_atoms_free(&site_list);
+    if (st != DG_OK) {
+        calc_failed(p, status_class(st), dg_calc_last_error(p->calc));
+        return;
+    }
+    dg_calc_result res;
+    st = dg_calc_run(p->calc, &res);
+    p->calc_ran = 1;
+    if (p->result->status != CALC_OK)
+        calc_failed(p, p->result->status, p->result->message);
+    else if (st != DG_OK)
+        calc_failed(p, CALC_SOLVER_FAILED, dg_calc_last_error(p->calc));
+}
+
+/* path with ".tag" inserted before the extension of its last component (unchanged if the
+ * result would not fit). */
+static void tag_path(char *path, size_t size, const char *tag) {
+    if (!path[0] || !tag || !tag[0]) return;
+    const size_t len = strlen(path), tag_len = strlen(tag);
+    if (len + tag_len + 2 > size) return;
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    const size_t cut = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
+    memmove(path + cut + 1 + tag_len, path + cut, len - cut + 1);
+    path[cut] = '.';
+    memcpy(path + cut + 1, tag, tag_len);
+}
+
+static void tag_outputs(run_settings *s, const char *tag) {
+    tag_path(s->json_file, sizeof s->json_file, tag);
+    tag_path(s->log_file, sizeof s->log_file, tag);
+    tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
+    for (int i = 0; i < s->map_count; ++i)
+        tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
+}
+
 int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
+    return pipeline_execute_batch(p, argc, argv, out, NULL);
+}
+
+int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
+                           const pipeline_batch *batch) {
+    dg_calc *shared = batch ? batch->shared : NULL;
     memset(p, 0, sizeof *p);
     const double start = omp_get_wtime();
     io_error err;
@@ -120,6 +245,14 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
     if (settings_load(&p->settings, argc, argv, &p->notes, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
+    }
+    if (batch) {
+        p->settings.model = batch->model;
+        tag_outputs(&p->settings, batch->tag);
+        p->summary_private = !p->settings.json_file[0] && batch->summary_path;
+        if (p->summary_private)
+            snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",
+                     batch->summary_path);
     }
     const run_settings *s = &p->settings;
     if (s->show_help || s->show_version) {
@@ -140,24 +273,19 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
     p->exit_code = read_inputs(p);
     p->time_read = omp_get_wtime() - start;
     if (p->exit_code == EXIT_OK) {
-        hook_context ctx = {p};
-        calc_hooks hooks = {on_stage, on_progress, &ctx};
-        calc_input in = {s, &p->mol, p->has_focus ? &p->focus : NULL, s->frc_out_file[0] != 0,
-                         p->has_sites ? &p->sites : NULL};
-        calc_run(&in, &hooks, &p->calc);
-        p->calc_ran = 1;
+        run_calc(p, shared);
         print_calc_notes(p);
-        if (p->calc.status != CALC_OK) log_error(&p->log, "%s", p->calc.message);
-        p->exit_code = exit_for_calc(&p->calc);
+        if (p->calc_status != CALC_OK) log_error(&p->log, "%s", p->message);
+        p->exit_code = exit_for_calc(p);
         if (p->exit_code == EXIT_NOT_CONVERGED)
             log_warning(&p->log,
                         "the solve did not converge (%s): the outputs are written but "
                         "flagged (exit status 3)",
-                        dg_outcome_string(p->calc.solve.outcome));
+                        dg_outcome_string(p->result->solve.outcome));
     }
     const double before_outputs = omp_get_wtime();
     if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) {
-        if (outputs_write(s, &p->calc, &p->mol, p->has_sites ? &p->sites : NULL, &p->log, &err) !=
+        if (outputs_write(s, p->result, &p->mol, p->has_sites ? &p->sites : NULL, &p->log, &err) !=
             IO_OK) {
             log_error(&p->log, "%s", err.message);
             p->exit_code = EXIT_BAD_INPUT;
@@ -169,7 +297,8 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
     const int run_succeeded = p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED;
     if (run_succeeded) write_summary(p, start);
     p->time_total = omp_get_wtime() - start;
-    if (p->calc_ran) report_timing(&p->log, &p->calc, p->time_read, p->time_outputs, p->time_total);
+    if (p->calc_ran)
+        report_timing(&p->log, p->result, p->time_read, p->time_outputs, p->time_total);
     log_info(&p->log, "exit status %d", p->exit_code);
     if (log_close(&p->log, run_succeeded, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
@@ -179,7 +308,8 @@ int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
 }
 
 void pipeline_free(pipeline *p) {
-    calc_result_free(&p->calc);
+    if (p->owns_calc) dg_calc_destroy(p->calc);
+    p->calc = NULL, p->result = NULL;
     progress_free(&p->progress);
     molecule_free(&p->mol);
     if (p->has_sites) molecule_free(&p->sites);

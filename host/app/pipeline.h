@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "calculation.h"
+#include "delphi_gpu/delphi_gpu_calc.h"
 #include "io_common.h"
 #include "io_maps.h"
 #include "progress.h"
@@ -23,10 +24,15 @@ typedef struct pipeline {
     int has_sites;
     map_grid focus_map;
     int has_focus;
-    phi_map focus;
-    calc_result calc;
+    dg_calc calc;              /* the calculation layer's handle */
+    int owns_calc;             /* 0 when a batch lends it (kept warm across inputs) */
+    const calc_result *result; /* the calculation's state once it ran, else NULL */
     int calc_ran;
+    int calc_status;    /* enum calc_status */
+    char message[4096]; /* the calculation's error message, "" if none */
     progress_state progress;
+    double stage_started; /* wall time the current calculation stage started */
+    int summary_private;  /* the summary goes to the batch's JSON lines only */
     io_log log;
     double time_read, time_outputs, time_total;
     int exit_code;
@@ -36,6 +42,19 @@ typedef struct pipeline {
  * the program, NULL for silence in tests).  Returns the exit status; the pipeline keeps the
  * results until pipeline_free. */
 int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out);
+
+/* How a batch runs one of its inputs (batch.c). */
+typedef struct pipeline_batch {
+    dg_calc *shared;          /* the batch's handle: NULL at first, created or re-parameterised
+                                 here and handed back, so one backend stays warm */
+    int model;                /* model (frame) of a multi-model molecule file, 0 = the first */
+    const char *tag;          /* inserted before the extension of every output file; "" none */
+    const char *summary_path; /* write the JSON summary here when the run names none */
+} pipeline_batch;
+
+/* pipeline_execute for one run of a batch. */
+int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
+                           const pipeline_batch *batch);
 
 void pipeline_free(pipeline *p);
 

@@ -246,7 +246,7 @@ void report_timing(io_log *log, const calc_result *r, double read_seconds, doubl
     log_info(log,
              "time (wall s)        : read %.3f, grid %.3f, medium %.3f, charges %.3f, "
              "boundary %.3f, solve %.3f, energies %.3f%s, outputs %.3f",
-             read_seconds, r->time_grid, r->time_medium, r->time_charges, r->time_boundary,
-             r->time_solve, r->time_energies, reference, output_seconds);
+             read_seconds, r->time_grid, r->time_surface + r->time_medium, r->time_charges,
+             r->time_boundary, r->time_solve, r->time_energies, reference, output_seconds);
     log_info(log, "total time           : %.3f s", total_seconds);
 }

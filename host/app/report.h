@@ -6,6 +6,7 @@
 #include "io_common.h"
 #include "progress.h"
 #include "io_log.h"
+#include "molecule.h"
 #include "settings.h"
 
 /* Program banner, settings echo and the notes of the settings loader. */

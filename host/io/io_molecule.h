@@ -15,8 +15,13 @@
 #define IO_MAX_CHARGE     10.0  /* e */
 
 /** The input molecule of a run: the PQR file, or the PDB file (DelPhi PDB format, or plain PDB
- *  with the radius and charge tables).  Settings must have been resolved. */
+ *  with the radius and charge tables).  Settings must have been resolved.  s->model >= 1 reads
+ *  that model (MODEL/ENDMDL block) of a multi-model file, 0 the first (with a note about the
+ *  others). */
 int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err);
+
+/** Models of a molecule file: MODEL/ENDMDL blocks holding atoms (1 for a file without them). */
+int molecule_count_models(const char *path, int *count, io_error *err);
 
 /** PQR: whitespace form (the last five fields of ATOM/HETATM lines are x y z charge radius, so
  *  a missing chain ID is fine) or fixed columns (coordinates in columns 31-54). */

@@ -24,6 +24,10 @@ int settings_parse_file(run_settings *s, const char *path, io_notes *notes, io_e
 int settings_parse_text(run_settings *s, const char *text, const char *origin, int first_line,
                         io_notes *notes, io_error *err);
 
+/** argv indices of the positional arguments (parameter files): up to max in index, all counted
+ *  in *count.  Fails on a malformed or unknown option. */
+int settings_list_positional(int argc, char **argv, int *index, int max, int *count, io_error *err);
+
 /** The positional PARAMFILE argument, or NULL when there is none.  More than one is an error. */
 int settings_find_param_file(int argc, char **argv, const char **param_file, io_error *err);
 

@@ -71,8 +71,15 @@ int molecule_check(const molecule *mol, io_error *err) {
     return IO_OK;
 }
 
+/* The model molecule_load asks the readers for (run_settings.model): 0 = the first model with
+ * a note about the others, k >= 1 = the k-th MODEL/ENDMDL block.  Set only for the duration of
+ * molecule_load, per thread. */
+static _Thread_local int selected_model = 0;
+
 int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
                     molecule *mol, io_notes *notes, io_error *err) {
+    const int model = selected_model;
+    int current = 1; /* model of the lines being read */
     memset(mol, 0, sizeof *mol);
     snprintf(mol->source, sizeof mol->source, "%s", path);
     FILE *fp = fopen(path, "rb");
@@ -98,10 +105,11 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
         }
         if (pdb_line_ends_model(line)) {
             if (strncmp(line, "ENDMDL", 6) != 0) break; /* END: nothing follows */
-            ended = 1;
+            if (model == 0 || current == model) ended = 1;
+            ++current;
             continue;
         }
-        if (!pdb_line_is_atom(line)) continue;
+        if (!pdb_line_is_atom(line) || (model > 0 && current != model)) continue;
         atom a;
         memset(&a, 0, sizeof a);
         a.chain = a.insertion = ' ';
@@ -115,7 +123,10 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
                      strerror(errno));
     free(line);
     fclose(fp);
-    if (rc == IO_OK && later_atoms > 0)
+    if (rc == IO_OK && model > 0 && mol->count == 0)
+        rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL, "%s has no atoms in model %d (%d models)",
+                     what, model, current - (ended ? 1 : 0));
+    if (rc == IO_OK && model == 0 && later_atoms > 0)
         io_note(notes, IO_NOTE_WARNING,
                 "%s: only the first model is read; %zu atoms after ENDMDL are ignored", path,
                 later_atoms);
@@ -134,7 +145,38 @@ static int require_table(const run_settings *s, int kind, const char *path, io_e
                    kind == INPUT_SIZ ? "radius" : "charge", how);
 }
 
+int molecule_count_models(const char *path, int *count, io_error *err) {
+    *count = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open the molecule file: %s",
+                       strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int models = 0, atoms_since = 0;
+    while (io_read_line(fp, &line, &cap) >= 0) {
+        if (pdb_line_is_atom(line)) atoms_since = 1;
+        if (!pdb_line_ends_model(line)) continue;
+        if (strncmp(line, "ENDMDL", 6) != 0) break;
+        models += atoms_since, atoms_since = 0;
+    }
+    models += atoms_since;
+    free(line);
+    fclose(fp);
+    *count = models;
+    return IO_OK;
+}
+
+static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, io_error *err);
+
 int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {
+    selected_model = s->model > 0 ? s->model : 0;
+    const int rc = load_selected(s, mol, notes, err);
+    selected_model = 0;
+    return rc;
+}
+
+static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {
     memset(mol, 0, sizeof *mol);
     if (s->pqr_file[0]) return molecule_read_pqr(s->pqr_file, mol, notes, err);
     if (!s->pdb_file[0])

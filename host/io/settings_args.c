@@ -60,8 +60,9 @@ static int split_option(int argc, char **argv, int i, char *name, size_t size, c
     return IO_OK;
 }
 
-int settings_find_param_file(int argc, char **argv, const char **param_file, io_error *err) {
-    *param_file = NULL;
+int settings_list_positional(int argc, char **argv, int *index, int max, int *count,
+                             io_error *err) {
+    *count = 0;
     int options_done = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -82,11 +83,22 @@ int settings_find_param_file(int argc, char **argv, const char **param_file, io_
         if (!options_done && arg[0] == '-' && arg[1] != '\0')
             return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
                            "unknown option '%s' (options start with --)", arg);
-        if (*param_file)
-            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
-                           "more than one parameter file given ('%s' and '%s')", *param_file, arg);
-        *param_file = arg;
+        if (*count < max) index[*count] = i;
+        ++*count;
     }
+    return IO_OK;
+}
+
+int settings_find_param_file(int argc, char **argv, const char **param_file, io_error *err) {
+    *param_file = NULL;
+    int index[2], count = 0;
+    int rc = settings_list_positional(argc, argv, index, 2, &count, err);
+    if (rc) return rc;
+    if (count > 1)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                       "more than one parameter file given ('%s' and '%s')", argv[index[0]],
+                       argv[index[1]]);
+    if (count == 1) *param_file = argv[index[0]];
     return IO_OK;
 }
 

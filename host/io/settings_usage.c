@@ -2,7 +2,7 @@
 #include "io_settings.h"
 
 const char *settings_usage(void) {
-    return "usage: delphi-gpu [OPTIONS] [PARAMFILE]\n"
+    return "usage: delphi-gpu [OPTIONS] [PARAMFILE...]\n"
            "\n"
            "Finite-difference Poisson-Boltzmann electrostatics, DelPhi-compatible.\n"
            "PARAMFILE is a DelPhi parameter file (statements such as gsize=65, scale=2,\n"
@@ -27,6 +27,11 @@ const char *settings_usage(void) {
            "Solver:\n"
            "  --backend auto|cpu|cuda --precision float|double --device N --threads N\n"
            "  --surface molecular|vdw --energy g,s,c,ion --solvation-two-run\n"
+           "Batch (several runs in one process, the backend kept warm):\n"
+           "  PARAMFILE PARAMFILE...  one run per parameter file, options apply to each\n"
+           "  --batch FILE            more parameter files, one per line\n"
+           "  --frames                one run per model (MODEL/ENDMDL) of the molecule file\n"
+           "  --jsonl FILE            one JSON summary line per run\n"
            "Other:\n"
            "  --quiet                 no progress lines\n"
            "  --help, -h              this text\n"

@@ -165,6 +165,12 @@ DG_API void dg_calc_default_params(dg_calc_params *params);
  *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
 DG_API int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
 
+/** New parameters for the same handle (batch runs): checked like dg_calc_create.  The solver
+ *  (backend, tuned shape) is kept when backend, precision, device, threads, block shape,
+ *  autotune, method and communicator are unchanged, else a new one is started; the atoms stay
+ *  and the grid is placed again from them. */
+DG_API int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
+
 /** Free everything.  NULL allowed. */
 DG_API void dg_calc_destroy(dg_calc calc);
 

@@ -34,7 +34,7 @@ int main(void) {
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "21", "--scale", "2", "--set",
                       "acenter(0,0,0)", "--phi", "b.phi", "--frc", "b.frc",
                       NULL) == EXIT_BAD_INPUT);
-    CHECK(p->calc.status == CALC_BAD_INPUT && strstr(p->calc.message, "two.pqr line 2"));
+    CHECK(p->calc_status == CALC_BAD_INPUT && strstr(p->message, "two.pqr line 2"));
     CHECK(!file_exists("b.phi") && !file_exists("b.frc"));
     pipeline_free(p);
 
@@ -49,7 +49,8 @@ int main(void) {
     /* linit too small for maxc: not converged -> status 3, outputs written, flagged in JSON. */
     CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--linit", "20", "--maxc", "1e-9",
                       "--phi", "c.phi", "--json", "c.json", "--quiet", NULL) == EXIT_NOT_CONVERGED);
-    CHECK(p->calc.solve.outcome == DG_OUTCOME_NOT_CONVERGED && p->calc.solve.iterations == 20);
+    CHECK(p->result->solve.outcome == DG_OUTCOME_NOT_CONVERGED &&
+          p->result->solve.iterations == 20);
     CHECK(file_exists("c.phi") && file_exists("c.json"));
     FILE *json = fopen("c.json", "r");
     char text[8192] = "";
@@ -61,14 +62,14 @@ int main(void) {
     CHECK(run_program(p, 0, EXAMPLES_DIR "/born/run.prm", "--quiet", "--json", "born.json", NULL) ==
           EXIT_OK);
     const double exact = -0.5 * 166804.4928 / 297.3342 / 2.0 * (1.0 - 1.0 / 80.0);
-    CHECK_REL(p->calc.energy_reaction_field, exact, 1e-3);
+    CHECK_REL(p->result->energy_reaction_field, exact, 1e-3);
     CHECK(file_exists("born.phi") && file_exists("born.json"));
-    const double ses = p->calc.energy_reaction_field;
+    const double ses = p->result->energy_reaction_field;
     pipeline_free(p);
     /* One sphere: the van der Waals and molecular surfaces coincide. */
     CHECK(run_program(p, 0, EXAMPLES_DIR "/born/run.prm", "--quiet", "--surface", "vdw", "--phi",
                       "vdw.phi", NULL) == EXIT_OK);
-    CHECK_REL(p->calc.energy_reaction_field, ses, 1e-9);
+    CHECK_REL(p->result->energy_reaction_field, ses, 1e-9);
     pipeline_free(p);
     free(p);
     CHECK_DONE();

@@ -22,7 +22,7 @@ int main(void) {
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
     CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", NULL) == EXIT_OK);
     CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", NULL) == EXIT_OK);
-    const calc_result *a = &cpu->calc, *b = &gpu->calc;
+    const calc_result *a = cpu->result, *b = gpu->result;
     CHECK(a->solve.backend == DG_BACKEND_CPU && b->solve.backend == DG_BACKEND_CUDA);
     printf("iterations cpu %d, cuda %d; grid energy %.6f / %.6f; reaction field %.6f / %.6f\n",
            a->solve.iterations, b->solve.iterations, a->energy_grid, b->energy_grid,

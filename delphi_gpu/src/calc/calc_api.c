@@ -1,0 +1,346 @@
+/* The public calculation handle (delphi_gpu_calc.h): lifetime, atoms, run and results. */
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc_checks.h"
+#include "calculation.h"
+
+static int calc_fail(dg_calc c, int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->error, sizeof c->error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static int usable(dg_calc c) {
+    if (!c) return DG_ERR_INVALID_ARGUMENT;
+    c->error[0] = '\0';
+    if (!c->valid)
+        return calc_fail(c, DG_ERR_STATE, "the calculation was not created successfully");
+    return DG_OK;
+}
+
+int dg_calc_create(dg_calc *calc, const dg_calc_params *params) {
+    if (!calc) return DG_ERR_INVALID_ARGUMENT;
+    *calc = NULL;
+    dg_calc c = calloc(1, sizeof *c);
+    if (!c) return DG_ERR_OUT_OF_MEMORY;
+    *calc = c;
+    int st = calc_check_params(params, c->error, sizeof c->error);
+    if (st != DG_OK) return st;
+    c->params = *params;
+    st = dg_create(&c->solver, &params->solver);
+    if (st != DG_OK)
+        return calc_fail(c, st, "solver: %s: %s", dg_status_string(st), dg_last_error(c->solver));
+    c->valid = 1;
+    return DG_OK;
+}
+
+/* 1 when a solver made with options a serves options b (what dg_set_options cannot change). */
+static int same_solver(const dg_options *a, const dg_options *b) {
+    return a->backend == b->backend && a->precision == b->precision && a->device == b->device &&
+           a->num_threads == b->num_threads && a->block_x == b->block_x &&
+           a->block_y == b->block_y && a->autotune == b->autotune && a->solver == b->solver &&
+           a->mpi_comm == b->mpi_comm;
+}
+
+int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if ((st = calc_check_params(params, c->error, sizeof c->error)) != DG_OK) return st;
+    if (!same_solver(&c->params.solver, &params->solver)) {
+        dg_solver solver = NULL;
+        st = dg_create(&solver, &params->solver);
+        if (st != DG_OK) {
+            calc_fail(c, st, "solver: %s: %s", dg_status_string(st), dg_last_error(solver));
+            dg_destroy(solver);
+            return st;
+        }
+        dg_destroy(c->solver);
+        c->solver = solver;
+    }
+    c->params = *params;
+    c->geometry_current = c->ran = 0;
+    if (c->grid_placed) {
+        char msg[1024];
+        c->grid_placed = 0;
+        if (grid_choose(&c->params, &c->mol, &c->r.grid, msg, sizeof msg) != 0)
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
+        c->grid_placed = 1;
+    }
+    return DG_OK;
+}
+
+void dg_calc_destroy(dg_calc c) {
+    if (!c) return;
+    calc_result_free(&c->r);
+    surface_model_free(&c->surface);
+    free(c->mol.atoms);
+    free(c->focus.data);
+    free(c->site_xyz);
+    dg_destroy(c->solver);
+    free(c);
+}
+
+const char *dg_calc_last_error(dg_calc c) {
+    return c ? c->error : "the calculation handle is NULL";
+}
+
+const char *dg_calc_notes(dg_calc c) {
+    return c ? c->r.notes : "";
+}
+
+static int check_finite(dg_calc c, const char *what, const double *v, long n, int per) {
+    for (long i = 0; i < n * per; ++i)
+        if (!isfinite(v[i]))
+            return calc_fail(c, DG_ERR_NONFINITE_INPUT, "%s of atom %ld: %g", what, i / per + 1,
+                             v[i]);
+    return DG_OK;
+}
+
+int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!atoms || !atoms->position || !atoms->charge || !atoms->radius)
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "atoms or one of its arrays is NULL");
+    if (atoms->count <= 0)
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "atoms.count = %ld (must be > 0)",
+                         atoms->count);
+    if ((st = check_finite(c, "position", atoms->position, atoms->count, 3)) != DG_OK ||
+        (st = check_finite(c, "charge", atoms->charge, atoms->count, 1)) != DG_OK ||
+        (st = check_finite(c, "radius", atoms->radius, atoms->count, 1)) != DG_OK)
+        return st;
+    for (long i = 0; i < atoms->count; ++i)
+        if (atoms->radius[i] < 0.0)
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "radius of atom %ld = %g (must be >= 0)",
+                             i + 1, atoms->radius[i]);
+    calc_atom *copy = malloc((size_t)atoms->count * sizeof *copy);
+    if (!copy)
+        return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for %ld atoms", atoms->count);
+    for (long i = 0; i < atoms->count; ++i)
+        copy[i] = (calc_atom){atoms->position[3 * i], atoms->position[3 * i + 1],
+                              atoms->position[3 * i + 2], atoms->charge[i], atoms->radius[i]};
+    free(c->mol.atoms);
+    c->mol.atoms = copy, c->mol.count = (size_t)atoms->count;
+    c->grid_placed = c->geometry_current = c->ran = 0;
+    char msg[1024];
+    if (grid_choose(&c->params, &c->mol, &c->r.grid, msg, sizeof msg) != 0)
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
+    c->grid_placed = 1;
+    return DG_OK;
+}
+
+/* The atoms' box (radii included) for the log; the grid itself stays. */
+static void update_box(dg_calc c) {
+    grid_spec *g = &c->r.grid;
+    for (int a = 0; a < 3; ++a)
+        g->box_min[a] = INFINITY, g->box_max[a] = -INFINITY;
+    for (size_t i = 0; i < c->mol.count; ++i) {
+        const calc_atom *at = &c->mol.atoms[i];
+        const double p[3] = {at->x, at->y, at->z};
+        for (int a = 0; a < 3; ++a) {
+            g->box_min[a] = fmin(g->box_min[a], p[a] - at->radius);
+            g->box_max[a] = fmax(g->box_max[a], p[a] + at->radius);
+        }
+    }
+    g->largest_extent = 0.0;
+    for (int a = 0; a < 3; ++a)
+        g->largest_extent = fmax(g->largest_extent, g->box_max[a] - g->box_min[a]);
+}
+
+int dg_calc_set_positions(dg_calc c, const double *position) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    if (!position) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "position is NULL");
+    if ((st = check_finite(c, "position", position, (long)c->mol.count, 3)) != DG_OK) return st;
+    const grid_spec *g = &c->r.grid;
+    for (size_t i = 0; i < c->mol.count; ++i)
+        for (int a = 0; a < 3; ++a) {
+            const double gc = grid_coordinate(g, a, position[3 * i + a]);
+            if (!(gc > 0.0 && gc < g->n - 1))
+                return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
+                                 "atom %zu at %.3f %.3f %.3f A leaves the interior of the %d^3 "
+                                 "grid (%c grid coordinate %.2f)",
+                                 i + 1, position[3 * i], position[3 * i + 1], position[3 * i + 2],
+                                 g->n, "xyz"[a], gc);
+        }
+    for (size_t i = 0; i < c->mol.count; ++i) {
+        calc_atom *at = &c->mol.atoms[i];
+        at->x = position[3 * i], at->y = position[3 * i + 1], at->z = position[3 * i + 2];
+    }
+    update_box(c);
+    c->geometry_current = c->ran = 0;
+    return DG_OK;
+}
+
+int dg_calc_set_charges(dg_calc c, const double *charge) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    if (!charge) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "charge is NULL");
+    if ((st = check_finite(c, "charge", charge, (long)c->mol.count, 1)) != DG_OK) return st;
+    for (size_t i = 0; i < c->mol.count; ++i)
+        c->mol.atoms[i].charge = charge[i];
+    c->ran = 0;
+    return DG_OK;
+}
+
+int dg_calc_set_focus_map(dg_calc c, const double *phi, int n, double scale,
+                          const double center[3]) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!phi || !center) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "phi or center is NULL");
+    if (n < 2) return calc_fail(c, DG_ERR_INVALID_GRID, "n = %d (must be >= 2)", n);
+    if (!(scale > 0.0) || !isfinite(scale))
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "scale = %g (must be > 0)", scale);
+    const size_t points = (size_t)n * n * n;
+    double *copy = malloc(points * sizeof *copy);
+    if (!copy) return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for a %d^3 map", n);
+    memcpy(copy, phi, points * sizeof *copy);
+    free(c->focus.data);
+    c->focus = (phi_map){n, 1, copy, scale, {center[0], center[1], center[2]}};
+    return DG_OK;
+}
+
+static void fill_result(dg_calc c, dg_calc_result *out) {
+    const calc_result *r = &c->r;
+    memset(out, 0, sizeof *out);
+    out->grid.n = r->grid.n, out->grid.scale = r->grid.scale;
+    for (int a = 0; a < 3; ++a) {
+        out->grid.center[a] = r->grid.center[a];
+        out->grid.origin[a] = r->grid.center[a] - 0.5 * (r->grid.n - 1) / r->grid.scale;
+    }
+    out->solve = r->solve;
+    out->reference_solve = r->reference_solve;
+    dg_calc_energies *e = &out->energies;
+    const int want = c->params.energies;
+    e->grid = (want & DG_ENERGY_GRID) ? r->energy_grid : NAN;
+    e->coulombic = (want & DG_ENERGY_COULOMBIC) ? r->energy_coulombic : NAN;
+    e->reaction_field = r->energy_reaction_field;
+    e->self_reaction = r->energy_self_reaction;
+    e->total_reaction_field = r->energy_total_reaction_field;
+    e->ionic_rho_phi = r->ionic_computed ? r->ionic.rho_phi_half : NAN;
+    e->ionic_osmotic = r->ionic_computed ? r->ionic.osmotic : NAN;
+    e->ionic_total = r->ionic_computed ? r->ionic.total : NAN;
+    e->grid_reference = r->energy_grid_reference;
+    e->solvation_two_run = r->energy_solvation_two_run;
+    dg_calc_timing *t = &out->timing;
+    t->grid = r->time_grid, t->surface = r->time_surface, t->medium = r->time_medium;
+    t->charges = r->time_charges, t->boundary = r->time_boundary, t->solve = r->time_solve;
+    t->energies = r->time_energies, t->reference = r->time_reference;
+    t->total = t->grid + t->surface + t->medium + t->charges + t->boundary + t->solve +
+               t->energies + t->reference;
+    out->boundary_points = (long)r->boundary_count;
+    out->charged_points = r->counts.charge_count;
+    out->induced_charge = r->rf.total_induced_charge;
+    out->expected_induced_charge = r->rf.expected_induced_charge;
+    out->atoms_outside = r->charges.atoms_outside;
+    out->sites_outside = (long)r->sites_outside;
+    out->backend = r->solve.backend;
+}
+
+/* A requested energy that is not finite is an error. */
+static int check_energies(dg_calc c, const dg_calc_result *out) {
+    const dg_calc_energies *e = &out->energies;
+    const int want = c->params.energies;
+    if ((want & DG_ENERGY_GRID) && !isfinite(e->grid))
+        return calc_fail(c, DG_ERR_INTERNAL, "the grid energy is %g", e->grid);
+    if ((want & DG_ENERGY_COULOMBIC) && !isfinite(e->coulombic))
+        return calc_fail(c, DG_ERR_INTERNAL, "the Coulombic energy is %g", e->coulombic);
+    if ((want & DG_ENERGY_REACTION_FIELD) && !isfinite(e->reaction_field))
+        return calc_fail(c, DG_ERR_INTERNAL, "the reaction-field energy is %g", e->reaction_field);
+    if ((want & DG_ENERGY_IONIC) && c->r.ionic_computed && !isfinite(e->ionic_total))
+        return calc_fail(c, DG_ERR_INTERNAL, "the ionic energy is %g", e->ionic_total);
+    return DG_OK;
+}
+
+int dg_calc_run(dg_calc c, dg_calc_result *result) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    st = calc_run(c);
+    if (result) fill_result(c, result);
+    if (st != DG_OK) return calc_fail(c, st, "%s", c->r.message);
+    if (result) return check_energies(c, result);
+    return DG_OK;
+}
+
+int dg_calc_get_grid(dg_calc c, dg_calc_grid *grid) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!grid) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid is NULL");
+    if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    const grid_spec *g = &c->r.grid;
+    grid->n = g->n, grid->scale = g->scale;
+    for (int a = 0; a < 3; ++a) {
+        grid->center[a] = g->center[a];
+        grid->origin[a] = g->center[a] - 0.5 * (g->n - 1) / g->scale;
+    }
+    return DG_OK;
+}
+
+static int have_potential(dg_calc c, const void *out) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!out) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
+    if (!c->ran || !c->r.phi.data) return calc_fail(c, DG_ERR_STATE, "no completed run");
+    return DG_OK;
+}
+
+int dg_calc_potential_f(dg_calc c, float *phi) {
+    int st = have_potential(c, phi);
+    if (st != DG_OK) return st;
+    const size_t points = grid_points(&c->r.grid);
+    for (size_t w = 0; w < points; ++w)
+        phi[w] = (float)phi_get(&c->r.phi, w);
+    return DG_OK;
+}
+
+int dg_calc_potential_d(dg_calc c, double *phi) {
+    int st = have_potential(c, phi);
+    if (st != DG_OK) return st;
+    const size_t points = grid_points(&c->r.grid);
+    for (size_t w = 0; w < points; ++w)
+        phi[w] = phi_get(&c->r.phi, w);
+    return DG_OK;
+}
+
+int dg_calc_potentials_at(dg_calc c, const double *points, long count, double *potential) {
+    int st = have_potential(c, potential);
+    if (st != DG_OK) return st;
+    if (count < 0 || (count > 0 && !points))
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "points is NULL or count = %ld", count);
+    c->r.sites_outside = site_potentials(&c->r.phi, points, (size_t)count, potential);
+    return DG_OK;
+}
+
+const calc_result *calc_state(dg_calc c) {
+    return c ? &c->r : NULL;
+}
+
+void calc_set_hooks(dg_calc c, const calc_hooks *hooks) {
+    if (c) c->hooks = hooks ? *hooks : (calc_hooks){NULL, NULL, NULL};
+}
+
+int calc_set_sites(dg_calc c, const double *xyz, size_t count) {
+    if (!c) return DG_ERR_INVALID_ARGUMENT;
+    free(c->site_xyz);
+    c->site_xyz = NULL, c->site_count = 0;
+    if (!xyz) return DG_OK;
+    c->site_xyz = malloc((3 * count + 1) * sizeof *c->site_xyz);
+    if (!c->site_xyz)
+        return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for %zu sites", count);
+    memcpy(c->site_xyz, xyz, 3 * count * sizeof *xyz);
+    c->site_count = count;
+    return DG_OK;
+}
+
+void calc_set_map_copy(dg_calc c, int map_copy) {
+    if (c) c->map_copy = map_copy;
+}

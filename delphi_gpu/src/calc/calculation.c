@@ -1,0 +1,348 @@
+/* The calculation, stage by stage (see calculation.h). */
+#include "calculation.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boundary.h"
+#include "pb_solve.h"
+#include "physics_constants.h"
+#include "solver_internal.h"
+
+static void add_note(calc_result *r, const char *fmt, ...) {
+    size_t used = strlen(r->notes);
+    if (used + 2 >= sizeof r->notes) return;
+    if (used) r->notes[used++] = '\n', r->notes[used] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->notes + used, sizeof r->notes - used, fmt, ap);
+    va_end(ap);
+}
+
+static int fail(calc_result *r, int status, int library_status, const char *what,
+                const char *detail) {
+    r->status = status;
+    r->dg_status = library_status;
+    snprintf(r->message, sizeof r->message, "%s%s%s", what, detail && detail[0] ? ": " : "",
+             detail ? detail : "");
+    return status;
+}
+
+static void report(const dg_calc c, int stage) {
+    if (c->hooks.stage) c->hooks.stage(stage, &c->r, c->hooks.user);
+}
+
+static void stage_progress(const dg_calc c, const char *stage, double fraction) {
+    if (c->params.stage_progress)
+        c->params.stage_progress(stage, fraction, c->params.stage_progress_user_data);
+}
+
+const char *calc_equation_name(const calc_result *r) {
+    if (r->nonlinear) return "nonlinear_pb";
+    return r->salt.salt_count > 0 ? "linear_pb" : "poisson";
+}
+
+/* Sum over atoms of q^2 (1/eps_in - 1) / (2 r) epkt; DelPhi gives radius-0 atoms 1 A (radpol). */
+static double self_reaction(const calc_molecule *mol, double eps_in, double temperature) {
+    double sum = 0.0;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        const double radius = a->radius > 0.0 ? a->radius : 1.0;
+        sum += a->charge * a->charge / radius;
+    }
+    return 0.5 * sum * (1.0 / eps_in - 1.0) * epkt_at(temperature);
+}
+
+/* Salt, equation and the memory check (the grid was placed with the atoms). */
+static int stage_grid(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    if (r->grid.note[0]) add_note(r, "grid: %s", r->grid.note);
+    salt_model_from_params(s, &r->salt);
+    r->nonlinear = pb_wants_nonlinear(s, &r->salt);
+    if (s->solver.equation == DG_EQUATION_NONLINEAR_PB && !r->nonlinear)
+        add_note(r, "nonlinear equation ignored: it needs salt");
+    const int dbl = s->solver.precision == DG_PRECISION_DOUBLE;
+    memory_plan plan = {r->grid.n,
+                        dbl,
+                        r->salt.salt_count > 0,
+                        s->solvation_two_run,
+                        c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0,
+                        c->map_copy && !dbl};
+    r->memory_estimate = memory_estimate_bytes(&plan);
+    if (memory_check(&plan, msg, sizeof msg) != 0)
+        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "grid", msg);
+    return CALC_OK;
+}
+
+static int stage_surface(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    surface_model_free(&c->surface);
+    if (surface_model_build(&c->surface, &c->mol, s->surface, s->probe_radius, SURFACE_DOT_SPACING,
+                            msg, sizeof msg) != 0)
+        return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "surface", msg);
+    r->surface_atoms = c->surface.count, r->arc_dots = c->surface.dot_count;
+    return CALC_OK;
+}
+
+static int stage_medium(dg_calc c) {
+    calc_result *r = &c->r;
+    char msg[1024];
+    medium_free(&r->medium);
+    const int ions = r->salt.salt_count > 0;
+    if (medium_build(&c->surface, &r->grid, ions, c->params.ion_radius, &r->medium, msg,
+                     sizeof msg) != 0)
+        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "medium", msg);
+    return CALC_OK;
+}
+
+/* Charges, and the medium derived once: installed on the solver, its sparse counts and (after
+ * new positions) the dielectric-boundary list from the same derivation. */
+static int stage_charges(dg_calc c, pb_medium *pm) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    const int focusing = s->boundary == DG_BOUNDARY_FOCUSING;
+    if (charges_spread(&c->mol, &r->grid, focusing, &r->charges, msg, sizeof msg) != 0) {
+        r->bad_atom = r->charges.failed_atom;
+        return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
+    }
+    if (r->charges.atoms_outside)
+        add_note(r,
+                 "focusing: %d charged atoms lie (partly) outside the box interior; their "
+                 "%.4f e act only through the boundary values",
+                 r->charges.atoms_outside, r->charges.charge_outside);
+    pb_medium_init(pm, &r->grid, &r->medium, &r->charges, &r->salt, s->epsilon_in, s->epsilon_out,
+                   s->temperature);
+    const int new_boundary = !r->boundary;
+    const int st = dg_set_dense_medium_boundary_d(c->solver, &pm->dense, &r->counts,
+                                                  new_boundary ? &r->boundary : NULL,
+                                                  new_boundary ? &r->boundary_count : NULL);
+    if (st != DG_OK)
+        return fail(r, CALC_SOLVER_FAILED, st, "medium (library)", dg_last_error(c->solver));
+    return CALC_OK;
+}
+
+static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_length, int kind) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    if (phi_map_alloc(phi, r->grid.n, s->solver.precision == DG_PRECISION_DOUBLE, r->grid.scale,
+                      r->grid.center) != 0)
+        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "potential map", "out of memory");
+    boundary_params bp = {
+        kind, eps_out, debye_length, s->temperature, c->focus.data ? &c->focus : NULL, c->solver};
+    const int st = boundary_apply(phi, &c->mol, &bp, msg, sizeof msg);
+    if (st != DG_OK)
+        return fail(r, st == DG_ERR_INVALID_ARGUMENT ? CALC_BAD_INPUT : CALC_SOLVER_FAILED, st,
+                    "boundary conditions", msg);
+    return CALC_OK;
+}
+
+/* The solver's progress: the program's hook and the stage fraction. */
+typedef struct progress_relay {
+    dg_calc calc;
+    const char *stage;
+} progress_relay;
+
+static int relay_progress(const dg_progress *now, void *user) {
+    const progress_relay *relay = user;
+    const dg_calc c = relay->calc;
+    if (c->params.stage_progress && now->estimated_total > 0) {
+        const double f = (double)now->iteration / now->estimated_total;
+        stage_progress(c, relay->stage, f < 1.0 ? f : 1.0);
+    }
+    int stop = 0;
+    if (c->hooks.progress) stop = c->hooks.progress(now, c->hooks.user);
+    if (!stop && c->params.solver.progress)
+        stop = c->params.solver.progress(now, c->params.solver.progress_user_data);
+    return stop;
+}
+
+static void add_notice(calc_result *r, const char *text) {
+    if (!text || !text[0] || strstr(r->notice, text)) return;
+    size_t used = strlen(r->notice);
+    snprintf(r->notice + used, sizeof r->notice - used, "%s%s", used ? "\n" : "", text);
+}
+
+/* Solve phi on the medium installed on the handle's solver. */
+static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_options *options,
+                 dg_result *result) {
+    calc_result *r = &c->r;
+    pb_solve_options(&c->params, nonlinear, options);
+    progress_relay relay = {c, stage};
+    options->progress = relay_progress, options->progress_user_data = &relay;
+    int st = dg_set_options(c->solver, options);
+    if (st == DG_OK)
+        st = phi->is_double ? dg_solve_d(c->solver, (double *)phi->data, result)
+                            : dg_solve_f(c->solver, (float *)phi->data, result);
+    add_notice(r, dg_notice(c->solver));
+    options->progress = c->params.solver.progress;
+    options->progress_user_data = c->params.solver.progress_user_data;
+    if (st != DG_OK) {
+        char msg[1536];
+        snprintf(msg, sizeof msg, "%s: %s", dg_status_string(st), dg_last_error(c->solver));
+        return fail(r,
+                    st == DG_ERR_INVALID_ARGUMENT || st == DG_ERR_BAD_OMEGA ? CALC_BAD_INPUT
+                                                                            : CALC_SOLVER_FAILED,
+                    st, "solver", msg);
+    }
+    return CALC_OK;
+}
+
+static int stage_energies(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    r->energy_grid = energy_grid(&r->phi, &r->charges);
+    if (s->energies & DG_ENERGY_COULOMBIC)
+        r->energy_coulombic =
+            energy_coulombic(&c->mol, s->epsilon_in, s->temperature, &r->coincident_pairs);
+    if (r->coincident_pairs)
+        add_note(r, "coulombic energy: %ld pairs of charged atoms at the same position skipped",
+                 r->coincident_pairs);
+    if (s->energies & DG_ENERGY_REACTION_FIELD) {
+        if (reaction_field_compute(&r->phi, &r->grid, r->boundary, r->boundary_count, &r->charges,
+                                   &c->surface, &c->mol, s->epsilon_in, s->epsilon_out,
+                                   s->temperature, &r->rf, msg, sizeof msg) != 0)
+            return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "reaction field", msg);
+        r->energy_reaction_field = r->rf.energy;
+        r->energy_self_reaction = self_reaction(&c->mol, s->epsilon_in, s->temperature);
+        r->energy_total_reaction_field = r->energy_self_reaction + r->rf.energy;
+    }
+    if (r->nonlinear) {
+        energy_ionic(&r->phi, r->medium.ion_accessible, &r->salt, &r->ionic);
+        r->ionic_computed = 1;
+    }
+    if (c->site_xyz) {
+        r->site_count = c->site_count;
+        r->site_potential = malloc((c->site_count + 1) * sizeof(double));
+        if (!r->site_potential)
+            return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "site potentials",
+                        "out of memory");
+        r->sites_outside = site_potentials(&r->phi, c->site_xyz, c->site_count, r->site_potential);
+    }
+    return CALC_OK;
+}
+
+/* Two-run solvation: the same grid, medium shape and charges with eps_in everywhere and no
+ * salt; the solvation energy is the difference of the grid energies (self energies cancel).
+ * Runs on the same solver (its backend and tuned shape). */
+static int stage_reference(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    pb_medium reference;
+    pb_medium_init(&reference, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in,
+                   s->epsilon_in, s->temperature);
+    /* Focusing values come from a map of the real medium: use Coulombic values instead. */
+    const int kind = s->boundary == DG_BOUNDARY_FOCUSING ? DG_BOUNDARY_COULOMBIC : s->boundary;
+    if (kind != s->boundary)
+        add_note(r, "solvation two-run: the reference run uses Coulombic boundary values");
+    phi_map ref;
+    memset(&ref, 0, sizeof ref);
+    int st = stage_boundary(c, &ref, s->epsilon_in, INFINITY, kind);
+    if (st == CALC_OK) {
+        const int dst = dg_set_dense_medium_d(c->solver, &reference.dense);
+        if (dst != DG_OK)
+            st = fail(r, CALC_SOLVER_FAILED, dst, "reference medium (library)",
+                      dg_last_error(c->solver));
+    }
+    dg_options options;
+    if (st == CALC_OK) st = solve(c, 0, "reference solve", &ref, &options, &r->reference_solve);
+    if (st == CALC_OK) {
+        r->energy_grid_reference = energy_grid(&ref, &r->charges);
+        r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
+    }
+    phi_map_free(&ref);
+    return st;
+}
+
+/* Start a run: keep the geometry (surface, medium, boundary list) when it is current. */
+static void reset_run(dg_calc c) {
+    calc_result *r = &c->r;
+    charge_list_free(&r->charges);
+    phi_map_free(&r->phi);
+    free(r->site_potential);
+    r->site_potential = NULL, r->site_count = r->sites_outside = 0;
+    if (!c->geometry_current) {
+        medium_free(&r->medium);
+        free(r->boundary);
+        r->boundary = NULL, r->boundary_count = 0;
+        r->surface_atoms = r->arc_dots = 0;
+    }
+    r->status = CALC_OK, r->dg_status = DG_OK, r->bad_atom = -1;
+    r->message[0] = r->notes[0] = r->notice[0] = '\0';
+    r->nonlinear = r->ionic_computed = r->two_run = 0;
+    memset(&r->solve, 0, sizeof r->solve);
+    memset(&r->reference_solve, 0, sizeof r->reference_solve);
+    memset(&r->rf, 0, sizeof r->rf);
+    memset(&r->ionic, 0, sizeof r->ionic);
+    r->coincident_pairs = 0;
+    r->energy_grid = r->energy_coulombic = r->energy_self_reaction = NAN;
+    r->energy_reaction_field = r->energy_total_reaction_field = NAN;
+    r->energy_grid_reference = r->energy_solvation_two_run = NAN;
+    r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
+    r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
+}
+
+int calc_run(dg_calc c) {
+    calc_result *r = &c->r;
+    const dg_calc_params *s = &c->params;
+    reset_run(c);
+    c->ran = 0;
+    pb_medium pm;
+    double t = omp_get_wtime(), now;
+    int st = CALC_OK;
+#define STAGE(name, call, field, stage)                                                            \
+    if (st == CALC_OK) {                                                                           \
+        stage_progress(c, name, 0.0);                                                              \
+        st = call;                                                                                 \
+        now = omp_get_wtime(), r->field = now - t, t = now;                                        \
+        if (st == CALC_OK) stage_progress(c, name, 1.0);                                           \
+        if (st == CALC_OK && (stage) >= 0) report(c, stage);                                       \
+    }
+    STAGE("grid", stage_grid(c), time_grid, CALC_STAGE_GRID);
+    const int geometry = !c->geometry_current;
+    if (geometry) {
+        STAGE("surface", stage_surface(c), time_surface, -1);
+        STAGE("medium", stage_medium(c), time_medium, -1);
+    }
+    if (st == CALC_OK) report(c, CALC_STAGE_MEDIUM);
+    if (st == CALC_OK) c->geometry_current = 1;
+    STAGE("charges", stage_charges(c, &pm), time_charges, CALC_STAGE_CHARGES);
+    STAGE("boundary", stage_boundary(c, &r->phi, s->epsilon_out, r->salt.debye_length, s->boundary),
+          time_boundary, -1);
+    if (st == CALC_OK) {
+        boundary_face_centres(&r->phi, r->face_centres);
+        report(c, CALC_STAGE_BOUNDARY);
+    }
+    STAGE("solve", solve(c, r->nonlinear, "solve", &r->phi, &r->options, &r->solve), time_solve,
+          CALC_STAGE_SOLVE);
+    STAGE("energies", stage_energies(c), time_energies, CALC_STAGE_ENERGIES);
+    if (st == CALC_OK && s->solvation_two_run) {
+        r->two_run = 1;
+        STAGE("reference solve", stage_reference(c), time_reference, CALC_STAGE_REFERENCE_SOLVE);
+    }
+#undef STAGE
+    c->ran = st == CALC_OK;
+    r->status = st;
+    if (st == CALC_OK) r->dg_status = DG_OK;
+    return st == CALC_OK ? DG_OK : r->dg_status;
+}
+
+void calc_result_free(calc_result *r) {
+    medium_free(&r->medium);
+    free(r->boundary);
+    charge_list_free(&r->charges);
+    phi_map_free(&r->phi);
+    free(r->site_potential);
+    r->boundary = NULL, r->site_potential = NULL;
+    r->boundary_count = r->site_count = 0;
+}

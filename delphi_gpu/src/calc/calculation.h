@@ -1,0 +1,134 @@
+/* The calculation handle behind delphi_gpu_calc.h: its state and the run, stage by stage
+ * (grid -> surface and medium -> charges -> boundary values -> solve -> energies, then the
+ * reference solve of a two-run solvation).  One dg_solver is kept for the handle's lifetime,
+ * so every solve (main, reference, later runs) reuses the backend and its tuned shape.
+ *
+ * Not installed: the delphi-gpu program (host/app) includes it to log every stage the way it
+ * always has (calc_state, calc_set_hooks, calc_set_sites); other callers use the public API. */
+#ifndef DG_CALC_CALCULATION_H
+#define DG_CALC_CALCULATION_H
+
+#include <stddef.h>
+
+#include "calc_atoms.h"
+#include "charges.h"
+#include "delphi_gpu/delphi_gpu.h"
+#include "delphi_gpu/delphi_gpu_calc.h"
+#include "energies.h"
+#include "grid.h"
+#include "medium.h"
+#include "phi_map.h"
+#include "reaction_field.h"
+#include "salt.h"
+#include "surface.h"
+
+/* How a run ended (the program maps them to its exit codes); dg_status is in result.status. */
+enum calc_status { CALC_OK = 0, CALC_BAD_INPUT = 1, CALC_SOLVER_FAILED = 2 };
+
+/* Stages, reported to the stage hook as they finish. */
+enum calc_stage {
+    CALC_STAGE_GRID,
+    CALC_STAGE_MEDIUM,
+    CALC_STAGE_CHARGES,
+    CALC_STAGE_BOUNDARY,
+    CALC_STAGE_SOLVE,
+    CALC_STAGE_ENERGIES,
+    CALC_STAGE_REFERENCE_SOLVE
+};
+
+typedef struct calc_result calc_result;
+
+typedef struct calc_hooks {
+    void (*stage)(int stage, const calc_result *r, void *user); /* may be NULL */
+    dg_progress_fn progress;                                    /* solver progress; NULL = none */
+    void *user;                                                 /* passed to both */
+} calc_hooks;
+
+/* The state of the last run: every number the program logs. */
+struct calc_result {
+    int status;    /* enum calc_status */
+    int dg_status; /* the dg_status behind it */
+    char message[2048];
+    char notes[2048]; /* adjustments worth logging (grid note, charges dropped) */
+    long bad_atom;    /* 0-based atom the message is about; -1 = none */
+
+    grid_spec grid;
+    salt_model salt;
+    int nonlinear;
+    double memory_estimate; /* bytes */
+
+    /* Surface and medium (kept while the positions stay). */
+    int surface_atoms, arc_dots;
+    medium_maps medium;
+    long *boundary; /* dielectric-boundary points, 0-based full indices */
+    size_t boundary_count;
+    dg_sparse_counts counts; /* the library's sparse form of the medium as solved */
+
+    charge_list charges;
+    double face_centres[6]; /* boundary potentials at the face centres, x-,x+,y-,y+,z-,z+ */
+
+    /* Solve. */
+    dg_options options;
+    dg_result solve;
+    char notice[1024]; /* dg_notice() lines */
+    phi_map phi;       /* the potential (the solve's precision) */
+
+    /* Energies (kT); NaN when not computed. */
+    double energy_grid;
+    double energy_coulombic;
+    long coincident_pairs;
+    double energy_self_reaction;
+    double energy_reaction_field; /* corrected */
+    double energy_total_reaction_field;
+    reaction_field rf;
+    int ionic_computed;
+    ionic_energy ionic;
+    /* Two-run solvation: grid energy of the reference (uniform eps_in, no salt) and the
+       difference; the reference solve's record. */
+    int two_run;
+    double energy_grid_reference, energy_solvation_two_run;
+    dg_result reference_solve;
+
+    double *site_potential; /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
+    size_t site_count, sites_outside;
+
+    /* Wall seconds. */
+    double time_grid, time_surface, time_medium, time_charges, time_boundary, time_solve,
+        time_energies, time_reference;
+};
+
+struct dg_calc_s {
+    dg_calc_params params;
+    int valid;             /* params passed the checks and the solver exists */
+    dg_solver solver;      /* one for the handle's lifetime */
+    calc_molecule mol;     /* a copy of the atoms */
+    int grid_placed;       /* r.grid holds the grid of the current atoms */
+    int geometry_current;  /* surface, medium and boundary list match the positions */
+    surface_model surface; /* kept for the reaction field */
+    phi_map focus;         /* DG_BOUNDARY_FOCUSING: the coarser map (owned) */
+    double *site_xyz;      /* calc_set_sites; NULL = none */
+    size_t site_count;
+    int map_copy; /* the program writes a double copy of a float potential (memory plan) */
+    int ran;      /* a run completed with a potential */
+    calc_hooks hooks;
+    calc_result r;
+    char error[2048];
+};
+
+/* Run the calculation on the handle's atoms.  Returns a dg_status; r.status says how. */
+int calc_run(dg_calc calc);
+
+/* Free the run's arrays (not the handle). */
+void calc_result_free(calc_result *r);
+
+/* Equation name for the summary: "poisson", "linear_pb" or "nonlinear_pb". */
+const char *calc_equation_name(const calc_result *r);
+
+/* For the program: the last run's state, stage hooks, site positions (copied; NULL = none) for
+ * the site potentials computed with the energies, and the memory plan's map copy. */
+const calc_result *calc_state(dg_calc calc);
+void calc_set_hooks(dg_calc calc, const calc_hooks *hooks);
+int calc_set_sites(dg_calc calc, const double *xyz, size_t count);
+void calc_set_map_copy(dg_calc calc, int map_copy);
+
+#endif /* DG_CALC_CALCULATION_H */

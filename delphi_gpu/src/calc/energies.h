@@ -1,0 +1,35 @@
+/* Energies (interface doc 3), all in kT: grid energy, Coulombic energy, the nonlinear ionic
+ * terms, and potentials at sites.  The corrected reaction field is in reaction_field.h. */
+#ifndef HOST_ENERGIES_H
+#define HOST_ENERGIES_H
+
+#include <stddef.h>
+
+#include "charges.h"
+#include "calc_atoms.h"
+#include "phi_map.h"
+#include "salt.h"
+
+/* 1/2 sum phi q over the charged grid points (repeated indices simply add). */
+double energy_grid(const phi_map *phi, const charge_list *charges);
+
+/* sum_{i<j} q_i q_j / (eps_in r_ij) * epkt.  Pairs closer than 1e-6 A are skipped and counted
+ * in *coincident (may be NULL). */
+double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
+                        long *coincident);
+
+typedef struct ionic_energy {
+    double rho_phi_half; /* -1/2 sum rho_ion phi h^3 over the ion-accessible points */
+    double osmotic;      /* -sum kT sum_i n_i (e^(-z_i phi) - 1) h^3 (osmotic pressure term) */
+    double total;        /* their sum: the nonlinear correction to the grid energy */
+} ionic_energy;
+
+/* Nonlinear PB ionic terms with the full Boltzmann densities of the ions. */
+void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
+                  ionic_energy *out);
+
+/* Potential (kT/e) at each position (trilinear interpolation); NaN outside the grid.
+ * Returns the number of positions outside. */
+size_t site_potentials(const phi_map *phi, const double *xyz, size_t count, double *out);
+
+#endif /* HOST_ENERGIES_H */

@@ -1,0 +1,138 @@
+/* Grid size, scale and centre as DelPhi chooses them (interface doc 1 and 5.1). */
+#include "grid.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "delphi_gpu/delphi_gpu_types.h"
+
+/* Atom bounding box with radii included; 0, or -1 without atoms. */
+static int bounding_box(const calc_molecule *mol, double lo[3], double hi[3]) {
+    if (!mol || mol->count == 0) return -1;
+    for (int a = 0; a < 3; ++a)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const calc_atom *at = &mol->atoms[i];
+        const double p[3] = {at->x, at->y, at->z};
+        for (int a = 0; a < 3; ++a) {
+            if (p[a] - at->radius < lo[a]) lo[a] = p[a] - at->radius;
+            if (p[a] + at->radius > hi[a]) hi[a] = p[a] + at->radius;
+        }
+    }
+    return 0;
+}
+
+/* DelPhi's rule: the box side holds the extent at `perfil` percent, the point count
+ * scale * 100 / perfil * extent truncated to an integer, then made odd by adding one. */
+static long points_for(double extent, double scale, double perfil) {
+    const double points = scale * 100.0 / perfil * extent;
+    long n = points < 1.0 ? 1 : (long)(points + 1e-9); /* 1e-9: representation noise only */
+    return (n % 2) ? n : n + 1;
+}
+
+/* The extent DelPhi sizes the grid by: twice the largest distance of a box face from the grid
+ * centre (the box's largest side when the grid is centred on the box). */
+static double sizing_extent(const grid_spec *g, const double center[3], int centred) {
+    if (centred) return g->largest_extent;
+    double reach = 0.0;
+    for (int a = 0; a < 3; ++a)
+        reach = fmax(reach, fmax(fabs(g->box_max[a] - center[a]), fabs(g->box_min[a] - center[a])));
+    return 2.0 * reach;
+}
+
+/* The grid centre: the box centre, an absolute point, or the box centre plus an offset in grid
+ * units of the given scale. */
+static void place_center(const dg_calc_params *s, double scale, grid_spec *g) {
+    for (int a = 0; a < 3; ++a) {
+        const double middle = 0.5 * (g->box_min[a] + g->box_max[a]);
+        if (s->center_mode == DG_CENTER_ABSOLUTE)
+            g->center[a] = s->center[a];
+        else if (s->center_mode == DG_CENTER_OFFSET)
+            g->center[a] = middle + s->center[a] / scale;
+        else
+            g->center[a] = middle;
+    }
+}
+
+int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g, char *msg,
+                size_t msg_size) {
+    const int scale_given = s->scale > 0.0, perfil_given = s->perfil > 0.0;
+    memset(g, 0, sizeof *g);
+    if (bounding_box(mol, g->box_min, g->box_max) != 0) {
+        snprintf(msg, msg_size, "the molecule has no atoms");
+        return -1;
+    }
+    for (int a = 0; a < 3; ++a)
+        if (g->box_max[a] - g->box_min[a] > g->largest_extent)
+            g->largest_extent = g->box_max[a] - g->box_min[a];
+    if (!(s->scale >= 0.0 && isfinite(s->scale)) || !(s->perfil >= 0.0 && s->perfil <= 100.0)) {
+        snprintf(msg, msg_size, "scale (%g) must be > 0 and perfil (%g) in (0, 100]", s->scale,
+                 s->perfil);
+        return -1;
+    }
+    const double extent = g->largest_extent;
+    if (s->grid_size <= 0) place_center(s, scale_given ? s->scale : GRID_DEFAULT_SCALE, g);
+    if (s->grid_size > 0) {
+        long n = s->grid_size;
+        if (n % 2 == 0) {
+            snprintf(g->note, sizeof g->note, "gsize %ld is even, made odd: %ld", n, n + 1);
+            ++n;
+        }
+        if (n < DG_MIN_GRID_SIZE) {
+            snprintf(msg, msg_size, "gsize %d is too small (at least %d points per side)",
+                     s->grid_size, DG_MIN_GRID_SIZE);
+            return -1;
+        }
+        g->n = (int)n;
+        if (scale_given) {
+            g->scale = s->scale;
+            g->perfil = 100.0 * extent * g->scale / (g->n - 1);
+            if (perfil_given)
+                snprintf(g->note + strlen(g->note), sizeof g->note - strlen(g->note),
+                         "%sgsize and scale given: perfil %g ignored (%.1f %% filled)",
+                         g->note[0] ? "; " : "", s->perfil, g->perfil);
+        } else {
+            g->perfil = perfil_given ? s->perfil : GRID_DEFAULT_PERFIL;
+            if (!(extent > 0.0)) {
+                snprintf(msg, msg_size,
+                         "the molecule has no extent (one atom of radius 0): give scale");
+                return -1;
+            }
+            g->scale = (g->n - 1) * g->perfil / (100.0 * extent);
+        }
+    } else {
+        g->scale = scale_given ? s->scale : GRID_DEFAULT_SCALE;
+        g->perfil = perfil_given ? s->perfil : GRID_DEFAULT_PERFIL;
+        if (!(extent > 0.0)) {
+            snprintf(msg, msg_size,
+                     "the molecule has no extent (one atom of radius 0): give gsize and scale");
+            return -1;
+        }
+        const double sizing = sizing_extent(g, g->center, s->center_mode == DG_CENTER_BOX);
+        long n = points_for(sizing, g->scale, g->perfil);
+        if (n < DG_MIN_GRID_SIZE) n = DG_MIN_GRID_SIZE;
+        if (n > 100001) {
+            snprintf(msg, msg_size, "scale %g and perfil %g give %ld points per side: far too many",
+                     g->scale, g->perfil, n);
+            return -1;
+        }
+        g->n = (int)n;
+        g->perfil = 100.0 * extent * g->scale / (g->n - 1);
+    }
+    for (int a = 0; a < 3; ++a) {
+        const double middle = 0.5 * (g->box_min[a] + g->box_max[a]);
+        switch (s->center_mode) {
+        case 1:
+            g->center[a] = s->center[a];
+            break;
+        case 2:
+            g->center[a] = middle + s->center[a] / g->scale;
+            break;
+        default:
+            g->center[a] = middle;
+            break;
+        }
+    }
+    return 0;
+}

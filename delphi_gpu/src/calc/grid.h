@@ -1,0 +1,68 @@
+/* The finite-difference grid: DelPhi's rules for its size, scale and centre (interface doc 1,
+ * 5.1), coordinate conversions, and the memory check made before anything large is allocated. */
+#ifndef HOST_GRID_H
+#define HOST_GRID_H
+
+#include <stddef.h>
+
+#include "calc_atoms.h"
+#include "delphi_gpu/delphi_gpu_calc.h"
+
+#define GRID_DEFAULT_SCALE  1.2
+#define GRID_DEFAULT_PERFIL 80.0
+
+typedef struct grid_spec {
+    int n;                         /* points per side (odd, cubic grid as DelPhi's igrid) */
+    double scale;                  /* grid points per Angstrom */
+    double center[3];              /* Angstrom */
+    double perfil;                 /* % of the box side filled by the molecule's largest extent */
+    double box_min[3], box_max[3]; /* atom bounding box, radii included */
+    double largest_extent;         /* max side of that box */
+    char note[256]; /* how the size was chosen (e.g. "gsize 64 made odd: 65"), "" if nothing */
+} grid_spec;
+
+/* Choose n, scale, perfil and centre from the parameters and the atoms (scale 0: from gsize and
+ * perfil; perfil 0: the default).  Returns 0, or -1 with a
+ * message (no atoms, a molecule with no extent and nothing to size the grid by, a grid smaller
+ * than DG_MIN_GRID_SIZE, non-positive scale/perfil). */
+int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g, char *msg,
+                size_t msg_size);
+
+/* Number of points n^3. */
+static inline size_t grid_points(const grid_spec *g) {
+    return (size_t)g->n * g->n * g->n;
+}
+
+/* 0-based grid coordinate along an axis of a position in Angstrom:
+ * (x - centre) * scale + (n - 1) / 2  (DelPhi's 1-based rule minus one). */
+static inline double grid_coordinate(const grid_spec *g, int axis, double x) {
+    return (x - g->center[axis]) * g->scale + 0.5 * (g->n - 1);
+}
+
+/* Position in Angstrom of 0-based grid coordinate i along an axis. */
+static inline double grid_position(const grid_spec *g, int axis, double i) {
+    return (i - 0.5 * (g->n - 1)) / g->scale + g->center[axis];
+}
+
+/* ---- Memory ------------------------------------------------------------------------------- */
+
+typedef struct memory_plan {
+    int n;                /* grid points per side */
+    int double_precision; /* potential maps in double */
+    int with_salt;        /* an ion-accessibility map */
+    int two_run;          /* a second potential map for --solvation-two-run */
+    size_t focus_points;  /* points of the focusing source map (0 = none) */
+    int map_copy;         /* a double copy of a float potential for the map writers */
+} memory_plan;
+
+/* Bytes the run needs at its peak (host side: maps, medium, the library's half grids). */
+double memory_estimate_bytes(const memory_plan *plan);
+
+/* MemAvailable from /proc/meminfo in bytes, or -1 if it cannot be read. */
+double memory_available_bytes(void);
+
+/* Refuse a plan that does not fit: returns 0 if it fits (or availability is unknown), else -1
+ * with a message giving both numbers. */
+int memory_check(const memory_plan *plan, char *msg, size_t msg_size);
+
+#endif /* HOST_GRID_H */

@@ -1,0 +1,42 @@
+/* Corrected reaction-field energy from the induced charges at the dielectric-boundary points
+ * (interface doc 3).
+ *
+ * Derivation (h = 1/scale, eps' = eps/epkt, phi in kT/e): the finite-difference equation at a
+ * point is sum_f eps'_f (phi_f - phi_0) = -4 pi scale q_free.  The total (vacuum) charge a
+ * point holds is what the same stencil with eps' = 1/epkt gives:
+ *     Q_k = -sum_f (phi_f - phi_k) / (4 pi scale epkt) = 6 (phi_k - mean_6) / (4 pi scale epkt).
+ * In a uniform eps_in region Q_k = q_k / eps_in exactly, so the charge induced by the
+ * dielectric jump, relative to the uniform eps_in reference, is
+ *     sigma_k = Q_k - q_k / eps_in      (q_k: the free grid charge at k, usually 0),
+ * and it is non-zero only at dielectric-boundary points (away from salt).  Placed at s_k, the
+ * boundary point projected onto the molecular surface, it gives the reaction field at the
+ * atoms and the energy (epkt/2) sum_k sigma_k sum_i q_i / |s_k - r_i|.  For a Born ion every
+ * s_k lies at the radius a, so the energy is (epkt/2) q (sum sigma) / a: exact when the total
+ * induced charge obeys Gauss's law, sum sigma = q (1/eps_out - 1/eps_in). */
+#ifndef HOST_REACTION_FIELD_H
+#define HOST_REACTION_FIELD_H
+
+#include <stddef.h>
+
+#include "charges.h"
+#include "grid.h"
+#include "calc_atoms.h"
+#include "phi_map.h"
+#include "surface.h"
+
+typedef struct reaction_field {
+    size_t boundary_points;
+    double total_induced_charge;    /* e, sum sigma_k */
+    double expected_induced_charge; /* e, Gauss: (net charge in the box) (1/eps_out - 1/eps_in) */
+    double energy;                  /* kT, corrected reaction field energy */
+    size_t unprojected;             /* boundary points with no atom in reach (left in place) */
+} reaction_field;
+
+/* boundary: 0-based full indices of the dielectric-boundary points (all interior). */
+int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *boundary,
+                           size_t boundary_count, const charge_list *charges,
+                           const surface_model *sm, const calc_molecule *mol, double eps_in,
+                           double eps_out, double temperature, reaction_field *out, char *msg,
+                           size_t msg_size);
+
+#endif /* HOST_REACTION_FIELD_H */

@@ -1,0 +1,72 @@
+/* The molecular surface model: atoms (radius > 0) as spheres, the solvent-accessible (SAS)
+ * spheres of radius r + probe, each atom's SAS neighbours, and dots on the accessible parts of
+ * the circles where two SAS spheres meet.  A probe centre is accessible when it lies at
+ * >= r + probe from every atom centre.
+ *
+ * Solvent-excluded surface (SES): a point is outside the molecule exactly when some accessible
+ * probe centre lies within `probe` of it.  The accessible probe centres nearest to a point near
+ * the molecule lie on the SAS: on one sphere (a "face": then it is the radial projection of the
+ * point onto that sphere, tested exactly), on an arc where two spheres meet, or at a vertex
+ * where three meet (both found through the arc dots).  With dot spacing d along the arcs the
+ * SES is placed to within about (d/2)^2 / (2 probe) (under 0.01 A for the default 0.2 A); the
+ * contact (single-sphere) part is exact. */
+#ifndef HOST_SURFACE_H
+#define HOST_SURFACE_H
+
+#include <stddef.h>
+
+#include "cell_list.h"
+#include "calc_atoms.h"
+
+#define SURFACE_DOT_SPACING 0.2 /* Angstrom between dots on the SAS arcs */
+#define SURFACE_DOT_CELL    0.5 /* Angstrom, smallest cell side of the cell lists */
+#define SURFACE_MAX_REACH   8.0 /* Angstrom, the largest reach surface_project searches */
+
+typedef struct surface_model {
+    int kind;           /* enum surface_kind (settings.h) */
+    double probe;       /* probe radius (0 for the van der Waals surface) */
+    int count;          /* atoms with radius > 0 */
+    int *atom_index;    /* [count] index into the molecule */
+    double *xyz;        /* [3*count] */
+    double *radius;     /* [count] van der Waals radius */
+    double *sas_radius; /* [count] radius + probe */
+    double max_radius, max_sas_radius;
+    cell_list atoms;     /* cells of side max(max_sas_radius / 2, SURFACE_DOT_CELL) */
+    int *neighbor_start; /* [count+1] CSR: atoms whose SAS spheres intersect atom i's, the
+                            deepest overlap first */
+    int *neighbors;
+    unsigned char *exposed;  /* [count] 1 if some of the atom's SAS sphere is accessible */
+    cell_list exposed_atoms; /* the exposed atoms only, same cells */
+    int dot_count;           /* accessible arc dots (SES only) */
+    double *dots;            /* [3*dot_count] */
+    cell_list dot_cells;     /* cells of side max(SURFACE_DOT_CELL, probe / 4) */
+} surface_model;
+
+/* Build the model.  kind: DG_SURFACE_MOLECULAR or DG_SURFACE_VDW; dot_spacing in Angstrom (SES).
+ * Returns 0, or -1 with a message (negative or non-finite radius, out of memory). */
+int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, double probe,
+                        double dot_spacing, char *msg, size_t msg_size);
+
+void surface_model_free(surface_model *sm);
+
+/* 1 if the probe centre p, on atom i's SAS sphere, is accessible: outside the SAS spheres of
+ * i's neighbours other than `skip` (-1: none skipped; p on sphere skip too). */
+int surface_accessible_near(const surface_model *sm, int i, int skip, const double p[3]);
+
+/* For a point outside every van der Waals sphere: 1 if it is outside the SES (solvent), 0 if
+ * it is in a re-entrant pocket of the molecule.  Always 1 for the van der Waals surface.
+ * hint (may be NULL; start at -1) carries the atom whose probe decided the last query: nearby
+ * points usually share it, so it is tried first. */
+int surface_shell_point_outside(const surface_model *sm, const double x[3], int *hint);
+
+/* 1 if x is inside the molecule (the SES, or the van der Waals volume), else 0.  Slow path for
+ * single points (tests); the medium builder marks whole grids faster. */
+int surface_point_inside(const surface_model *sm, const double x[3]);
+
+/* Nearest point s on the surface to x (x near the surface, within `reach` of it).  Molecular
+ * surface: x projected onto the probe sphere of its nearest accessible probe centre; van der
+ * Waals surface (or no accessible centre in reach): onto the nearest atom sphere.
+ * Returns 0, or -1 when no atom is within reach (s = x then). */
+int surface_project(const surface_model *sm, const double x[3], double reach, double s[3]);
+
+#endif /* HOST_SURFACE_H */

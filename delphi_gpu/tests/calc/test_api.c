@@ -1,0 +1,147 @@
+/* The public calculation layer (delphi_gpu_calc.h) on the CPU: defaults and parameter checks
+ * (messages name the field), call order, and re-runs on one handle (new positions, new
+ * charges, new parameters) against fresh handles computing the same thing from scratch. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "test_support.h"
+
+/* Four atoms: a small charged cluster. */
+static const double xyz[12] = {0, 0, 0, 1.6, 0.2, 0, -0.4, 1.5, 0.3, 0.5, -0.6, 1.4};
+static const double charge[4] = {0.5, -0.4, 0.3, -0.6}, radius[4] = {1.7, 1.5, 1.6, 0};
+
+static void fixed_grid_params(dg_calc_params *p) {
+    dg_calc_default_params(p);
+    p->grid_size = 33, p->scale = 3.0, p->perfil = 0;
+    p->center_mode = DG_CENTER_ABSOLUTE; /* the grid stays put whatever the atoms */
+    p->center[0] = 0.3, p->center[1] = 0.4, p->center[2] = 0.5;
+    p->boundary = DG_BOUNDARY_COULOMBIC;
+    p->energies = DG_ENERGY_GRID | DG_ENERGY_COULOMBIC | DG_ENERGY_REACTION_FIELD;
+    p->solver.backend = DG_BACKEND_CPU;
+    p->solver.max_change_tol = 1e-7;
+}
+
+/* A fresh handle's run on the given atoms. */
+static int fresh_run(const dg_calc_params *p, const double *pos, const double *q,
+                     dg_calc_result *r) {
+    dg_calc c = NULL;
+    int st = dg_calc_create(&c, p);
+    const dg_atoms atoms = {4, pos, q, radius};
+    if (st == DG_OK) st = dg_calc_set_atoms(c, &atoms);
+    if (st == DG_OK) st = dg_calc_run(c, r);
+    if (st != DG_OK) fprintf(stderr, "fresh run: %s\n", dg_calc_last_error(c));
+    dg_calc_destroy(c);
+    return st;
+}
+
+static void same_energies(const dg_calc_result *a, const dg_calc_result *b) {
+    CHECK_REL(a->energies.grid, b->energies.grid, 1e-12);
+    CHECK_REL(a->energies.coulombic, b->energies.coulombic, 1e-12);
+    CHECK_REL(a->energies.reaction_field, b->energies.reaction_field, 1e-12);
+    CHECK(a->solve.iterations == b->solve.iterations);
+    CHECK(a->boundary_points == b->boundary_points && a->charged_points == b->charged_points);
+}
+
+static void check_params(void) {
+    dg_calc_params p;
+    dg_calc_default_params(&p);
+    CHECK(p.struct_size == (int)sizeof p && p.version == DG_CALC_PARAMS_VERSION);
+    CHECK(p.scale == 2.0 && p.perfil == 80.0 && p.epsilon_in == 2.0 && p.epsilon_out == 80.0);
+    CHECK(p.boundary == DG_BOUNDARY_DIPOLAR && p.energies == DG_ENERGY_GRID);
+    CHECK(p.solver.struct_size == (int)sizeof p.solver);
+    dg_calc c = NULL;
+    p.epsilon_in = -1;
+    CHECK(dg_calc_create(&c, &p) == DG_ERR_INVALID_ARGUMENT && c != NULL);
+    CHECK(strstr(dg_calc_last_error(c), "epsilon_in") != NULL);
+    CHECK(dg_calc_run(c, NULL) == DG_ERR_STATE); /* a failed handle refuses work */
+    dg_calc_destroy(c);
+    dg_calc_default_params(&p);
+    p.salt_count = 1, p.salts[0].concentration = 0.1, p.salts[0].anion_valence = 7;
+    CHECK(dg_calc_create(&c, &p) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(dg_calc_last_error(c), "salts[0]") != NULL);
+    dg_calc_destroy(c);
+    dg_calc_default_params(&p);
+    p.boundary = 9;
+    CHECK(dg_calc_create(&c, &p) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(dg_calc_last_error(c), "boundary = 9") != NULL);
+    dg_calc_destroy(c);
+    dg_calc_default_params(&p);
+    p.struct_size = 8;
+    CHECK(dg_calc_create(&c, &p) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(dg_calc_last_error(c), "struct_size") != NULL);
+    dg_calc_destroy(c);
+    CHECK(strlen(dg_calc_last_error(NULL)) > 0);
+}
+
+int main(void) {
+    check_params();
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    dg_calc c = NULL;
+    CHECK(dg_calc_create(&c, &p) == DG_OK);
+    dg_calc_result r, fresh;
+    CHECK(dg_calc_run(c, &r) == DG_ERR_STATE); /* atoms first */
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+    dg_calc_grid g;
+    CHECK(dg_calc_get_grid(c, &g) == DG_OK && g.n == 33 && g.scale == 3.0);
+    CHECK_NEAR(g.origin[0], 0.3 - 16.0 / 3.0, 1e-12);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(r.solve.outcome == DG_OUTCOME_CONVERGED && r.backend == DG_BACKEND_CPU);
+    CHECK(fresh_run(&p, xyz, charge, &fresh) == DG_OK);
+    same_energies(&r, &fresh);
+    CHECK(isnan(r.energies.solvation_two_run) && isnan(r.energies.ionic_total));
+    CHECK(r.timing.total >= r.timing.solve && r.timing.solve > 0);
+
+    /* New positions (an MD frame): the grid stays; the same as a fresh handle on them. */
+    double moved[12];
+    for (int i = 0; i < 12; ++i)
+        moved[i] = xyz[i] + 0.13 * ((i % 3) - 1);
+    CHECK(dg_calc_set_positions(c, moved) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(fresh_run(&p, moved, charge, &fresh) == DG_OK);
+    same_energies(&r, &fresh);
+    /* New charges (a titration state): the medium is kept. */
+    const double other[4] = {-0.2, 0.4, 0.1, 0.9};
+    CHECK(dg_calc_set_charges(c, other) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(r.timing.surface == 0.0 && r.timing.medium == 0.0);
+    CHECK(fresh_run(&p, moved, other, &fresh) == DG_OK);
+    same_energies(&r, &fresh);
+    /* A position outside the grid interior is refused, naming the atom. */
+    double away[12];
+    memcpy(away, moved, sizeof away);
+    away[7] = 40.0;
+    CHECK(dg_calc_set_positions(c, away) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(dg_calc_last_error(c), "atom 3") != NULL);
+    away[7] = NAN;
+    CHECK(dg_calc_set_positions(c, away) == DG_ERR_NONFINITE_INPUT);
+
+    /* New parameters on the same handle (batch): two-run solvation, Poisson. */
+    p.solvation_two_run = 1;
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(fresh_run(&p, moved, other, &fresh) == DG_OK);
+    same_energies(&r, &fresh);
+    CHECK(r.reference_solve.outcome == DG_OUTCOME_CONVERGED);
+    CHECK_NEAR(r.energies.solvation_two_run, r.energies.grid - r.energies.grid_reference, 1e-12);
+    CHECK_REL(r.energies.solvation_two_run, fresh.energies.solvation_two_run, 1e-12);
+
+    /* Potentials: the map at a grid point and the interpolation there agree. */
+    double *phi = malloc(33 * 33 * 33 * sizeof *phi);
+    float *phi_f = malloc(33 * 33 * 33 * sizeof *phi_f);
+    CHECK(phi && phi_f && dg_calc_potential_d(c, phi) == DG_OK);
+    CHECK(dg_calc_potential_f(c, phi_f) == DG_OK);
+    const double at[6] = {
+        g.origin[0] + 10 / 3.0, g.origin[1] + 12 / 3.0, g.origin[2] + 14 / 3.0, 100, 0, 0};
+    double v[2];
+    CHECK(dg_calc_potentials_at(c, at, 2, v) == DG_OK);
+    CHECK_REL(v[0], phi[10 + 33 * (12 + 33 * 14)], 1e-9);
+    CHECK_REL(phi_f[10 + 33 * (12 + 33 * 14)], phi[10 + 33 * (12 + 33 * 14)], 1e-6);
+    CHECK(isnan(v[1]));
+    free(phi), free(phi_f);
+    dg_calc_destroy(c);
+    CHECK_DONE();
+}

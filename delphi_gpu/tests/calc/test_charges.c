@@ -1,0 +1,69 @@
+/* Trilinear charge assignment: weights, sums, first moments, refusals at the faces. */
+#include <string.h>
+
+#include "charges.h"
+#include "check.h"
+#include "test_support.h"
+
+int main(void) {
+    /* Weights sum to 1 and reproduce the position (first moment) for arbitrary points. */
+    unsigned seed = 12345;
+    for (int t = 0; t < 200; ++t) {
+        double gc[3];
+        for (int a = 0; a < 3; ++a) {
+            seed = seed * 1103515245u + 12345u;
+            gc[a] = 1.0 + 8.0 * ((seed >> 8) & 0xffff) / 65536.0;
+        }
+        int base[3];
+        double w[8], sum = 0, moment[3] = {0, 0, 0};
+        trilinear_weights(gc, base, w);
+        for (int k = 0; k < 8; ++k) {
+            CHECK(w[k] >= 0.0);
+            sum += w[k];
+            for (int a = 0; a < 3; ++a)
+                moment[a] += w[k] * (base[a] + ((k >> a) & 1));
+        }
+        CHECK_NEAR(sum, 1.0, 1e-14);
+        for (int a = 0; a < 3; ++a)
+            CHECK_NEAR(moment[a], gc[a], 1e-12);
+    }
+    /* A molecule's spread charges add up to its charge, atom by atom. */
+    grid_spec g = {0};
+    g.n = 21, g.scale = 2.0;
+    const double xyz[9] = {0.13, -0.7, 1.9, 2.21, 3.3, -4.05, -3.3, 0.53, 0.25};
+    const double q[3] = {0.7, -1.3, 0.25}, r[3] = {1, 1, 1};
+    calc_molecule mol = test_molecule(3, xyz, q, r);
+    charge_list c;
+    char msg[512];
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) == 0);
+    CHECK(c.charged_atoms == 3);
+    CHECK(c.count == 24);
+    double total = 0;
+    for (long k = 0; k < c.count; ++k)
+        total += c.value[k];
+    CHECK_NEAR(total, 0.7 - 1.3 + 0.25, 1e-12);
+    CHECK_NEAR(c.net_charge, 0.7 - 1.3 + 0.25, 1e-12);
+    double atom0 = 0; /* first atom's shares are the first 8 entries */
+    for (int k = 0; k < 8; ++k)
+        atom0 += c.value[k];
+    CHECK_NEAR(atom0, 0.7, 1e-12);
+    charge_list_free(&c);
+    /* An atom on a grid point keeps its whole charge there. */
+    mol.atoms[0].x = 0.5, mol.atoms[0].y = 0, mol.atoms[0].z = -1;
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) == 0);
+    CHECK(c.index[0] == 11 + 21 * (10 + 21 * 8));
+    CHECK_NEAR(c.value[0], 0.7, 1e-12);
+    charge_list_free(&c);
+    /* A charge whose cell touches a face is refused, naming the atom (1-based) ... */
+    mol.atoms[1].x = 4.8; /* grid x = 19.6: shares on x = 19 and the face 20 */
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) != 0);
+    CHECK(strstr(msg, "atom 2 ") != NULL && strstr(msg, "face") != NULL && c.failed_atom == 1);
+    /* ... unless focusing, where the shares outside the interior are dropped and counted. */
+    CHECK(charges_spread(&mol, &g, 1, &c, msg, sizeof msg) == 0);
+    CHECK(c.atoms_outside == 1);
+    CHECK(c.charge_outside < 0.0 && c.charge_outside > -1.3);
+    CHECK_NEAR(c.net_charge + c.charge_outside, 0.7 - 1.3 + 0.25, 1e-12);
+    charge_list_free(&c);
+    test_molecule_free(&mol);
+    CHECK_DONE();
+}

@@ -1,0 +1,78 @@
+/* Energies that have closed forms: Coulombic pairs, grid energy, ionic terms, site potentials. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "energies.h"
+#include "physics_constants.h"
+#include "test_support.h"
+
+int main(void) {
+    const double T = 297.3342, epkt = epkt_at(T);
+    const double xyz[9] = {0, 0, 0, 3, 4, 0, 0, 0, 2}, q[3] = {1.0, -0.5, 0.25}, r[3] = {1, 1, 1};
+    calc_molecule mol = test_molecule(3, xyz, q, r);
+    long coincident = -1;
+    const double want =
+        epkt / 2.0 * (1.0 * -0.5 / 5.0 + 1.0 * 0.25 / 2.0 + -0.5 * 0.25 / sqrt(9 + 16 + 4));
+    CHECK_REL(energy_coulombic(&mol, 2.0, T, &coincident), want, 1e-12);
+    CHECK(coincident == 0);
+    mol.atoms[2].x = 3, mol.atoms[2].y = 4, mol.atoms[2].z = 0; /* on top of atom 2 */
+    energy_coulombic(&mol, 2.0, T, &coincident);
+    CHECK(coincident == 1);
+
+    /* Grid energy 1/2 sum phi q, with a repeated index. */
+    const double centre[3] = {0, 0, 0};
+    phi_map phi;
+    CHECK(phi_map_alloc(&phi, 9, 0, 2.0, centre) == 0);
+    for (size_t w = 0; w < 729; ++w)
+        phi_set(&phi, w, 0.01 * (double)(w % 17));
+    long index[3] = {100, 200, 100};
+    double value[3] = {0.5, -1.0, 0.25};
+    charge_list c = {index, value, 3, 0, 0, 0, 0};
+    CHECK_REL(energy_grid(&phi, &c), 0.5 * (0.75 * phi_get(&phi, 100) - 1.0 * phi_get(&phi, 200)),
+              1e-12);
+
+    /* Ionic terms for 1:1 salt at uniform phi: -1/2 rho phi = n phi 2 sinh(phi) / 2 ... */
+    dg_calc_params s;
+    test_default_params(&s);
+    s.salt_count = 1, s.salts[0].concentration = 0.15;
+    salt_model salt;
+    salt_model_from_params(&s, &salt);
+    CHECK_NEAR(salt.ionic_strength, 0.15, 1e-15);
+    CHECK_NEAR(salt.debye_length, 7.925, 0.001); /* doc 5.2 */
+    unsigned char *open = malloc(729);
+    memset(open, 1, 729);
+    const double p0 = 0.3;
+    for (size_t w = 0; w < 729; ++w)
+        phi_set(&phi, w, p0);
+    ionic_energy ion;
+    energy_ionic(&phi, open, &salt, &ion);
+    const double n_ions = 0.15 * IONS_PER_A3_PER_MOLAR, volume = 729 / 8.0;
+    const double p = (float)p0;
+    CHECK_REL(ion.rho_phi_half, n_ions * p * 2.0 * sinh(p) / 2.0 * volume, 1e-6);
+    CHECK_REL(ion.osmotic, -2.0 * n_ions * (cosh(p) - 1.0) * volume, 1e-6);
+    CHECK_NEAR(ion.total, ion.rho_phi_half + ion.osmotic, 1e-12);
+    /* A 2:1 salt: ionic strength 3c. */
+    s.salts[0].cation_valence = 2;
+    salt_model_from_params(&s, &salt);
+    CHECK_NEAR(salt.ionic_strength, 0.45, 1e-12);
+    s.salts[0].concentration = 0;
+    salt_model_from_params(&s, &salt);
+    CHECK(salt.salt_count == 0 && isinf(salt.debye_length));
+
+    /* Site potentials: trilinear interpolation is exact for a linear field; NaN outside. */
+    for (int z = 0; z < 9; ++z)
+        for (int y = 0; y < 9; ++y)
+            for (int x = 0; x < 9; ++x)
+                phi_set(&phi, (size_t)(x + 9 * (y + 9 * z)),
+                        1.0 + 0.5 * (x - 4) / 2.0 - 0.25 * (y - 4) / 2.0 + 2.0 * (z - 4) / 2.0);
+    const double sites[6] = {0.3, -1.1, 0.7, 5.0, 0, 0};
+    double v[2];
+    CHECK(site_potentials(&phi, sites, 2, v) == 1);
+    CHECK_NEAR(v[0], 1.0 + 0.5 * 0.3 + 0.25 * 1.1 + 2.0 * 0.7, 1e-5);
+    CHECK(isnan(v[1]));
+    free(open);
+    phi_map_free(&phi);
+    test_molecule_free(&mol);
+    CHECK_DONE();
+}

@@ -1,0 +1,268 @@
+/* Batch runs (see batch.h). */
+#include "batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_molecule.h"
+#include "io_settings.h"
+#include "io_text.h"
+#include "pipeline.h"
+
+typedef struct batch_plan {
+    char **common; /* argv without batch options and parameter files */
+    int common_count;
+    char **inputs; /* parameter files (owned strings); none = one run without a file */
+    int input_count, input_capacity;
+    const char *list_file, *jsonl_file;
+    int frames, is_batch;
+} batch_plan;
+
+static int add_input(batch_plan *b, const char *path) {
+    if (b->input_count == b->input_capacity) {
+        const int grown = b->input_capacity ? 2 * b->input_capacity : 16;
+        char **more = realloc(b->inputs, (size_t)grown * sizeof *more);
+        if (!more) return -1;
+        b->inputs = more, b->input_capacity = grown;
+    }
+    char *copy = malloc(strlen(path) + 1);
+    if (!copy) return -1;
+    strcpy(copy, path);
+    b->inputs[b->input_count++] = copy;
+    return 0;
+}
+
+static void plan_free(batch_plan *b) {
+    for (int i = 0; i < b->input_count; ++i)
+        free(b->inputs[i]);
+    free(b->inputs), free(b->common);
+    memset(b, 0, sizeof *b);
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[i]: the value, and how many entries it used. */
+static const char *option_value(int argc, char **argv, int i, const char *name, int *used) {
+    const size_t len = strlen(name);
+    if (strncmp(argv[i], name, len) != 0) return NULL;
+    if (argv[i][len] == '=') return *used = 1, argv[i] + len + 1;
+    if (argv[i][len] == '\0' && i + 1 < argc) return *used = 2, argv[i + 1];
+    return NULL;
+}
+
+/* Parameter files of a --batch list: one per line; blank lines and # comments skipped. */
+static int read_list(batch_plan *b, const char *path) {
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        fprintf(stderr, "delphi-gpu: error: --batch: cannot open %s\n", path);
+        return -1;
+    }
+    char line[4096];
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, fp)) {
+        char *text = line;
+        while (*text == ' ' || *text == '\t')
+            ++text;
+        size_t n = strlen(text);
+        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+            text[--n] = '\0';
+        if (n && text[0] != '#') rc = add_input(b, text);
+    }
+    fclose(fp);
+    return rc;
+}
+
+/* Split the arguments: batch options out, parameter files listed, the rest common. */
+static int plan_batch(int argc, char **argv, batch_plan *b) {
+    memset(b, 0, sizeof *b);
+    char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
+    b->common = malloc((size_t)(argc + 2) * sizeof *b->common);
+    if (!rest || !b->common) return free(rest), -1;
+    int n = 0, done = 0;
+    for (int i = 0; i < argc; ++i) {
+        int used = 0;
+        const char *v;
+        if (i > 0 && !done && !strcmp(argv[i], "--")) done = 1;
+        if (i > 0 && !done && (v = option_value(argc, argv, i, "--batch", &used))) {
+            b->list_file = v, i += used - 1, b->is_batch = 1;
+        } else if (i > 0 && !done && (v = option_value(argc, argv, i, "--jsonl", &used))) {
+            b->jsonl_file = v, i += used - 1, b->is_batch = 1;
+        } else if (i > 0 && !done && !strcmp(argv[i], "--frames")) {
+            b->frames = b->is_batch = 1;
+        } else {
+            rest[n++] = argv[i];
+        }
+    }
+    rest[n] = NULL;
+    int index[1], count = 0;
+    io_error err;
+    io_error_clear(&err);
+    int *positions = malloc((size_t)(n + 1) * sizeof *positions);
+    int rc = positions ? 0 : -1;
+    if (rc == 0 && settings_list_positional(n, rest, positions, n, &count, &err) != IO_OK) {
+        count = 0; /* the single run reports the bad option */
+        (void)index;
+    }
+    for (int i = 0, k = 0; rc == 0 && i < n; ++i) {
+        if (k < count && positions[k] == i) {
+            rc = add_input(b, rest[i]), ++k;
+            continue;
+        }
+        b->common[b->common_count++] = rest[i];
+    }
+    b->common[b->common_count] = NULL;
+    if (count > 1) b->is_batch = 1;
+    if (rc == 0 && b->list_file) rc = read_list(b, b->list_file);
+    free(positions), free(rest);
+    return rc;
+}
+
+/* Models to run for one input: every model with --frames, else the first (model 0). */
+static int model_count(const batch_plan *b, int argc, char **argv) {
+    if (!b->frames) return 1;
+    run_settings *s = calloc(1, sizeof *s);
+    io_notes *notes = calloc(1, sizeof *notes);
+    io_error err;
+    io_error_clear(&err);
+    int models = 1;
+    if (s && notes && settings_load(s, argc, argv, notes, &err) == IO_OK) {
+        const char *path = s->pqr_file[0] ? s->pqr_file : s->pdb_file;
+        if (molecule_count_models(path, &models, &err) != IO_OK || models < 1) models = 1;
+    }
+    free(s), free(notes);
+    return models;
+}
+
+static void put_json_string(FILE *fp, const char *text) {
+    fputc('"', fp);
+    for (const unsigned char *c = (const unsigned char *)text; *c; ++c) {
+        if (*c == '"' || *c == '\\')
+            fprintf(fp, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(fp, "\\u%04x", *c);
+        else
+            fputc(*c, fp);
+    }
+    fputc('"', fp);
+}
+
+/* One JSON line: the run, its input and model, exit status, and its summary (the summary
+ * file's JSON on one line: raw newlines only occur between tokens). */
+static void write_json_line(FILE *jsonl, int run, const char *input, int model, const pipeline *p,
+                            const char *summary) {
+    fprintf(jsonl, "{\"run\": %d, \"input\": ", run);
+    if (input)
+        put_json_string(jsonl, input);
+    else
+        fputs("null", jsonl);
+    fprintf(jsonl, ", \"model\": %d, \"exit_status\": %d, \"error\": ", model, p->exit_code);
+    if (p->message[0])
+        put_json_string(jsonl, p->message);
+    else
+        fputs("null", jsonl);
+    fputs(", \"summary\": ", jsonl);
+    FILE *fp = summary && summary[0] ? fopen(summary, "r") : NULL;
+    if (!fp) {
+        fputs("null", jsonl);
+    } else {
+        int c, line_start = 0;
+        while ((c = fgetc(fp)) != EOF) {
+            if (c == '\n') {
+                line_start = 1;
+                continue;
+            }
+            if (line_start && c == ' ') continue;
+            line_start = 0;
+            fputc(c, jsonl);
+        }
+        fclose(fp);
+    }
+    fputs("}\n", jsonl);
+    fflush(jsonl);
+}
+
+/* One run of the batch. */
+static int run_one(batch_plan *b, int k, int model, int models, dg_calc *calc, FILE *jsonl, int run,
+                   FILE *out) {
+    const char *input = b->input_count ? b->inputs[k] : NULL;
+    char **argv = malloc((size_t)(b->common_count + 2) * sizeof *argv);
+    pipeline *p = calloc(1, sizeof *p);
+    if (!argv || !p) {
+        free(argv), free(p);
+        fprintf(stderr, "delphi-gpu: error: out of memory\n");
+        return EXIT_SOLVER_FAILED;
+    }
+    int argc = b->common_count;
+    memcpy(argv, b->common, (size_t)argc * sizeof *argv);
+    if (input) argv[argc++] = (char *)input;
+    argv[argc] = NULL;
+    char tag[64] = "", summary[SETTINGS_PATH_MAX] = "";
+    if (b->input_count > 1) snprintf(tag, sizeof tag, "%d", k + 1);
+    if (models > 1)
+        snprintf(tag + strlen(tag), sizeof tag - strlen(tag), "%sm%d", tag[0] ? "." : "", model);
+    if (jsonl) snprintf(summary, sizeof summary, "%s.run%d.tmp", b->jsonl_file, run);
+    if (out && models > 1)
+        fprintf(out, "== run %d: %s, model %d ==\n", run, input ? input : "(no parameter file)",
+                model);
+    else if (out)
+        fprintf(out, "== run %d: %s ==\n", run, input ? input : "(no parameter file)");
+    pipeline_batch how = {calc, models > 1 ? model : 0, tag, jsonl ? summary : NULL};
+    const int status = pipeline_execute_batch(p, argc, argv, out, &how);
+    if (jsonl) {
+        const char *written = p->settings.json_file[0] ? p->settings.json_file : summary;
+        const int wrote = status == EXIT_OK || status == EXIT_NOT_CONVERGED;
+        write_json_line(jsonl, run, input, how.model, p, wrote ? written : NULL);
+        if (p->summary_private) remove(summary);
+    }
+    pipeline_free(p);
+    free(p), free(argv);
+    return status;
+}
+
+int batch_execute(int argc, char **argv, FILE *out) {
+    batch_plan b;
+    if (plan_batch(argc, argv, &b) != 0) {
+        plan_free(&b);
+        fprintf(stderr, "delphi-gpu: error: cannot read the batch arguments\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (!b.is_batch) { /* a single run, exactly as always */
+        plan_free(&b);
+        pipeline *p = calloc(1, sizeof *p);
+        if (!p) return EXIT_SOLVER_FAILED;
+        const int status = pipeline_execute(p, argc, argv, out);
+        pipeline_free(p);
+        free(p);
+        return status;
+    }
+    FILE *jsonl = NULL;
+    if (b.jsonl_file && !(jsonl = fopen(b.jsonl_file, "w"))) {
+        fprintf(stderr, "delphi-gpu: error: --jsonl: cannot write %s\n", b.jsonl_file);
+        plan_free(&b);
+        return EXIT_BAD_INPUT;
+    }
+    dg_calc calc = NULL; /* one handle for the whole batch */
+    int status = EXIT_OK, run = 0;
+    const int inputs = b.input_count ? b.input_count : 1;
+    for (int k = 0; k < inputs; ++k) {
+        char **argv_k = malloc((size_t)(b.common_count + 2) * sizeof *argv_k);
+        int argc_k = b.common_count, models = 1;
+        if (argv_k) {
+            memcpy(argv_k, b.common, (size_t)argc_k * sizeof *argv_k);
+            if (b.input_count) argv_k[argc_k++] = b.inputs[k];
+            argv_k[argc_k] = NULL;
+            models = model_count(&b, argc_k, argv_k);
+        }
+        free(argv_k);
+        for (int m = 1; m <= models; ++m) {
+            const int st = run_one(&b, k, m, models, &calc, jsonl, ++run, out);
+            if (status == EXIT_OK) status = st;
+        }
+    }
+    dg_calc_destroy(calc);
+    if (jsonl && fclose(jsonl) != 0) {
+        fprintf(stderr, "delphi-gpu: error: --jsonl: cannot write %s\n", b.jsonl_file);
+        if (status == EXIT_OK) status = EXIT_BAD_INPUT;
+    }
+    if (out) fprintf(out, "== batch: %d runs, exit status %d ==\n", run, status);
+    plan_free(&b);
+    return status;
+}

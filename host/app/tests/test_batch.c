@@ -1,0 +1,107 @@
+/* Batch runs in one process (batch.h): two parameter files and a --batch list, the models of a
+ * multi-model file (--frames), JSON lines; each run's numbers equal a single run's. */
+#include <math.h>
+#include <string.h>
+
+#include "app_test.h"
+#include "batch.h"
+#include "io_summary.h"
+
+#ifndef EXAMPLES_DIR
+#error "EXAMPLES_DIR must be defined"
+#endif
+
+static void write_text(const char *path, const char *text) {
+    FILE *fp = fopen(path, "w");
+    if (fp) fputs(text, fp), fclose(fp);
+}
+
+/* Lines of a file, and whether every one holds the text. */
+static int count_lines(const char *path, const char *text, int *with_text) {
+    FILE *fp = fopen(path, "r");
+    char line[65536];
+    int n = 0;
+    *with_text = 0;
+    while (fp && fgets(line, sizeof line, fp))
+        ++n, *with_text += strstr(line, text) != NULL;
+    if (fp) fclose(fp);
+    return n;
+}
+
+/* The "grid" energy of a JSON summary (text search; the summary puts it first). */
+static double grid_energy(const char *path) {
+    FILE *fp = fopen(path, "r");
+    char text[65536] = "";
+    size_t n = fp ? fread(text, 1, sizeof text - 1, fp) : 0;
+    if (fp) fclose(fp);
+    text[n] = '\0';
+    const char *at = strstr(text, "\"energies_kT\"");
+    at = at ? strstr(at, "\"grid\":") : NULL;
+    return at ? atof(at + 7) : NAN;
+}
+
+static int run_batch(int verbose, char **argv) {
+    int argc = 0;
+    while (argv[argc])
+        ++argc;
+    return batch_execute(argc, argv, verbose ? stdout : NULL);
+}
+
+int main(void) {
+    const char *prm = EXAMPLES_DIR "/born/run.prm";
+    write_text("born_ion.pqr",
+               "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
+    /* A single run for reference. */
+    pipeline *p = calloc(1, sizeof *p);
+    CHECK(run_program(p, 0, (char *)prm, "--quiet", "--json", "single.json", NULL) == EXIT_OK);
+    pipeline_free(p);
+    free(p);
+    const double single = grid_energy("single.json");
+    CHECK(isfinite(single));
+
+    /* Two parameter files on the command line plus one from a list: three runs, tagged. */
+    write_text("list.txt", "# runs\n\n" EXAMPLES_DIR "/born/run.prm\n");
+    char *two[] = {"delphi-gpu", (char *)prm, "--quiet", (char *)prm, "--batch", "list.txt",
+                   "--json",     "b.json",    "--jsonl", "b.jsonl",   NULL};
+    CHECK(run_batch(0, two) == EXIT_OK);
+    CHECK(file_exists("b.1.json") && file_exists("b.2.json") && file_exists("b.3.json"));
+    CHECK(file_exists("born.1.phi") && file_exists("born.3.phi") && !file_exists("b.json"));
+    CHECK(grid_energy("b.1.json") == single && grid_energy("b.3.json") == single);
+    int ok = 0;
+    CHECK(count_lines("b.jsonl", "\"exit_status\": 0", &ok) == 3 && ok == 3);
+    count_lines("b.jsonl", "\"energies_kT\"", &ok);
+    CHECK(ok == 3);
+
+    /* Every model of a two-model file, JSON lines only (no summary files left behind). */
+    write_text("two.pqr",
+               "MODEL 1\nATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n"
+               "ENDMDL\nMODEL 2\n"
+               "ATOM      1  NA  ION     1       0.500   0.000   0.000  1.0000 2.0000\n"
+               "ATOM      2  CL  ION     2       3.500   0.000   0.000 -1.0000 2.0000\nENDMDL\n");
+    char *frames[] = {"delphi-gpu", "--pqr",   "two.pqr", "--scale", "2",       "--frames",
+                      "--jsonl",    "f.jsonl", "--phi",   "f.phi",   "--quiet", NULL};
+    CHECK(run_batch(0, frames) == EXIT_OK);
+    CHECK(file_exists("f.m1.phi") && file_exists("f.m2.phi"));
+    CHECK(count_lines("f.jsonl", "\"atoms\": 1,", &ok) == 2 && ok == 1);
+    count_lines("f.jsonl", "\"model\": 2,", &ok);
+    CHECK(ok == 1);
+    CHECK(!file_exists("f.jsonl.run1.tmp") && !file_exists("f.jsonl.run2.tmp"));
+    /* Model 2 alone equals the batch's second run. */
+    p = calloc(1, sizeof *p);
+    char *one[] = {"delphi-gpu", "--pqr",   "two.pqr", "--scale", "2",
+                   "--json",     "m2.json", "--quiet", NULL};
+    pipeline_batch how = {NULL, 2, "", NULL};
+    CHECK(pipeline_execute_batch(p, 8, one, NULL, &how) == EXIT_OK);
+    CHECK(p->mol.count == 2);
+    pipeline_free(p);
+    free(p);
+
+    /* A failed run does not stop the batch; the status is the first failure's. */
+    write_text("bad.prm", "in(pqr,file=\"missing.pqr\")\n");
+    char *bad[] = {"delphi-gpu", "bad.prm", (char *)prm, "--quiet", "--jsonl", "x.jsonl", NULL};
+    CHECK(run_batch(0, bad) == EXIT_BAD_INPUT);
+    CHECK(count_lines("x.jsonl", "\"run\"", &ok) == 2 && ok == 2);
+    count_lines("x.jsonl", "\"exit_status\": 1,", &ok);
+    CHECK(ok == 1);
+    CHECK_DONE();
+}
