@@ -119,6 +119,7 @@ _PROTOTYPES = {
     "dg_default_options": (None, [_P(api.DgOptions)]),
     "dg_calc_default_params": (None, [_P(api.DgCalcParams)]),
     "dg_calc_create": (ctypes.c_int, [_P(_calc), _P(api.DgCalcParams)]),
+    "dg_calc_set_params": (ctypes.c_int, [_calc, _P(api.DgCalcParams)]),
     "dg_calc_destroy": (None, [_calc]),
     "dg_calc_last_error": (ctypes.c_char_p, [_calc]),
     "dg_calc_notes": (ctypes.c_char_p, [_calc]),

@@ -164,6 +164,20 @@ class Calculation:
     def options(self):
         return dict(self._options)
 
+    def set_options(self, **options):
+        """Change options of this calculation (merged with the current ones), e.g. the salt or
+        the energies, keeping the handle: the solver is restarted only when the backend,
+        precision, device, threads or method change; the atoms stay and the grid is placed
+        again from them."""
+        merged = dict(self._options)
+        merged.update(options)
+        params = params_from_options(self._lib, **merged)
+        self._check(self._lib.function("dg_calc_set_params")(self._live(), params),
+                    "dg_calc_set_params")
+        self._options = merged
+        self._grid = None
+        self._ran = False
+
     # ---- inputs ----------------------------------------------------------------------------
     def set_atoms(self, positions, charges, radii):
         """New atoms (copied): positions (N, 3) Angstrom, charges (N,) e, radii (N,) Angstrom.

@@ -71,7 +71,7 @@ def run_trajectory(models, options, log=print):
     return dict(records=records, create_seconds=t_create, frames_seconds=total,
                 first_frame_seconds=records[0]["seconds"],
                 warm_frames_per_second=len(warm) / sum(warm), grid_n=grid.n,
-                grid_scale=grid.scale, backend=res.backend, atoms=len(first))
+                grid_scale=grid.scale, grid_center=list(grid.center), backend=res.backend, atoms=len(first))
 
 
 def options_from_args(args):

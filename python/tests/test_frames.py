@@ -66,3 +66,17 @@ def test_frame_leaving_the_grid_raises(backend):
         assert info.value.status_name == "DG_ERR_INVALID_ARGUMENT"
         with pytest.raises(ValueError, match="12 atoms"):
             calc.set_positions(pos[:5])
+
+
+def test_set_options_matches_fresh(backend):
+    pos, q, r = _molecule()
+    with dg.Calculation(pos, q, r, backend=backend, **OPTIONS) as calc:
+        calc.run()
+        calc.set_options(salt=0.0, indi=4.0)
+        res = calc.run()
+        assert calc.options["indi"] == 4.0
+        fresh = dg.Calculation(pos, q, r, backend=backend, **dict(OPTIONS, salt=0.0, indi=4.0))
+        ref = fresh.run()
+        _compare(res, ref, calc.potential(), fresh.potential())
+        with pytest.raises(dg.InvalidInputError):
+            calc.set_options(exdi=-1.0)
