@@ -61,6 +61,8 @@ def main(argv=None):
         mean_iterations=sum(r["iterations"] for r in warm["records"]) / len(models),
         mean_solve_ms=1e3 * sum(r["solve_seconds"] for r in warm["records"][1:]) /
         max(1, len(models) - 1),
+        mean_stage_ms={key: 1e3 * sum(r["timing"][key] for r in warm["records"][1:]) /
+                       max(1, len(models) - 1) for key in warm["records"][0]["timing"]},
         library=dg.library_version(), host=platform.node())
     print(json.dumps(record, indent=1))
     if args.json:

@@ -59,7 +59,7 @@ def run_trajectory(models, options, log=print):
             raise RuntimeError(f"frame {number + 1}: the solve ended {res.outcome}")
         e = res.energies
         records.append(dict(frame=number + 1, seconds=dt, iterations=res.iterations,
-                            solve_seconds=res.timing["solve"], **e))
+                            solve_seconds=res.timing["solve"], timing=res.timing, **e))
         log(f"frame {number + 1:4d}  grid {e.get('grid', float('nan')):14.4f}  "
             f"coulombic {e.get('coulombic', float('nan')):14.4f}  "
             f"reaction field {e.get('reaction_field', float('nan')):12.4f} kT  "

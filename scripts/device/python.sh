@@ -31,7 +31,7 @@ for source in examples/1ubq/1ubq.pqr regression/data/1hpv.pqr; do
       --frames 30 --backend cuda --precision "$precision" --work "$OUT/work" \
       --json "$OUT/bench_${name}_${precision}.json" > "$OUT/bench_${name}_${precision}.log" 2>&1 ||
       status=1
-    grep -E '"(atoms|grid_n|warm_frames_per_second|warm_frame_ms|cold_frame_ms|mean_iterations|mean_solve_ms)"' \
+    grep -E '"(atoms|grid_n|backend|warm_frames_per_second|warm_frame_ms|cold_frame_ms|mean_iterations|mean_solve_ms)"' \
       "$OUT/bench_${name}_${precision}.log" | tr -d '\n' | sed "s/^/$name $precision: /"
     echo
   done
