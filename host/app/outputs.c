@@ -130,6 +130,10 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
     if (r) {
         sum.time_setup = t->setup, sum.time_solve = t->solve;
         sum.time_energies = t->energies;
+        sum.time_read = t->read, sum.time_grid = r->time_grid;
+        sum.time_surface = r->time_surface, sum.time_medium = r->time_medium;
+        sum.time_charges = r->time_charges, sum.time_boundary = r->time_boundary;
+        if (r->two_run) sum.time_reference = r->time_reference;
     }
     sum.time_total = t->total;
     sum.exit_status = exit_status;

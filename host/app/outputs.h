@@ -16,6 +16,7 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
 
 typedef struct summary_times {
     double setup, solve, energies, total;
+    double read; /* inputs read (part of setup) */
 } summary_times;
 
 /* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran). */

@@ -90,7 +90,7 @@ static void write_summary(pipeline *p, double start) {
     const run_settings *s = &p->settings;
     if (!s->json_file[0]) return;
     const calc_result *r = p->calc_ran ? p->result : NULL;
-    summary_times t = {0, 0, 0, 0};
+    summary_times t = {0, 0, 0, 0, p->time_read};
     if (r) {
         t.setup = p->time_read + r->time_grid + r->time_surface + r->time_medium + r->time_charges +
                   r->time_boundary;

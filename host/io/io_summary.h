@@ -49,6 +49,10 @@ typedef struct run_summary {
 
     /* wall seconds */
     double time_setup, time_solve, time_energies, time_total;
+    /* the stages of setup (read = inputs read; surface, medium, ... of the calculation layer)
+       and the reference solve of a two-run solvation (null otherwise) */
+    double time_read, time_grid, time_surface, time_medium, time_charges, time_boundary,
+        time_reference;
 
     int exit_status;              /* the program's exit status; -1 = not set */
     const io_notes *notes;        /* written as "notes": [...]; NULL = none */

@@ -23,6 +23,8 @@ void run_summary_init(run_summary *r) {
     r->energy_ionic = r->energy_self_reaction = r->energy_total_reaction_field = unset;
     r->energy_solvation_two_run = unset;
     r->time_setup = r->time_solve = r->time_energies = r->time_total = unset;
+    r->time_read = r->time_grid = r->time_surface = r->time_medium = unset;
+    r->time_charges = r->time_boundary = r->time_reference = unset;
     r->exit_status = -1;
 }
 
@@ -230,9 +232,12 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     key(fp, 2, "timing_s", &top);
     f = 1;
     fputc('{', fp);
-    const char *names[4] = {"setup", "solve", "energies", "total"};
-    const double times[4] = {r->time_setup, r->time_solve, r->time_energies, r->time_total};
-    for (int i = 0; i < 4; i++) {
+    const char *names[11] = {"setup",   "solve",  "energies", "total",    "read",     "grid",
+                             "surface", "medium", "charges",  "boundary", "reference"};
+    const double times[11] = {r->time_setup,   r->time_solve,    r->time_energies, r->time_total,
+                              r->time_read,    r->time_grid,     r->time_surface,  r->time_medium,
+                              r->time_charges, r->time_boundary, r->time_reference};
+    for (int i = 0; i < 11; i++) {
         key(fp, 4, names[i], &f);
         put_number(fp, times[i]);
     }

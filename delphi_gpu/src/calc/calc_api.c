@@ -92,7 +92,12 @@ const char *dg_calc_last_error(dg_calc c) {
 }
 
 const char *dg_calc_notes(dg_calc c) {
-    return c ? c->r.notes : "";
+    if (!c) return "";
+    /* The run's notes, then the solver's notices (e.g. the CPU fallback of DG_BACKEND_AUTO). */
+    const char *notice = c->r.notice;
+    snprintf(c->notes, sizeof c->notes, "%s%s%s", c->r.notes,
+             c->r.notes[0] && notice[0] ? "\n" : "", notice);
+    return c->notes;
 }
 
 static int check_finite(dg_calc c, const char *what, const double *v, long n, int per) {

@@ -113,6 +113,7 @@ struct dg_calc_s {
     calc_hooks hooks;
     calc_result r;
     char error[2048];
+    char notes[4096]; /* dg_calc_notes: the run's notes and the solver's notices */
 };
 
 /* Run the calculation on the handle's atoms.  Returns a dg_status; r.status says how. */

@@ -94,6 +94,7 @@ int main(void) {
     same_energies(&r, &fresh);
     CHECK(isnan(r.energies.solvation_two_run) && isnan(r.energies.ionic_total));
     CHECK(r.timing.total >= r.timing.solve && r.timing.solve > 0);
+    CHECK(dg_calc_notes(c) != NULL);
 
     /* New positions (an MD frame): the grid stays; the same as a fresh handle on them. */
     double moved[12];
