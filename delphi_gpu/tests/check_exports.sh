@@ -17,6 +17,13 @@ declared=$(grep -ho 'DG_API[^(]*dg_[A-Za-z0-9_#]*(' "$include_dir"/delphi_gpu/*.
     esac
   done | sort -u)
 status=0
+# A public function declared without DG_API would be hidden in the shared library.
+unmarked=$(grep -nE '^(const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]*[ *]+dg_[A-Za-z0-9_]*\(' \
+  "$include_dir"/delphi_gpu/*.h || true)
+if [ -n "$unmarked" ]; then
+  echo "check_exports: public functions declared without DG_API (delphi_gpu_export.h):"
+  echo "$unmarked" | sed 's/^/  /'; status=1
+fi
 extra=$(comm -23 <(echo "$exported") <(echo "$declared"))
 missing=$(comm -13 <(echo "$exported") <(echo "$declared"))
 if [ -n "$extra" ]; then
