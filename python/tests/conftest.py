@@ -44,4 +44,4 @@ def program():
         path = candidate if os.path.exists(candidate) else None
     if not path:
         pytest.skip("the delphi-gpu program is not built (DG_BUILD_HOST=OFF)")
-    return path
+    return os.path.abspath(path)
