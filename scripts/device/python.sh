@@ -28,7 +28,7 @@ for source in examples/1ubq/1ubq.pqr regression/data/1hpv.pqr; do
   name=$(basename "$source" .pqr)
   for precision in double float; do
     timeout 300 "$python" python/bench/bench_trajectory.py --source "$source" --gsize 141 \
-      --frames 30 --backend cuda --precision "$precision" --work "$OUT/work" \
+      --frames 30 --backend cuda --precision "$precision" --work build/device-python-work \
       --json "$OUT/bench_${name}_${precision}.json" > "$OUT/bench_${name}_${precision}.log" 2>&1 ||
       status=1
     grep -E '"(atoms|grid_n|backend|warm_frames_per_second|warm_frame_ms|cold_frame_ms|mean_iterations|mean_solve_ms)"' \
@@ -37,8 +37,8 @@ for source in examples/1ubq/1ubq.pqr regression/data/1hpv.pqr; do
   done
 done
 
-"$python" python/examples/trajectory.py --make-trajectory "$OUT/work/1ubq_10.pqr" --frames 10 \
-  "$OUT/work/1ubq_10.pqr" --gsize 141 --backend cuda > "$OUT/trajectory_example.log" 2>&1 ||
+"$python" python/examples/trajectory.py --make-trajectory build/device-python-work/1ubq_10.pqr --frames 10 \
+  build/device-python-work/1ubq_10.pqr --gsize 141 --backend cuda > "$OUT/trajectory_example.log" 2>&1 ||
   status=1
 tail -1 "$OUT/trajectory_example.log"
 echo "scripts/device/python.sh: status $status (logs in $OUT)"
