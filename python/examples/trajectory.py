@@ -37,6 +37,8 @@ def make_trajectory(source, path, frames, sigma, seed=1):
     for _ in range(frames):
         moved = atoms.positions + rng.normal(scale=sigma, size=atoms.positions.shape)
         models.append(dg.Atoms(moved, atoms.charges, atoms.radii, atoms.names))
+    if os.path.dirname(str(path)):
+        os.makedirs(os.path.dirname(str(path)), exist_ok=True)
     dg.write_pqr_models(path, models)
     return models
 

@@ -37,6 +37,7 @@ for source in examples/1ubq/1ubq.pqr regression/data/1hpv.pqr; do
   done
 done
 
+mkdir -p build/device-python-work
 "$python" python/examples/trajectory.py --make-trajectory build/device-python-work/1ubq_10.pqr --frames 10 \
   build/device-python-work/1ubq_10.pqr --gsize 141 --backend cuda > "$OUT/trajectory_example.log" 2>&1 ||
   status=1
