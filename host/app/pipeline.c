@@ -162,11 +162,13 @@ static int prepare_calc(pipeline *p, dg_calc *shared, hook_context *ctx) {
     if (shared && *shared) {
         p->calc = *shared;
         st = dg_calc_set_params(p->calc, &params);
+        p->owns_calc = 0;
     } else {
         st = dg_calc_create(&p->calc, &params);
-        if (shared) *shared = p->calc;
+        /* A batch keeps a handle that works; a failed one stays this run's own. */
+        if (shared && st == DG_OK) *shared = p->calc;
+        p->owns_calc = !shared || st != DG_OK;
     }
-    p->owns_calc = !shared;
     if (st != DG_OK) calc_failed(p, status_class(st), dg_calc_last_error(p->calc));
     return st;
 }

@@ -115,6 +115,8 @@ def params_from_options(lib, **options):
         p.perfil = float(get("perfil"))
     if "gsize" in options:
         p.grid_size = int(get("gsize"))
+        if "perfil" in options and "scale" not in options:
+            p.scale = 0.0  # DelPhi: gsize and perfil give the scale
     if "acenter" in options and "center" in options:
         raise ValueError("give acenter or center, not both")
     if "acenter" in options:

@@ -74,9 +74,14 @@ typedef struct dg_calc_params {
     int version;     /**< DG_CALC_PARAMS_VERSION */
 
     /* Grid (DelPhi scale, perfil, gsize, acenter/center). */
-    double scale;     /**< grid points per Angstrom; default 2 */
-    double perfil;    /**< percent of the grid the molecule's extent fills; default 80 */
-    int grid_size;    /**< points per axis (odd); 0 = from scale and perfil; default 0 */
+    double scale;     /**< grid points per Angstrom; default 2; 0 (with grid_size) = from
+                           grid_size and perfil */
+    double perfil;    /**< percent of the grid the molecule's extent fills; default 80; 0 = 80.
+                           From scale and perfil the size is DelPhi's: scale 100 / perfil x
+                           extent truncated, plus one if even (extent: twice the largest
+                           distance from the grid centre to the atoms' box, radii included) */
+    int grid_size;    /**< points per axis (odd; an even one is made odd, with a note); 0 = from
+                           scale and perfil; default 0 */
     int center_mode;  /**< dg_center_mode; default DG_CENTER_BOX */
     double center[3]; /**< with DG_CENTER_ABSOLUTE / DG_CENTER_OFFSET */
 
