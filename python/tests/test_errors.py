@@ -51,3 +51,14 @@ def test_cuda_without_device():
         calc = dg.Calculation(np.zeros((1, 3)), np.ones(1), np.full(1, 2.0), backend="cuda")
         calc.run()
     assert info.value.status_name == expected and info.value.message
+
+
+def test_gsize_with_perfil_derives_the_scale(backend):
+    """DelPhi's rule: gsize and perfil without scale give the scale."""
+    pos = np.array([[-5.0, 0.0, 0.0], [5.0, 0.0, 0.0]])
+    calc = dg.Calculation(pos, np.array([1.0, -1.0]), np.full(2, 2.0), backend=backend,
+                          gsize=41, perfil=50)
+    g = calc.grid
+    assert g.n == 41 and g.scale != 2.0
+    # The molecule's extent (14 A with radii) fills about half of the 40 spacings.
+    assert 14.0 * g.scale == pytest.approx(0.5 * 40, rel=0.1)
