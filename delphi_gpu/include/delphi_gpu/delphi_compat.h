@@ -102,7 +102,7 @@ typedef struct dg_delphi_report {
 } dg_delphi_report;
 
 /** Fill control with the defaults documented in dg_delphi_control. */
-void dg_delphi_default_control(dg_delphi_control *control);
+DG_API void dg_delphi_default_control(dg_delphi_control *control);
 
 /* The entry points.  REAL is float (DelPhi's single-precision build) or double (its
  * double-precision build); the arithmetic is done in the same precision.  Array sizes, with
@@ -111,13 +111,13 @@ void dg_delphi_default_control(dg_delphi_control *control);
  * report may be NULL (the message is then lost).  Returns a dg_status; an iteration that stops
  * at its limit or diverges is DG_OK with report->result.outcome saying so. */
 #define DG_DECLARE_DELPHI_ENTRY_POINTS(REAL, SUFFIX)                                               \
-    int dg_delphi_itit_##SUFFIX(                                                                   \
+    DG_API int dg_delphi_itit_##SUFFIX(                                                            \
         const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos, REAL *qval,            \
         int icount2a, int icount2b, int icount1a, int icount1b, REAL spec, int nsp, REAL *phimap,  \
         REAL *phimap1, REAL *phimap2, REAL *phimap3, int *ibndx, int *ibndy, int *ibndz,           \
         REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4, const REAL *gval, int idirectalg,      \
         const REAL *cgbp, const dg_delphi_control *control, dg_delphi_report *report);             \
-    int dg_delphi_nitit_##SUFFIX(                                                                  \
+    DG_API int dg_delphi_nitit_##SUFFIX(                                                           \
         const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos, REAL *qval,            \
         int icount2a, int icount2b, int icount1a, int icount1b, REAL spec, int nsp, REAL *phimap,  \
         REAL *phimap1, REAL *phimap2, REAL *phimap3, const unsigned char *idebmap, int *ibndx,     \

@@ -164,58 +164,58 @@ typedef struct dg_calc_result {
 } dg_calc_result;
 
 /** Defaults documented in dg_calc_params (solver: dg_default_options). */
-void dg_calc_default_params(dg_calc_params *params);
+DG_API void dg_calc_default_params(dg_calc_params *params);
 
 /** Create a calculation; validates params (every field; the message names field and value)
  *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
-int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
+DG_API int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
 
 /** New parameters for the same handle (batch runs): checked like dg_calc_create.  The solver
  *  (backend, tuned shape) is kept when backend, precision, device, threads, block shape,
  *  autotune, method and communicator are unchanged, else a new one is started; the atoms stay
  *  and the grid is placed again from them. */
-int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
+DG_API int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
 
 /** Free everything.  NULL allowed. */
-void dg_calc_destroy(dg_calc calc);
+DG_API void dg_calc_destroy(dg_calc calc);
 
 /** Message of the last failure ("" after success); NULL handle gives a generic message. */
-const char *dg_calc_last_error(dg_calc calc);
+DG_API const char *dg_calc_last_error(dg_calc calc);
 
 /** Notes of the last run: adjustments and warnings a user should see (one per line, "" if
  *  none), e.g. the CPU fallback of DG_BACKEND_AUTO or a grid adjusted to be odd. */
-const char *dg_calc_notes(dg_calc calc);
+DG_API const char *dg_calc_notes(dg_calc calc);
 
 /** Set the atoms (copied).  Places the grid from them unless grid_size and an absolute centre
  *  fix it; a later call with other atoms places it again. */
-int dg_calc_set_atoms(dg_calc calc, const dg_atoms *atoms);
+DG_API int dg_calc_set_atoms(dg_calc calc, const dg_atoms *atoms);
 
 /** New positions for the same atoms (3 per atom): the grid stays where it is (MD frames);
  *  DG_ERR_INVALID_ARGUMENT naming the atom if one leaves the grid interior. */
-int dg_calc_set_positions(dg_calc calc, const double *position);
+DG_API int dg_calc_set_positions(dg_calc calc, const double *position);
 
 /** New charges for the same atoms (titration states). */
-int dg_calc_set_charges(dg_calc calc, const double *charge);
+DG_API int dg_calc_set_charges(dg_calc calc, const double *charge);
 
 /** The coarser potential map for DG_BOUNDARY_FOCUSING: n^3 values (x fastest) of a cubic grid
  *  with the given scale and centre (copied). */
-int dg_calc_set_focus_map(dg_calc calc, const double *phi, int n, double scale,
-                          const double center[3]);
+DG_API int dg_calc_set_focus_map(dg_calc calc, const double *phi, int n, double scale,
+                                 const double center[3]);
 
 /** Run the calculation for the current atoms.  A solve that does not converge is reported in
  *  result->solve.outcome (status DG_OK); a requested energy that is not finite is an error. */
-int dg_calc_run(dg_calc calc, dg_calc_result *result);
+DG_API int dg_calc_run(dg_calc calc, dg_calc_result *result);
 
 /** The grid (valid after dg_calc_set_atoms). */
-int dg_calc_get_grid(dg_calc calc, dg_calc_grid *grid);
+DG_API int dg_calc_get_grid(dg_calc calc, dg_calc_grid *grid);
 
 /** Copy the potential of the last run (n^3, x fastest, faces included) in either precision. */
-int dg_calc_potential_f(dg_calc calc, float *phi);
-int dg_calc_potential_d(dg_calc calc, double *phi);
+DG_API int dg_calc_potential_f(dg_calc calc, float *phi);
+DG_API int dg_calc_potential_d(dg_calc calc, double *phi);
 
 /** Potential (kT/e) at points (3 per point, Angstrom) by trilinear interpolation of the last
  *  run's map; NaN outside the grid. */
-int dg_calc_potentials_at(dg_calc calc, const double *points, long count, double *potential);
+DG_API int dg_calc_potentials_at(dg_calc calc, const double *points, long count, double *potential);
 
 #ifdef __cplusplus
 }

@@ -21,13 +21,14 @@
 
 #include <stddef.h>
 
+#include "delphi_gpu_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 1
-#define DG_VERSION_PATCH 0
+/* DG_VERSION_MAJOR, DG_VERSION_MINOR, DG_VERSION_PATCH (generated from CMake's project version). */
+#include "delphi_gpu_version.h"
 
 /** Version of the dg_options layout; dg_default_options() stores it in options.version. */
 #define DG_OPTIONS_VERSION 2

@@ -1,0 +1,136 @@
+"""Finding and loading libdelphi_gpu, and the prototypes of the C functions used.
+
+The library is looked for, in order:
+  1. the file named by the environment variable DELPHI_GPU_LIBRARY;
+  2. next to this package (``pip install`` copies it there when it finds a build), or where
+     ``cmake --install`` put it (DG_INSTALL_PYTHON);
+  3. the build tree of the source checkout this package sits in (``build/delphi_gpu/``);
+  4. the system's library path (``libdelphi_gpu.so.<major>``, then ``libdelphi_gpu.so``).
+It is loaded on first use, so the map readers and writers work without it.
+"""
+import ctypes
+import ctypes.util
+import glob
+import os
+import threading
+
+from . import _ctypes_api as api
+
+_lock = threading.Lock()
+_loaded = None
+
+
+class LibraryNotFoundError(OSError):
+    """libdelphi_gpu could not be found or loaded."""
+
+
+class NotInLibraryError(NotImplementedError):
+    """The loaded libdelphi_gpu lacks a function this package needs (an older or partial build)."""
+
+
+def _candidates():
+    env = os.environ.get("DELPHI_GPU_LIBRARY")
+    if env:
+        yield env, "DELPHI_GPU_LIBRARY"
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "libdelphi_gpu.so*"))):
+        yield path, "next to the package"
+    try:  # written by `cmake --install` with DG_INSTALL_PYTHON
+        from ._library_installed import LIBRARY
+        yield LIBRARY, "the CMake install"
+    except ImportError:
+        pass
+    checkout = os.path.dirname(os.path.dirname(here))
+    path = os.path.join(checkout, "build", "delphi_gpu", "libdelphi_gpu.so")
+    if os.path.exists(path):
+        yield path, "the source checkout's build tree"
+    found = ctypes.util.find_library("delphi_gpu")
+    if found:
+        yield found, "the system library path"
+
+
+class Library:
+    """The loaded shared library with its function prototypes."""
+
+    def __init__(self, handle, path):
+        self.handle = handle
+        self.path = path
+        self._functions = {}
+
+    def function(self, name):
+        """The C function `name` with its prototype; NotInLibraryError when the library lacks it."""
+        fn = self._functions.get(name)
+        if fn is not None:
+            return fn
+        proto = _PROTOTYPES.get(name)
+        if proto is None:
+            raise KeyError(f"no prototype for {name}")
+        try:
+            fn = getattr(self.handle, name)
+        except AttributeError:
+            raise NotInLibraryError(
+                f"{self.path} has no {name}: this build of libdelphi_gpu does not contain the "
+                f"function (rebuild the library from the same source as this package)") from None
+        fn.restype, fn.argtypes = proto
+        self._functions[name] = fn
+        return fn
+
+    def has(self, name):
+        return hasattr(self.handle, name)
+
+    def version(self):
+        return self.function("dg_version_string")().decode()
+
+
+def load():
+    """The library (loaded once per process)."""
+    global _loaded
+    with _lock:
+        if _loaded is not None:
+            return _loaded
+        tried = []
+        for path, where in _candidates():
+            try:
+                handle = ctypes.CDLL(path)
+            except OSError as exc:
+                tried.append(f"{path} ({where}): {exc}")
+                continue
+            _loaded = Library(handle, getattr(handle, "_name", path))
+            return _loaded
+        detail = "; ".join(tried) if tried else "no candidate found"
+        raise LibraryNotFoundError(
+            "libdelphi_gpu not found (" + detail + "). Build it (scripts/configure.sh) and set "
+            "DELPHI_GPU_LIBRARY=/path/to/libdelphi_gpu.so, or install the package with "
+            "`pip install ./python` after the build.")
+
+
+_P = ctypes.POINTER
+_dbl_p = _P(ctypes.c_double)
+_flt_p = _P(ctypes.c_float)
+_calc = ctypes.c_void_p
+
+_PROTOTYPES = {
+    "dg_version_string": (ctypes.c_char_p, []),
+    "dg_status_string": (ctypes.c_char_p, [ctypes.c_int]),
+    "dg_outcome_string": (ctypes.c_char_p, [ctypes.c_int]),
+    "dg_backend_built": (ctypes.c_int, [ctypes.c_int]),
+    "dg_cuda_device_count": (ctypes.c_int, [_P(ctypes.c_int)]),
+    "dg_default_options": (None, [_P(api.DgOptions)]),
+    "dg_calc_default_params": (None, [_P(api.DgCalcParams)]),
+    "dg_calc_create": (ctypes.c_int, [_P(_calc), _P(api.DgCalcParams)]),
+    "dg_calc_set_params": (ctypes.c_int, [_calc, _P(api.DgCalcParams)]),
+    "dg_calc_destroy": (None, [_calc]),
+    "dg_calc_last_error": (ctypes.c_char_p, [_calc]),
+    "dg_calc_notes": (ctypes.c_char_p, [_calc]),
+    "dg_calc_set_atoms": (ctypes.c_int, [_calc, _P(api.DgAtoms)]),
+    "dg_calc_set_positions": (ctypes.c_int, [_calc, _dbl_p]),
+    "dg_calc_set_charges": (ctypes.c_int, [_calc, _dbl_p]),
+    "dg_calc_set_focus_map": (ctypes.c_int,
+                              [_calc, _dbl_p, ctypes.c_int, ctypes.c_double, _dbl_p]),
+    "dg_calc_run": (ctypes.c_int, [_calc, _P(api.DgCalcResult)]),
+    "dg_calc_get_grid": (ctypes.c_int, [_calc, _P(api.DgCalcGrid)]),
+    "dg_calc_potential_f": (ctypes.c_int, [_calc, _flt_p]),
+    "dg_calc_potential_d": (ctypes.c_int, [_calc, _dbl_p]),
+    "dg_calc_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
+}

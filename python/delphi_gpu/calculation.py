@@ -1,0 +1,305 @@
+"""The calculation object: one warm PB calculation, re-run for new coordinates or charges."""
+import ctypes
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _ctypes_api as api
+from ._library import load
+from .errors import error_for
+from .options import params_from_options
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A cubic grid: ``n`` points per axis, ``scale`` points per Angstrom, ``center`` its middle
+    point and ``origin`` the position of point (0, 0, 0), both in Angstrom."""
+
+    n: int
+    scale: float
+    center: tuple
+    origin: tuple
+
+    @property
+    def spacing(self):
+        return 1.0 / self.scale
+
+    def coordinates(self, axis):
+        """Coordinates (Angstrom) of the grid points along axis 0, 1 or 2."""
+        return self.origin[axis] + np.arange(self.n) / self.scale
+
+
+@dataclass
+class Result:
+    """What one run produced.  ``energies`` holds only the terms that were computed (kT)."""
+
+    grid: Grid
+    energies: dict
+    outcome: str
+    converged: bool
+    iterations: int
+    solve: dict
+    reference_solve: dict
+    timing: dict
+    boundary_points: int
+    charged_points: int
+    induced_charge: float
+    expected_induced_charge: float
+    atoms_outside: int
+    backend: str
+    notes: list = field(default_factory=list)
+
+
+def _struct_dict(s):
+    return {name: getattr(s, name) for name, _ in s._fields_}
+
+
+def _grid(g):
+    return Grid(int(g.n), float(g.scale), tuple(g.center), tuple(g.origin))
+
+
+def _solve_dict(r):
+    d = _struct_dict(r)
+    d["outcome"] = api.OUTCOME_NAMES.get(r.outcome, str(r.outcome))
+    d["backend"] = api.BACKEND_NAMES.get(r.backend, str(r.backend))
+    d["precision"] = api.PRECISION_NAMES.get(r.precision, str(r.precision))
+    d["equation"] = api.EQUATION_NAMES.get(r.equation, str(r.equation))
+    return d
+
+
+def _array(value, name, shape_tail, count=None):
+    a = np.ascontiguousarray(value, dtype=np.float64)
+    if shape_tail == (3,):
+        if a.ndim == 1 and a.size % 3 == 0:
+            a = a.reshape(-1, 3)
+        if a.ndim != 2 or a.shape[1] != 3:
+            raise ValueError(f"{name}: expected shape (N, 3), got {np.shape(value)}")
+    elif a.ndim != 1:
+        raise ValueError(f"{name}: expected shape (N,), got {np.shape(value)}")
+    if count is not None and a.shape[0] != count:
+        raise ValueError(f"{name}: {a.shape[0]} entries for {count} atoms")
+    return a
+
+
+def _ptr(a):
+    return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+
+
+class Calculation:
+    """A PB calculation on one backend (GPU or CPU), created once and run many times.
+
+    Options have the names of DelPhi's parameter-file statements (``scale``, ``perfil``,
+    ``gsize``, ``indi``, ``exdi``, ``prbrad``, ``ionrad``, ``salt``, ``bndcon``, ``maxc``,
+    ``linit``, ``nonit``, ...; see ``delphi_gpu.OPTION_HELP``).  Typical use::
+
+        calc = Calculation(positions, charges, radii, scale=2, salt=0.15, maxc=1e-4,
+                           energies="g,c,s")
+        result = calc.run()                 # result.energies["grid"], ...
+        phi = calc.potential()              # ndarray (n, n, n), phi[i, j, k] at (x_i, y_j, z_k)
+        for frame in frames:                # MD frames: same atoms, same grid, device state kept
+            calc.set_positions(frame)
+            result = calc.run()
+
+    Failures raise DelphiGpuError (or a subclass) with the library's message.
+    """
+
+    def __init__(self, positions=None, charges=None, radii=None, **options):
+        self._lib = load()
+        self._handle = ctypes.c_void_p()
+        params = params_from_options(self._lib, **options)
+        self._options = dict(options)
+        st = self._lib.function("dg_calc_create")(ctypes.byref(self._handle), params)
+        if st != 0:
+            err = error_for(st, self._message(), "dg_calc_create")
+            self.close()
+            raise err
+        self._count = None
+        self._grid = None
+        self._ran = False
+        if positions is not None:
+            self.set_atoms(positions, charges, radii)
+        elif charges is not None or radii is not None:
+            raise ValueError("charges and radii need positions")
+
+    # ---- life cycle ------------------------------------------------------------------------
+    def close(self):
+        """Free the calculation and its device memory (also done when the object is collected)."""
+        handle = getattr(self, "_handle", None)
+        if handle is not None and handle.value:
+            self._lib.function("dg_calc_destroy")(handle)
+            self._handle = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def _message(self):
+        text = self._lib.function("dg_calc_last_error")(self._handle)
+        return text.decode(errors="replace") if text else ""
+
+    def _check(self, st, call):
+        if st != 0:
+            raise error_for(st, self._message(), call)
+
+    def _live(self):
+        if not self._handle.value:
+            raise ValueError("the calculation is closed")
+        return self._handle
+
+    @property
+    def atom_count(self):
+        return self._count
+
+    @property
+    def options(self):
+        return dict(self._options)
+
+    def set_options(self, **options):
+        """Change options of this calculation (merged with the current ones), e.g. the salt or
+        the energies, keeping the handle: the solver is restarted only when the backend,
+        precision, device, threads or method change; the atoms stay and the grid is placed
+        again from them."""
+        merged = dict(self._options)
+        merged.update(options)
+        params = params_from_options(self._lib, **merged)
+        self._check(self._lib.function("dg_calc_set_params")(self._live(), params),
+                    "dg_calc_set_params")
+        self._options = merged
+        self._grid = None
+        self._ran = False
+
+    # ---- inputs ----------------------------------------------------------------------------
+    def set_atoms(self, positions, charges, radii):
+        """New atoms (copied): positions (N, 3) Angstrom, charges (N,) e, radii (N,) Angstrom.
+        Places the grid from them (unless gsize and acenter fix it)."""
+        xyz = _array(positions, "positions", (3,))
+        n = xyz.shape[0]
+        q = _array(charges, "charges", (), n)
+        r = _array(radii, "radii", (), n)
+        atoms = api.DgAtoms(n, xyz.ctypes.data, q.ctypes.data, r.ctypes.data)
+        self._check(self._lib.function("dg_calc_set_atoms")(self._live(), ctypes.byref(atoms)),
+                    "dg_calc_set_atoms")
+        self._count = n
+        self._grid = None
+        self._ran = False
+
+    def set_positions(self, positions):
+        """New positions for the same atoms (an MD frame); the grid stays where it is."""
+        if self._count is None:
+            raise ValueError("set_positions before set_atoms")
+        xyz = _array(positions, "positions", (3,), self._count)
+        self._check(self._lib.function("dg_calc_set_positions")(self._live(), _ptr(xyz)),
+                    "dg_calc_set_positions")
+        self._ran = False
+
+    def set_charges(self, charges):
+        """New charges for the same atoms (a titration state)."""
+        if self._count is None:
+            raise ValueError("set_charges before set_atoms")
+        q = _array(charges, "charges", (), self._count)
+        self._check(self._lib.function("dg_calc_set_charges")(self._live(), _ptr(q)),
+                    "dg_calc_set_charges")
+        self._ran = False
+
+    def set_focus_map(self, potential, scale, center):
+        """The coarser map for bndcon=3 (focusing): a cubic (n, n, n) array indexed [x, y, z]."""
+        phi = np.asarray(potential, dtype=np.float64)
+        if phi.ndim != 3 or len(set(phi.shape)) != 1:
+            raise ValueError(f"potential: expected a cubic (n, n, n) array, got {phi.shape}")
+        flat = np.asfortranarray(phi).ravel(order="F")
+        c = (ctypes.c_double * 3)(*_vec(center))
+        self._check(self._lib.function("dg_calc_set_focus_map")(
+            self._live(), _ptr(flat), phi.shape[0], float(scale), c), "dg_calc_set_focus_map")
+
+    # ---- running and outputs ---------------------------------------------------------------
+    def run(self):
+        """Run the calculation for the current atoms; returns a Result.  A solve that does not
+        converge is reported in ``result.outcome`` (not an exception)."""
+        r = api.DgCalcResult()
+        self._check(self._lib.function("dg_calc_run")(self._live(), ctypes.byref(r)),
+                    "dg_calc_run")
+        self._ran = True
+        self._grid = _grid(r.grid)
+        energies = {name: float(getattr(r.energies, name)) for name, _ in r.energies._fields_
+                    if not math.isnan(getattr(r.energies, name))}
+        notes = self._lib.function("dg_calc_notes")(self._handle)
+        notes = [line for line in (notes.decode(errors="replace") if notes else "").splitlines()
+                 if line.strip()]
+        solve = _solve_dict(r.solve)
+        return Result(
+            grid=self._grid,
+            energies=energies,
+            outcome=solve["outcome"],
+            converged=r.solve.outcome == 0,
+            iterations=int(r.solve.iterations),
+            solve=solve,
+            reference_solve=_solve_dict(r.reference_solve) if self._options.get(
+                "solvation_two_run") else None,
+            timing=_struct_dict(r.timing),
+            boundary_points=int(r.boundary_points),
+            charged_points=int(r.charged_points),
+            induced_charge=float(r.induced_charge),
+            expected_induced_charge=float(r.expected_induced_charge),
+            atoms_outside=int(r.atoms_outside),
+            backend=api.BACKEND_NAMES.get(r.backend, str(r.backend)),
+            notes=notes,
+        )
+
+    @property
+    def grid(self):
+        """The grid (after set_atoms)."""
+        g = api.DgCalcGrid()
+        self._check(self._lib.function("dg_calc_get_grid")(self._live(), ctypes.byref(g)),
+                    "dg_calc_get_grid")
+        return _grid(g)
+
+    def potential(self, dtype=np.float64):
+        """The last run's potential (kT/e) as an (n, n, n) ndarray: ``phi[i, j, k]`` is the
+        point (x_i, y_j, z_k) of ``grid.coordinates``.  The array is Fortran-ordered, so its
+        memory is x fastest, exactly DelPhi's phimap(igrid, igrid, igrid); faces included."""
+        n = self.grid.n
+        dtype = np.dtype(dtype)
+        if dtype == np.float64:
+            out = np.empty(n * n * n, dtype=np.float64)
+            fn, ptype = "dg_calc_potential_d", ctypes.c_double
+        elif dtype == np.float32:
+            out = np.empty(n * n * n, dtype=np.float32)
+            fn, ptype = "dg_calc_potential_f", ctypes.c_float
+        else:
+            raise ValueError(f"dtype {dtype}: float64 or float32")
+        self._check(self._lib.function(fn)(self._live(),
+                                           out.ctypes.data_as(ctypes.POINTER(ptype))), fn)
+        return out.reshape((n, n, n), order="F")
+
+    def potentials_at(self, points):
+        """Potential (kT/e) at points (M, 3) in Angstrom by trilinear interpolation of the last
+        run's map; NaN outside the grid."""
+        pts = _array(points, "points", (3,))
+        out = np.empty(pts.shape[0], dtype=np.float64)
+        self._check(self._lib.function("dg_calc_potentials_at")(
+            self._live(), _ptr(pts), pts.shape[0], _ptr(out)), "dg_calc_potentials_at")
+        return out
+
+
+def _vec(value):
+    v = [float(x) for x in value]
+    if len(v) != 3:
+        raise ValueError(f"expected three numbers, got {value!r}")
+    return v
+
+
+def solve(positions, charges, radii, **options):
+    """One calculation: returns (Result, potential ndarray)."""
+    with Calculation(positions, charges, radii, **options) as calc:
+        result = calc.run()
+        return result, calc.potential()

@@ -1,0 +1,64 @@
+"""Errors are Python exceptions carrying the library's message."""
+import numpy as np
+import pytest
+
+import delphi_gpu as dg
+
+
+def test_bad_option_value_names_the_field(backend):
+    with pytest.raises(dg.InvalidInputError) as info:
+        dg.Calculation(backend=backend, indi=-3.0)
+    err = info.value
+    assert err.status in range(1, 9) and err.message
+    assert "-3" in err.message and "dg_calc_create" in str(err)
+
+
+def test_even_grid_size_is_reported(backend):
+    pos, q, r = np.zeros((1, 3)), np.ones(1), np.full(1, 2.0)
+    try:
+        calc = dg.Calculation(pos, q, r, backend=backend, gsize=40)
+    except dg.InvalidInputError as err:
+        assert "40" in err.message
+    else:  # the library adjusts an even size and says so in the notes
+        res = calc.run()
+        assert res.grid.n % 2 == 1 and res.notes
+
+
+def test_python_side_checks():
+    with pytest.raises(TypeError, match="unknown option"):
+        dg.Calculation(scal=2.0)
+    with pytest.raises(ValueError, match="bndcon"):
+        dg.Calculation(bndcon="nowhere")
+    with pytest.raises(ValueError, match="shape"):
+        dg.Calculation(np.zeros((3, 2)), np.zeros(3), np.zeros(3))
+
+
+def test_nonfinite_input(backend):
+    pos = np.array([[0.0, np.nan, 0.0]])
+    with pytest.raises(dg.InvalidInputError) as info:
+        dg.Calculation(pos, np.ones(1), np.full(1, 2.0), backend=backend)
+    assert info.value.message
+
+
+def test_cuda_without_device():
+    if not dg.backend_built("cuda"):
+        expected = "DG_ERR_BACKEND_NOT_BUILT"
+    elif dg.cuda_device_count() == 0:
+        expected = "DG_ERR_NO_DEVICE"
+    else:
+        pytest.skip("a GPU is present: nothing to check here")
+    with pytest.raises(dg.DelphiGpuError) as info:
+        calc = dg.Calculation(np.zeros((1, 3)), np.ones(1), np.full(1, 2.0), backend="cuda")
+        calc.run()
+    assert info.value.status_name == expected and info.value.message
+
+
+def test_gsize_with_perfil_derives_the_scale(backend):
+    """DelPhi's rule: gsize and perfil without scale give the scale."""
+    pos = np.array([[-5.0, 0.0, 0.0], [5.0, 0.0, 0.0]])
+    calc = dg.Calculation(pos, np.array([1.0, -1.0]), np.full(2, 2.0), backend=backend,
+                          gsize=41, perfil=50)
+    g = calc.grid
+    assert g.n == 41 and g.scale != 2.0
+    # The molecule's extent (14 A with radii) fills about half of the 40 spacings.
+    assert 14.0 * g.scale == pytest.approx(0.5 * 40, rel=0.1)
