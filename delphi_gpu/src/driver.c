@@ -242,6 +242,11 @@ int dg_run_solver(dg_solver s, dg_result *r) {
     solve_plan plan = {0};
     int st = make_plan(s, &plan);
     if (st != DG_OK) return st;
+    if (plan.nonlinear && s->options.nonlinear_method == DG_NONLINEAR_NEWTON &&
+        s->options.precision == DG_PRECISION_MIXED)
+        return dg_fail(s, DG_ERR_UNSUPPORTED,
+                       "option precision: MIXED is not available with nonlinear_method NEWTON "
+                       "(Newton's residual is already in double; use DOUBLE or FLOAT)");
     if ((st = set_omega(s, plan.omega)) != DG_OK) return st;
     r->setup_seconds += dg_wall_seconds() - plan_start;
     s->timing.spectral = dg_wall_seconds() - plan_start;

@@ -128,6 +128,11 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->mpi_comm && o->solver != DG_SOLVER_SOR)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "the multigrid solver runs on one process; use solver SOR with MPI");
+    if (o->equation == DG_EQUATION_NONLINEAR_PB && o->nonlinear_method == DG_NONLINEAR_NEWTON &&
+        o->precision == DG_PRECISION_MIXED)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "precision",
+                      "MIXED is not available with nonlinear_method NEWTON (its residual is "
+                      "already in double; use DOUBLE or FLOAT)");
     if (o->mpi_comm && o->precision == DG_PRECISION_MIXED)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "mixed precision runs on one process; use FLOAT or DOUBLE with MPI");

@@ -249,7 +249,8 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_OUTCOME_STOPPED,
                                 DG_OUTCOME_FLOAT_RESOLUTION,
                                 DG_PHASE_LINEAR,
-                                DG_PHASE_NONLINEAR};
+                                DG_PHASE_NONLINEAR,
+                                DG_DELPHI_GPU_MIN_POINTS};
 
 int probe_constants(int *values, int capacity) {
     int n = (int)(sizeof constants / sizeof constants[0]);

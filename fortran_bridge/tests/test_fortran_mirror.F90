@@ -191,7 +191,7 @@ contains
       DG_SALT_NONE, DG_SALT_PER_POINT, DG_SALT_FLAG, &
       DG_OUTCOME_CONVERGED, DG_OUTCOME_COMPLETED, DG_OUTCOME_NOT_CONVERGED, &
       DG_OUTCOME_DIVERGED, DG_OUTCOME_STOPPED, DG_OUTCOME_FLOAT_RESOLUTION, &
-      DG_PHASE_LINEAR, DG_PHASE_NONLINEAR]
+      DG_PHASE_LINEAR, DG_PHASE_NONLINEAR, DG_DELPHI_GPU_MIN_POINTS]
     integer(c_int) :: c_values(128), n
     integer :: i
     n = probe_constants(c_values, int(size(c_values), c_int))

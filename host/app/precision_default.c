@@ -7,6 +7,7 @@ int app_default_precision(const run_settings *s) {
     if (s->precision_given) return s->precision;
     if (APP_GPU_DEFAULT_PRECISION == DG_PRECISION_DOUBLE || s->backend == DG_BACKEND_CPU)
         return DG_PRECISION_DOUBLE;
+    if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) return DG_PRECISION_DOUBLE;
     if (s->backend == DG_BACKEND_CUDA) return APP_GPU_DEFAULT_PRECISION;
     int count = 0; /* auto: the GPU when one is usable, as the library decides */
     return dg_backend_built(DG_BACKEND_CUDA) && dg_cuda_device_count(&count) == DG_OK && count > 0

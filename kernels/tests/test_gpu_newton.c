@@ -43,8 +43,12 @@ static void run(double charge, double molar, int term, int precision) {
            is_double ? "double" : "float", rg.iterations, rg.nonlinear_blocks, rc.iterations,
            rc.nonlinear_blocks, rel);
     CHECK(rg.backend == DG_BACKEND_CUDA, "backend");
-    CHECK(rg.outcome == DG_OUTCOME_CONVERGED && rc.outcome == DG_OUTCOME_CONVERGED,
-          "outcome cuda %s, cpu %s", dg_outcome_string(rg.outcome), dg_outcome_string(rc.outcome));
+    /* Float: potentials of thousands of kT/e put a 1e-4 criterion below float's resolution, and
+       both backends then stop there. */
+    const int done = rc.outcome == DG_OUTCOME_CONVERGED ||
+                     (!is_double && rc.outcome == DG_OUTCOME_FLOAT_RESOLUTION);
+    CHECK(done && rg.outcome == rc.outcome, "outcome cuda %s, cpu %s",
+          dg_outcome_string(rg.outcome), dg_outcome_string(rc.outcome));
     CHECK(abs(rg.nonlinear_blocks - rc.nonlinear_blocks) <= 1, "steps %d vs %d",
           rg.nonlinear_blocks, rc.nonlinear_blocks);
     CHECK(abs(rg.iterations - rc.iterations) <= 20, "sweeps %d vs %d", rg.iterations,

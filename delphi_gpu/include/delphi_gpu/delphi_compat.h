@@ -33,9 +33,10 @@ extern "C" {
 /** Version of the dg_delphi_control layout (stored by dg_delphi_default_control). */
 #define DG_DELPHI_CONTROL_VERSION 1
 
-/** Default of dg_delphi_control.gpu_min_points: 64^3 grid points (provisional; see
-    scripts/device/kit.sh for the measurement that sets it). */
-#define DG_DELPHI_GPU_MIN_POINTS 262144
+/** Default of dg_delphi_control.gpu_min_points: 41^3 grid points.  Measured on an H100
+    (2026-11-23, scripts/device/kit.sh): a first kit call at 33^3 takes the same time on the CPU
+    and on the GPU (with the background start-up), at 49^3 the GPU is 4x faster. */
+#define DG_DELPHI_GPU_MIN_POINTS 68921
 
 /** Length of the text buffers in dg_delphi_report (including the terminating NUL). */
 #define DG_DELPHI_NOTICE_LENGTH  256
