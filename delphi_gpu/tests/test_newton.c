@@ -165,5 +165,15 @@ int main(void) {
     dg_solver s = NULL;
     CHECK(dg_create(&s, &o) == DG_ERR_UNSUPPORTED, "EXACT with DELPHI accepted");
     dg_destroy(s);
+    /* Newton with mixed precision is refused (its residual is in double already). */
+    dg_options mixed;
+    dg_default_options(&mixed);
+    mixed.backend = DG_BACKEND_CPU, mixed.precision = DG_PRECISION_MIXED;
+    mixed.equation = DG_EQUATION_NONLINEAR_PB, mixed.nonlinear_method = DG_NONLINEAR_NEWTON;
+    dg_solver refused = NULL;
+    const int status = dg_create(&refused, &mixed);
+    CHECK(status == DG_ERR_UNSUPPORTED && strstr(dg_last_error(refused), "MIXED"),
+          "Newton with MIXED: status %d (%s)", status, dg_last_error(refused));
+    dg_destroy(refused);
     return test_finish("test_newton");
 }
