@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_mpi.h"
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "io_text.h"
@@ -234,6 +235,7 @@ int batch_execute(int argc, char **argv, FILE *out) {
         return status;
     }
     FILE *jsonl = NULL;
+    if (app_mpi_rank() != 0) b.jsonl_file = NULL; /* under mpirun only rank 0 writes */
     if (b.jsonl_file && !(jsonl = fopen(b.jsonl_file, "w"))) {
         fprintf(stderr, "delphi-gpu: error: --jsonl: cannot write %s\n", b.jsonl_file);
         plan_free(&b);

@@ -1,6 +1,8 @@
 /* Settings -> calculation parameters (see calc_params.h). */
 #include "calc_params.h"
 
+#include "app_mpi.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +10,8 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
     dg_default_options(o);
     o->backend = s->backend;
     o->precision = s->precision;
-    o->device = s->device;
+    o->device = app_mpi_device(s->device);
+    o->mpi_comm = app_mpi_comm(); /* NULL unless started by mpirun with several ranks */
     o->num_threads = s->threads > 0 ? s->threads : 0;
     o->equation = s->nonit > 0 ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_AUTO;
     o->solver = s->solver;

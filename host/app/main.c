@@ -1,11 +1,16 @@
 /* delphi-gpu: a DelPhi-style Poisson-Boltzmann calculation (host/app/CLI.md). */
 #include <stdio.h>
 
+#include "app_mpi.h"
 #include "batch.h"
 #include "temp_files.h"
 
 int main(int argc, char **argv) {
+    /* Under mpirun the ranks share the solve; rank 0 prints and writes (app_mpi.h). */
+    app_mpi_init(&argc, &argv);
     /* Ctrl-C, SIGTERM or a crash removes the temporary outputs before the program ends. */
     temp_files_install_signal_cleanup();
-    return batch_execute(argc, argv, stdout);
+    const int status = batch_execute(argc, argv, app_mpi_rank() == 0 ? stdout : NULL);
+    app_mpi_finalize();
+    return status;
 }

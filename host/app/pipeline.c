@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "app_mpi.h"
 #include "backend_notice.h"
 #include "calc_params.h"
 #include "io_molecule.h"
@@ -260,6 +261,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
+    app_mpi_quiet_outputs(&p->settings); /* under mpirun only rank 0 writes */
     if (batch) {
         p->settings.model = batch->model;
         tag_outputs(&p->settings, batch->tag);
@@ -288,6 +290,9 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     p->progress.log = &p->log;
     progress_reset(&p->progress, "solve");
     report_settings(&p->log, s, &p->notes);
+    if (app_mpi_size() > 1)
+        log_info(&p->log, "mpi ranks            : %d (the solve split in z slabs, docs/MPI.md)",
+                 app_mpi_size());
 
     p->exit_code = read_inputs(p);
     p->time_read = omp_get_wtime() - start;

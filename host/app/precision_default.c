@@ -1,6 +1,7 @@
 /* The program's default precision (precision_default.h). */
 #include "precision_default.h"
 
+#include "app_mpi.h"
 #include "delphi_gpu/delphi_gpu.h"
 
 int app_default_precision(const run_settings *s) {
@@ -8,6 +9,7 @@ int app_default_precision(const run_settings *s) {
     if (APP_GPU_DEFAULT_PRECISION == DG_PRECISION_DOUBLE || s->backend == DG_BACKEND_CPU)
         return DG_PRECISION_DOUBLE;
     if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) return DG_PRECISION_DOUBLE;
+    if (app_mpi_size() > 1) return DG_PRECISION_DOUBLE; /* mixed runs on one process */
     if (s->backend == DG_BACKEND_CUDA) return APP_GPU_DEFAULT_PRECISION;
     int count = 0; /* auto: the GPU when one is usable, as the library decides */
     return dg_backend_built(DG_BACKEND_CUDA) && dg_cuda_device_count(&count) == DG_OK && count > 0

@@ -1,0 +1,74 @@
+/* The program under mpirun (app_mpi.h). */
+#include "app_mpi.h"
+
+#include "delphi_gpu/delphi_gpu.h"
+
+#ifdef DG_MPI
+#include <mpi.h>
+
+static MPI_Comm world = MPI_COMM_NULL;
+static int started = 0; /* 1 when this program called MPI_Init */
+
+void app_mpi_init(int *argc, char ***argv) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) started = MPI_Init(argc, argv) == MPI_SUCCESS;
+    world = MPI_COMM_WORLD;
+}
+
+void app_mpi_finalize(void) {
+    if (started) MPI_Finalize();
+    started = 0;
+    world = MPI_COMM_NULL;
+}
+
+int app_mpi_rank(void) {
+    int rank = 0;
+    if (world != MPI_COMM_NULL) MPI_Comm_rank(world, &rank);
+    return rank;
+}
+
+int app_mpi_size(void) {
+    int size = 1;
+    if (world != MPI_COMM_NULL) MPI_Comm_size(world, &size);
+    return size;
+}
+
+void *app_mpi_comm(void) {
+    return app_mpi_size() > 1 ? (void *)&world : NULL;
+}
+#else
+void app_mpi_init(int *argc, char ***argv) {
+    (void)argc, (void)argv;
+}
+
+void app_mpi_finalize(void) {}
+
+int app_mpi_rank(void) {
+    return 0;
+}
+
+int app_mpi_size(void) {
+    return 1;
+}
+
+void *app_mpi_comm(void) {
+    return NULL;
+}
+#endif
+
+int app_mpi_device(int requested) {
+    if (app_mpi_size() == 1) return requested;
+    int count = 0;
+    if (dg_cuda_device_count(&count) != DG_OK || count < 1) return requested;
+    return (requested + app_mpi_rank()) % count;
+}
+
+void app_mpi_quiet_outputs(run_settings *s) {
+    if (app_mpi_rank() == 0) return;
+    s->map_count = 0;
+    s->frc_out_file[0] = '\0';
+    s->json_file[0] = '\0';
+    s->log_file[0] = '\0';
+    s->quiet = 1;
+}

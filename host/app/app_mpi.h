@@ -1,0 +1,27 @@
+/* The program under mpirun (a build with DG_MPI): one solve split over the ranks of
+ * MPI_COMM_WORLD.  Every rank reads the inputs and runs the calculation's set-up; the solve is
+ * decomposed (docs/MPI.md); rank 0 alone prints and writes the outputs.  Without DG_MPI, or
+ * started without mpirun, the program is one process and these say so. */
+#ifndef HOST_APP_MPI_H
+#define HOST_APP_MPI_H
+
+#include "settings.h"
+
+/* Start MPI when the build has it (a single process is a world of one). */
+void app_mpi_init(int *argc, char ***argv);
+void app_mpi_finalize(void);
+
+int app_mpi_rank(void); /* 0 without MPI */
+int app_mpi_size(void); /* 1 without MPI */
+
+/* The communicator to decompose over (dg_options.mpi_comm), NULL for a single process. */
+void *app_mpi_comm(void);
+
+/* The CUDA device of this rank: the requested one, shifted by the rank (one GPU per rank,
+   round robin over the devices of the node). */
+int app_mpi_device(int requested);
+
+/* Ranks other than 0 write nothing: no maps, site file, summary, log copy or progress. */
+void app_mpi_quiet_outputs(run_settings *s);
+
+#endif /* HOST_APP_MPI_H */

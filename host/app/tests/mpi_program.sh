@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The program under mpirun (label mpi): examples/1ubq with 37 SOR iterations (a fixed count, so
+# the decomposed potential is bitwise the single process's) on 1 process and on 2 and 3 ranks;
+# the JSON energies must agree to every printed digit, and only rank 0 writes.
+# Usage: mpi_program.sh PROGRAM EXAMPLES_DIR WORKDIR
+set -euo pipefail
+program=$1 examples=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+args=("$examples/1ubq/run.prm" --backend cpu --linit 37 --autoc 0 --maxc 0 --quiet)
+"$program" "${args[@]}" --json single.json > single.log 2>&1 || { cat single.log; exit 1; }
+energies() {
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["energies_kT"]; print(repr(e))' "$1"
+}
+for ranks in 2 3; do
+  mpirun --oversubscribe -np "$ranks" "$program" "${args[@]}" --json "mpi$ranks.json" \
+    > "mpi$ranks.log" 2>&1 || { cat "mpi$ranks.log"; exit 1; }
+  grep -q "mpi ranks *: $ranks" "mpi$ranks.log" || { echo "no 'mpi ranks: $ranks' line"; exit 1; }
+  if [ "$(grep -c '^backend  ' "mpi$ranks.log")" != 1 ]; then
+    echo "$ranks ranks: the log was printed by more than rank 0"; exit 1
+  fi
+  if ! diff <(energies single.json) <(energies "mpi$ranks.json"); then
+    echo "$ranks ranks: energies differ from the single process"; exit 1
+  fi
+  echo "$ranks ranks: energies equal to the single process's: $(energies "mpi$ranks.json")"
+done
