@@ -14,8 +14,9 @@
 !>                       resolution; the result is returned in DelPhi's REAL kind)
 !>   DELPHI_GPU_MIN_POINTS  with auto, grids of fewer points (igrid**3) run on the CPU
 !>                       (default DG_DELPHI_GPU_MIN_POINTS; 0 = the GPU whenever one works)
-!>   DELPHI_GPU_EARLY_START  0 = do not begin CUDA's start-up when the program starts
-!>                       (kit_early_start.c; default: begin it, unless DELPHI_GPU_BACKEND=cpu)
+!>   DELPHI_GPU_EARLY_START  1 = begin CUDA's start-up when the program starts, overlapping
+!>                       DelPhi's set-up (kit_early_start.c; default: off, since a short run
+!>                       would wait for the start-up at exit)
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
 module delphi_gpu_kit
   use, intrinsic :: iso_c_binding, only: c_funloc, c_int, c_null_ptr, c_ptr
