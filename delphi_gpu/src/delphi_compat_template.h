@@ -61,7 +61,7 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     dg_solver s = NULL;
     int st = dg_create(&s, &o);
     if (!s) return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
-    s->float_floor_off = 1; /* stock DelPhi runs a float solve to its iteration limit */
+    s->stock_behaviour = 1; /* stock's iteration counts, float solves to their limit included */
     keep_notice(s, r);
     if (st == DG_OK) st = SFX(dg_set_sparse_medium)(s, m);
     if (st == DG_OK) st = SFX(dg_solve)(s, phimap, &r->result);

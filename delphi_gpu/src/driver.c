@@ -187,10 +187,15 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
         if (target == next_check) {
             small = mon->max_change < LINEAR_PHASE_MAX_CHANGE;
-            x.first = target >= plan->nlit - plan->nlit % interval && small;
+            /* Outside DelPhi's own entry points a linear phase that already meets the run's
+               criterion ends at this check (DelPhi runs all its nlit sweeps regardless). */
+            const int done = !s->stock_behaviour && small && dg_criteria_set(o) &&
+                             dg_monitor_criteria_met(mon);
+            x.first = (target >= plan->nlit - plan->nlit % interval || done) && small;
             if (!manual && x.first && qfact > 3.2)
                 x.factor = exp(-2.1 * qfact) + 1e-6, x.pending = 1;
             x.fresh = x.fresh || x.first;
+            if (done) break;
         }
     }
     r->linear_iterations = mon->iterations;

@@ -50,6 +50,6 @@ void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega)
 }
 
 int dg_float_floor_reached(const dg_monitor *m) {
-    return m->solver->options.precision == DG_PRECISION_FLOAT && !m->solver->float_floor_off &&
+    return m->solver->options.precision == DG_PRECISION_FLOAT && !m->solver->stock_behaviour &&
            m->floor_stalls >= FLOOR_STALLS;
 }

@@ -35,7 +35,11 @@ static void defaults_and_strings(void) {
     CHECK(o.check_interval == 10 && o.check_stride == 1 && o.iterations == 0 &&
               o.run_until_converged == -1 && o.nonlinear_blocks == 30,
           "DelPhi defaults");
-    CHECK(strcmp(dg_version_string(), "0.1.0") == 0, "version %s", dg_version_string());
+    char version[64];
+    snprintf(version, sizeof version, "%d.%d.%d", DG_VERSION_MAJOR, DG_VERSION_MINOR,
+             DG_VERSION_PATCH);
+    CHECK(strcmp(dg_version_string(), version) == 0, "version %s, header %s", dg_version_string(),
+          version);
     for (int a = 0; a < DG_STATUS_COUNT; ++a)
         for (int b = a + 1; b < DG_STATUS_COUNT; ++b)
             CHECK(strcmp(dg_status_string(a), dg_status_string(b)) != 0, "status %d = %d", a, b);

@@ -11,6 +11,7 @@ static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
 /* 0: the fixed relaxation below; else DelPhi's adaptive relaxation with this max-change
    criterion. */
 static double adaptive_tol = 0.0;
+static int linear_sweeps = 0; /* > 0: the options' iterations (DelPhi linit) */
 
 static double *solve(double charge, int nonlinear, dense_problem *d, dg_result *r) {
     dense_problem_init(d, N, N, N, scale, 80.0);
@@ -27,6 +28,7 @@ static double *solve(double charge, int nonlinear, dense_problem *d, dg_result *
        diverges, as stock nitit does; this test is about the nonlinear equation. */
     o.relpar = nonlinear ? 1.5 : 0.0;
     if (adaptive_tol > 0.0) o.relpar = 0.0, o.max_change_tol = adaptive_tol;
+    if (linear_sweeps > 0) o.iterations = linear_sweeps, o.run_until_converged = 0;
     dg_solver s = make_cpu_solver(&o);
     CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
     point_source src = {C, C, C, charge, 80.0, scale, debye_kappa(molar, 80.0), exclusion};
@@ -105,6 +107,21 @@ int main(void) {
           r3.nonlinear_blocks);
     CHECK(diff / ref < 1e-3, "adaptive run differs by %.2e", diff / ref);
     free(adaptive), dense_problem_free(&d3);
+
+    /* The linear phase ends once it meets the run's criterion (here long before linit = 3000);
+       DelPhi's own entry points keep stock's full linear phase (test_delphi_entry). */
+    dense_problem d4;
+    dg_result r4;
+    linear_sweeps = 3000;
+    double *early = solve(5.0, 1, &d4, &r4);
+    linear_sweeps = 0;
+    diff = max_abs_diff(early, non, points, &ref);
+    printf("linit 3000: linear phase %d sweeps, %d blocks, max |difference| / max |phi| = %.2e\n",
+           r4.linear_iterations, r4.nonlinear_blocks, diff / ref);
+    CHECK(r4.linear_iterations < 1000, "the linear phase ran %d of its 3000 sweeps",
+          r4.linear_iterations);
+    CHECK(diff / ref < 1e-6, "early linear stop changes the answer by %.2e", diff / ref);
+    free(early), dense_problem_free(&d4);
     free(lin), free(non), dense_problem_free(&d1), dense_problem_free(&d2);
     return test_finish("test_nonlinear");
 }
