@@ -13,8 +13,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/device-python}
 mkdir -p "$OUT"
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
+# The python3 on PATH (on the GPU machines the one that has NumPy), else Debian's.
+python=$(command -v python3 || echo /usr/bin/python3)
 export DELPHI_GPU_LIBRARY=$PWD/build/delphi_gpu/libdelphi_gpu.so
 status=0
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1 || true
@@ -26,7 +26,7 @@ tail -5 "$OUT/python_tests_cuda.log"
 
 for source in examples/1ubq/1ubq.pqr regression/data/1hpv.pqr; do
   name=$(basename "$source" .pqr)
-  for precision in double float; do
+  for precision in double mixed; do
     timeout 300 "$python" python/bench/bench_trajectory.py --source "$source" --gsize 141 \
       --frames 30 --backend cuda --precision "$precision" --work build/device-python-work \
       --json "$OUT/bench_${name}_${precision}.json" > "$OUT/bench_${name}_${precision}.log" 2>&1 ||
