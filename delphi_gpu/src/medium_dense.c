@@ -29,9 +29,38 @@ typedef struct point_charge {
     double charge;
 } point_charge;
 
-static int compare_point_charge(const void *a, const void *b) {
-    long ia = ((const point_charge *)a)->index, ib = ((const point_charge *)b)->index;
-    return (ia > ib) - (ia < ib);
+/* Stable sort of list[0..n) by index (each in 0..limit-1): least-significant-digit radix sort,
+ * 11 bits a pass.  Equal indices keep their input order, so merged repeats are summed in list
+ * order.  Returns -1 when out of memory (list unchanged). */
+static int sort_point_charges(point_charge *list, long n, long limit) {
+    enum { DIGIT_BITS = 11, BUCKETS = 1 << DIGIT_BITS };
+    int bits = 1;
+    while (bits < 63 && (limit - 1) >> bits)
+        ++bits;
+    point_charge *other = malloc((size_t)(n + 1) * sizeof *other);
+    long *count = malloc(BUCKETS * sizeof *count);
+    if (!other || !count) {
+        free(other), free(count);
+        return -1;
+    }
+    point_charge *from = list, *to = other;
+    for (int shift = 0; shift < bits; shift += DIGIT_BITS) {
+        memset(count, 0, BUCKETS * sizeof *count);
+        for (long i = 0; i < n; ++i)
+            count[(from[i].index >> shift) & (BUCKETS - 1)]++;
+        long start = 0;
+        for (int b = 0; b < BUCKETS; ++b) {
+            const long here = count[b];
+            count[b] = start, start += here;
+        }
+        for (long i = 0; i < n; ++i)
+            to[count[(from[i].index >> shift) & (BUCKETS - 1)]++] = from[i];
+        point_charge *swap = from;
+        from = to, to = swap;
+    }
+    if (from != list) memcpy(list, from, (size_t)n * sizeof *list);
+    free(other), free(count);
+    return 0;
 }
 
 /* Ionic strength, Debye factor and Taylor coefficients chi2..chi5 of the ionic charge density

@@ -114,7 +114,10 @@ static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepare
             }
             list[i].index = w, list[i].charge = (double)m->charge_list_value[i];
         }
-        qsort(list, (size_t)m->charge_list_count, sizeof *list, compare_point_charge);
+        if (sort_point_charges(list, m->charge_list_count, (long)p->point_count) != 0) {
+            free(list);
+            return DG_ERR_OUT_OF_MEMORY;
+        }
         for (long i = 0; i < m->charge_list_count; ++i) /* merge repeats */
             if (n > 0 && list[n - 1].index == list[i].index)
                 list[n - 1].charge += list[i].charge;
