@@ -110,6 +110,34 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
     return DG_OK;
 }
 
+/* 1 when every medium number on the faces of the interior points is below count: along each
+ * interior row, medium_x from x = 0 to nx - 2, medium_y on rows y - 1 and y, medium_z on planes
+ * z - 1 and z (the entries the per-point check reads).  A fast pass; on 0 the per-point check
+ * finds and names the first bad entry. */
+static int media_in_range(const unsigned char *mx, const unsigned char *my, const unsigned char *mz,
+                          int count, const dg_prepared *p) {
+    const long nx = p->nx, plane = nx * p->ny;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const long row = nx * y + plane * z;
+            unsigned char top = 0;
+            for (long x = 0; x < nx - 1; ++x)
+                top = mx[row + x] > top ? mx[row + x] : top;
+            for (long x = 1; x < nx - 1; ++x) {
+                const unsigned char a =
+                    my[row + x] > my[row - nx + x] ? my[row + x] : my[row - nx + x];
+                const unsigned char b =
+                    mz[row + x] > mz[row - plane + x] ? mz[row + x] : mz[row - plane + x];
+                top = a > top ? a : top;
+                top = b > top ? b : top;
+            }
+            bad |= top >= count;
+        }
+    return !bad;
+}
+
 #define DG_TEMPLATE "medium_dense_template.h"
 #include "for_each_precision.h"
 

@@ -36,6 +36,8 @@ static int SFX(check_permittivity)(const SFX(dg_dense_medium) * m, const dg_prep
                                                       : DG_ERR_NONFINITE_INPUT;
             }
     }
+    if (!m->eps_x && media_in_range(m->medium_x, m->medium_y, m->medium_z, m->medium_count, p))
+        return DG_OK;
     const char *names[3] = {"x", "y", "z"};
     int status = DG_OK;
 #pragma omp parallel for schedule(static)
