@@ -14,7 +14,7 @@ int phi_map_alloc(phi_map *m, int n, int is_double, double scale, const double c
     if (!m->data) return -1;
     /* Zeroed by all threads, plane by plane: the pages are first touched (and cleared by the
        system) in parallel instead of one by one when the face values are written. */
-    const size_t plane = bytes / (size_t)n;
+    const size_t plane = n > 0 ? bytes / (size_t)n : 0;
 #pragma omp parallel for schedule(static)
     for (int z = 0; z < n; ++z)
         memset((char *)m->data + (size_t)z * plane, 0, plane);
