@@ -29,9 +29,38 @@ typedef struct point_charge {
     double charge;
 } point_charge;
 
-static int compare_point_charge(const void *a, const void *b) {
-    long ia = ((const point_charge *)a)->index, ib = ((const point_charge *)b)->index;
-    return (ia > ib) - (ia < ib);
+/* Stable sort of list[0..n) by index (each in 0..limit-1): least-significant-digit radix sort,
+ * 11 bits a pass.  Equal indices keep their input order, so merged repeats are summed in list
+ * order.  Returns -1 when out of memory (list unchanged). */
+static int sort_point_charges(point_charge *list, long n, long limit) {
+    enum { DIGIT_BITS = 11, BUCKETS = 1 << DIGIT_BITS };
+    int bits = 1;
+    while (bits < 63 && (limit - 1) >> bits)
+        ++bits;
+    point_charge *other = malloc((size_t)(n + 1) * sizeof *other);
+    long *count = malloc(BUCKETS * sizeof *count);
+    if (!other || !count) {
+        free(other), free(count);
+        return -1;
+    }
+    point_charge *from = list, *to = other;
+    for (int shift = 0; shift < bits; shift += DIGIT_BITS) {
+        memset(count, 0, BUCKETS * sizeof *count);
+        for (long i = 0; i < n; ++i)
+            count[(from[i].index >> shift) & (BUCKETS - 1)]++;
+        long start = 0;
+        for (int b = 0; b < BUCKETS; ++b) {
+            const long here = count[b];
+            count[b] = start, start += here;
+        }
+        for (long i = 0; i < n; ++i)
+            to[count[(from[i].index >> shift) & (BUCKETS - 1)]++] = from[i];
+        point_charge *swap = from;
+        from = to, to = swap;
+    }
+    if (from != list) memcpy(list, from, (size_t)n * sizeof *list);
+    free(other), free(count);
+    return 0;
 }
 
 /* Ionic strength, Debye factor and Taylor coefficients chi2..chi5 of the ionic charge density
@@ -79,6 +108,34 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
     t->chi[2] = moment[5] / 24.0;
     t->chi[3] = -moment[6] / 120.0;
     return DG_OK;
+}
+
+/* 1 when every medium number on the faces of the interior points is below count: along each
+ * interior row, medium_x from x = 0 to nx - 2, medium_y on rows y - 1 and y, medium_z on planes
+ * z - 1 and z (the entries the per-point check reads).  A fast pass; on 0 the per-point check
+ * finds and names the first bad entry. */
+static int media_in_range(const unsigned char *mx, const unsigned char *my, const unsigned char *mz,
+                          int count, const dg_prepared *p) {
+    const long nx = p->nx, plane = nx * p->ny;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const long row = nx * y + plane * z;
+            unsigned char top = 0;
+            for (long x = 0; x < nx - 1; ++x)
+                top = mx[row + x] > top ? mx[row + x] : top;
+            for (long x = 1; x < nx - 1; ++x) {
+                const unsigned char a =
+                    my[row + x] > my[row - nx + x] ? my[row + x] : my[row - nx + x];
+                const unsigned char b =
+                    mz[row + x] > mz[row - plane + x] ? mz[row + x] : mz[row - plane + x];
+                top = a > top ? a : top;
+                top = b > top ? b : top;
+            }
+            bad |= top >= count;
+        }
+    return !bad;
 }
 
 #define DG_TEMPLATE "medium_dense_template.h"

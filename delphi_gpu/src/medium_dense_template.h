@@ -36,6 +36,8 @@ static int SFX(check_permittivity)(const SFX(dg_dense_medium) * m, const dg_prep
                                                       : DG_ERR_NONFINITE_INPUT;
             }
     }
+    if (!m->eps_x && media_in_range(m->medium_x, m->medium_y, m->medium_z, m->medium_count, p))
+        return DG_OK;
     const char *names[3] = {"x", "y", "z"};
     int status = DG_OK;
 #pragma omp parallel for schedule(static)
@@ -114,7 +116,10 @@ static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepare
             }
             list[i].index = w, list[i].charge = (double)m->charge_list_value[i];
         }
-        qsort(list, (size_t)m->charge_list_count, sizeof *list, compare_point_charge);
+        if (sort_point_charges(list, m->charge_list_count, (long)p->point_count) != 0) {
+            free(list);
+            return DG_ERR_OUT_OF_MEMORY;
+        }
         for (long i = 0; i < m->charge_list_count; ++i) /* merge repeats */
             if (n > 0 && list[n - 1].index == list[i].index)
                 list[n - 1].charge += list[i].charge;

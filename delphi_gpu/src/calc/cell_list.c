@@ -52,23 +52,25 @@ int cell_list_build_subset(cell_list *cl, const double *xyz, int count, double c
     }
     cl->start = calloc(cells + 1, sizeof *cl->start);
     cl->items = malloc(((size_t)count + 1) * sizeof *cl->items);
-    if (!cl->start || !cl->items) {
+    int *cell_id = malloc(((size_t)count + 1) * sizeof *cell_id);
+    int *fill = malloc(cells * sizeof *fill);
+    if (!cl->start || !cl->items || !cell_id || !fill) {
+        free(cell_id), free(fill);
         cell_list_free(cl);
         return -1;
     }
+    /* Each point's cell on all threads; the counting sort itself stays in point order. */
+#pragma omp parallel for schedule(static)
     for (int i = 0; i < count; ++i)
-        if (!mask || mask[i]) cl->start[cell_of(cl, xyz + 3 * i) + 1]++;
+        cell_id[i] = !mask || mask[i] ? cell_of(cl, xyz + 3 * i) : -1;
+    for (int i = 0; i < count; ++i)
+        if (cell_id[i] >= 0) cl->start[cell_id[i] + 1]++;
     for (size_t c = 0; c < cells; ++c)
         cl->start[c + 1] += cl->start[c];
-    int *fill = malloc(cells * sizeof *fill);
-    if (!fill) {
-        cell_list_free(cl);
-        return -1;
-    }
     memcpy(fill, cl->start, cells * sizeof *fill);
     for (int i = 0; i < count; ++i)
-        if (!mask || mask[i]) cl->items[fill[cell_of(cl, xyz + 3 * i)]++] = i;
-    free(fill);
+        if (cell_id[i] >= 0) cl->items[fill[cell_id[i]]++] = i;
+    free(cell_id), free(fill);
     return 0;
 }
 

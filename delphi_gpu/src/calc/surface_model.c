@@ -29,23 +29,30 @@ static double distance2(const double *a, const double *b) {
     return dx * dx + dy * dy + dz * dz;
 }
 
-/* Atoms j != i whose SAS spheres intersect atom i's; two passes (count, fill) over the cells.
- * Returns 0, -1 when out of memory, 1 when an atom has more than SURFACE_MAX_NEIGHBORS
- * neighbours (msg says which; counting stops there, so many atoms at one point fail fast). */
+/* Atoms j != i whose SAS spheres intersect atom i's: one search per atom (in parallel) into a
+ * list of its own, then the lists in atom order (CSR).  Returns 0, -1 when out of memory, 1 when
+ * an atom has more than SURFACE_MAX_NEIGHBORS neighbours (msg says which; counting stops there,
+ * so many atoms at one point fail fast). */
 static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
-    if (!sm->neighbor_start) return -1;
-    int crowded = -1, any_crowded = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-#pragma omp parallel for schedule(dynamic, 64)
+    int **own = calloc((size_t)sm->count + 1, sizeof *own);
+    if (!sm->neighbor_start || !own) {
+        free(own);
+        return -1;
+    }
+    int crowded = -1, any_crowded = 0, failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        int *found_list = malloc(((size_t)SURFACE_MAX_NEIGHBORS + 1) * sizeof *found_list);
+        failed = !found_list;
+#pragma omp for schedule(dynamic, 64)
         for (int i = 0; i < sm->count; ++i) {
             int stop;
 #pragma omp atomic read
             stop = any_crowded;
-            if (stop) continue; /* the build fails anyway: no more counting */
+            if (stop || !found_list) continue; /* the build fails anyway: no more counting */
             const double *ci = sm->xyz + 3 * i;
             int lo[3], hi[3], found = 0;
-            int slot = pass ? sm->neighbor_start[i] : 0;
             const double reach = sm->sas_radius[i] + sm->max_sas_radius;
             if (cell_list_range(&sm->atoms, ci, reach, lo, hi))
                 for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -56,7 +63,7 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
                                 const int j = sm->atoms.items[k];
                                 const double rr = sm->sas_radius[i] + sm->sas_radius[j];
                                 if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
-                                if (pass) sm->neighbors[slot++] = j;
+                                if (found < SURFACE_MAX_NEIGHBORS) found_list[found] = j;
                                 if (++found > SURFACE_MAX_NEIGHBORS) {
 #pragma omp atomic write
                                     any_crowded = 1;
@@ -65,28 +72,47 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
                             }
                         }
         counted:
-            if (!pass) sm->neighbor_start[i + 1] = found;
-        }
-        if (!pass) {
-            /* Prefix sums in 64 bits: the total must fit the int offsets. */
-            long long total = 0;
-            for (int i = 0; i < sm->count && crowded < 0; ++i) {
-                if (sm->neighbor_start[i + 1] > SURFACE_MAX_NEIGHBORS) crowded = i;
-                total += sm->neighbor_start[i + 1];
-                if (total >= INT_MAX) crowded = i;
-                sm->neighbor_start[i + 1] = (int)total;
+            sm->neighbor_start[i + 1] = found;
+            if (found > 0 && found <= SURFACE_MAX_NEIGHBORS) {
+                own[i] = malloc((size_t)found * sizeof **own);
+                if (own[i])
+                    memcpy(own[i], found_list, (size_t)found * sizeof **own);
+                else
+                    failed = 1;
             }
-            if (crowded >= 0) {
-                const double *c = sm->xyz + 3 * crowded;
-                snprintf(msg, msg_size,
-                         "atom %d (at %.3f %.3f %.3f) has more than %d atoms within reach of its "
-                         "surface (the limit; overlapping copies of atoms?)",
-                         sm->atom_index[crowded] + 1, c[0], c[1], c[2], SURFACE_MAX_NEIGHBORS);
-                return 1;
-            }
-            sm->neighbors = malloc(((size_t)total + 1) * sizeof(int));
-            if (!sm->neighbors) return -1;
         }
+        free(found_list);
+    }
+    /* Prefix sums in 64 bits: the total must fit the int offsets. */
+    long long total = 0;
+    for (int i = 0; i < sm->count && crowded < 0 && !failed; ++i) {
+        if (sm->neighbor_start[i + 1] > SURFACE_MAX_NEIGHBORS) crowded = i;
+        total += sm->neighbor_start[i + 1];
+        if (total >= INT_MAX) crowded = i;
+        sm->neighbor_start[i + 1] = (int)total;
+    }
+    if (!failed && crowded < 0) {
+        sm->neighbors = malloc(((size_t)total + 1) * sizeof(int));
+        failed = !sm->neighbors;
+    }
+    if (!failed && crowded < 0) {
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < sm->count; ++i)
+            if (own[i])
+                memcpy(sm->neighbors + sm->neighbor_start[i], own[i],
+                       (size_t)(sm->neighbor_start[i + 1] - sm->neighbor_start[i]) * sizeof(int));
+    }
+    for (int i = 0; i < sm->count; ++i)
+        free(own[i]);
+    free(own);
+    if (failed) return -1;
+    if (crowded >= 0) {
+        const double *c = sm->xyz + 3 * crowded;
+        snprintf(msg, msg_size,
+                 "atom %d (at %.3f %.3f %.3f) has more than %d atoms within reach of its "
+                 "surface (the limit; overlapping copies of atoms?)",
+                 sm->atom_index[crowded] + 1, c[0], c[1], c[2], SURFACE_MAX_NEIGHBORS);
+        return 1;
     }
     /* Deepest overlap first: the neighbour most likely to bury a point is tried first (an
        insertion sort on keys computed once per neighbour: a stable order). */
@@ -94,7 +120,6 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     for (int i = 0; i < sm->count; ++i)
         if (sm->neighbor_start[i + 1] - sm->neighbor_start[i] > longest)
             longest = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
-    int failed = 0;
 #pragma omp parallel reduction(| : failed)
     {
         double *keys = malloc(((size_t)longest + 1) * sizeof *keys);
