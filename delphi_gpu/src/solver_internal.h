@@ -27,7 +27,7 @@ struct dg_solver_s {
     char notice[1200];
     dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
     int float_floor_off;    /* 1 = no "float resolution reached" stop (the DelPhi entry points) */
-    const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
+    const void *mg_phi;     /* the caller's phi during dg_solve (the multigrid path reads it) */
     int mg_phi_is_double;
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
