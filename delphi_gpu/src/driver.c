@@ -1,5 +1,6 @@
-/* The iteration loop: DelPhi's linear SOR stopping rules (itit, interface doc 5.7) and its
- * nonlinear scheme (nitit, doc 5.8) on top of the backend's blocks of iterations. */
+/* The iteration loop: DelPhi's linear SOR stopping rules (itit, docs/SOLVER.md "Convergence
+ * checks") and its nonlinear scheme (nitit, docs/SOLVER.md "Nonlinear PB") on top of the backend's
+ * blocks of iterations. */
 #include <math.h>
 
 #include "mg/mg.h"

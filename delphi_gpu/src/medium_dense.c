@@ -1,5 +1,5 @@
-/* Dense maps -> prepared problem (DelPhi's rules, interface doc 5.4-5.5), and the export of a
- * prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
+/* Dense maps -> prepared problem (DelPhi's rules, docs/SOLVER.md "Data layout"), and the export of
+ * a prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "medium_common.h"
 #include "solver_internal.h"
 
-/* Physical constants as DelPhi uses them (doc 5.2). */
+/* Physical constants as DelPhi uses them. */
 #define DG_EPKT_NUMERATOR 166804.4928 /* epkt = this / T: e^2/(4 pi eps0 A kT) */
 #define DG_DEFAULT_TEMP   297.3342    /* K; epkt = 561.0 */
 #define DG_DEBYE_CONSTANT 0.01990076  /* Debye length = this * sqrt(T eps / I) A */

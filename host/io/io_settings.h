@@ -11,7 +11,7 @@
 #include "io_common.h"
 #include "settings.h"
 
-/** DelPhi's defaults (doc section 1) and ours (backend auto, double precision, ...). */
+/** DelPhi's defaults and ours (backend auto, double precision, ...). */
 void settings_defaults(run_settings *s);
 
 /** Read a DelPhi parameter file (statement syntax) into s; s->param_file is set to path.

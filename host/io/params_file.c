@@ -1,6 +1,6 @@
 /* DelPhi parameter file, statement syntax: reading lines, comments, splitting into statements.
  *
- * Rules (doc section 1): one statement per line or several separated by commas; case does not
+ * Rules (DelPhi's syntax): one statement per line or several separated by commas; case does not
  * matter (file names keep theirs); blanks are ignored; '!' starts a comment that runs to the end
  * of the line.  A statement is name=value (an '=' outside parentheses) or function(args). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* name=value statements of the DelPhi parameter file (doc section 1 table).
+/* name=value statements of the DelPhi parameter file.
  *
  * Each statement has a long name and, where DelPhi defines one, a 2-letter code.  Values are
  * checked here; a value out of range is an error naming the statement.  DelPhi quirks kept:
