@@ -204,6 +204,8 @@ static void keep_notice(dg_solver s, dg_delphi_report *r) {
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */
+/* The float pass defines dg_delphi_itit_f and dg_delphi_nitit_f, the double pass
+ * dg_delphi_itit_d and dg_delphi_nitit_d (declared in delphi_gpu/delphi_compat.h). */
 #define REAL                 float
 #define SFX(name)            name##_f
 #define DG_PRECISION_OF_REAL DG_PRECISION_FLOAT
