@@ -19,6 +19,10 @@ typedef int (*atom_line_fn)(void *ctx, const char *path, const char *line, size_
 int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
                     molecule *mol, io_notes *notes, io_error *err);
 
+/** The model read_atom_lines reads in this thread (0: the first, with a note about the others;
+ *  k >= 1: the k-th MODEL/ENDMDL block), set by molecule_load around its reader. */
+void read_atom_lines_select_model(int model);
+
 /** Line starts with an ATOM or HETATM record name. */
 int pdb_line_is_atom(const char *line);
 /** ATOM or HETATM in any case (the line may be one the strict test above rejects). */
