@@ -62,6 +62,7 @@ program test_fortran_mixed
   call expect(maxval(abs(phi_mixed - phi_double)) <= 1d-6, 'mixed gives the double potential')
   call expect(r_float%outcome == DG_OUTCOME_FLOAT_RESOLUTION, &
               'float stops at its resolution: ' // dg_outcome_string(r_float%outcome))
+  deallocate (eps_x, eps_y, eps_z, charge, phi_double, phi_mixed, phi_float)
   call report_checks('Fortran mixed precision OK')
 
 contains
