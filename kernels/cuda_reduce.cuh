@@ -1,4 +1,4 @@
-/* On-device reduction of the convergence change (seed 002): every block of the measured
+/* On-device reduction of the convergence change: every block of the measured
  * iteration writes one partial (max |delta|, sum delta^2 in double, non-finite count); one
  * small kernel folds the partials in a fixed order, so the result does not depend on timing,
  * and only that one struct crosses to the host. */

@@ -1,5 +1,5 @@
-/* Sweep launch shapes: tiles over x-y, chunks along z, and the autotune (seed 003: choose
- * block shapes by measurement).
+/* Sweep launch shapes: tiles over x-y, chunks along z, and the autotune (block shapes are
+ * chosen by measurement).
  *
  * The autotune times whole iterations of the solve itself: every shape computes every point
  * with the same arithmetic, so the results do not depend on which shape ran an iteration and

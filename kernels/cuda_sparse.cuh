@@ -1,4 +1,4 @@
-/* Sparse corrections of one colour after its sweep (seed 001): at dielectric-boundary points
+/* Sparse corrections of one colour after its sweep: at dielectric-boundary points
  * phi += sum_f (omega w_f) * neighbour_f, then at charged points phi += omega * source.  One
  * thread per list entry; the lists are merged per point on upload (boundary entries carry the
  * point's source, 0 if none, charge-only entries follow), so no two threads touch one point and

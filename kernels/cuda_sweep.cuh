@@ -1,4 +1,4 @@
-/* The uniform-stencil sweep of one colour (seeds 000/001), Poisson, linear PB and nonlinear PB.
+/* The uniform-stencil sweep of one colour, Poisson, linear PB and nonlinear PB.
  *
  * Thread layout: a 2D block over x-y, marching along z.  Thread (tx, ty) owns the pair of grid
  * columns x = 2u, 2u+1 in row y.  In every plane one of the two is a point of the colour being

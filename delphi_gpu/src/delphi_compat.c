@@ -204,6 +204,7 @@ static void keep_notice(dg_solver s, dg_delphi_report *r) {
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */
+/* Each pass defines delphi_itit_impl_* and delphi_nitit_impl_*; the entry points follow. */
 #define REAL                 float
 #define SFX(name)            name##_f
 #define DG_PRECISION_OF_REAL DG_PRECISION_FLOAT
@@ -231,3 +232,56 @@ static void keep_notice(dg_solver s, dg_delphi_report *r) {
 #undef REAL_SQRT
 #undef REAL_TRUNC
 #undef SUFFIX_TEXT
+
+int dg_delphi_itit_f(const int *idpos, float *db, float *sf1, float *sf2, const int *iqpos,
+                     float *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                     float spec, int nsp, float *phimap, float *phimap1, float *phimap2,
+                     float *phimap3, int *ibndx, int *ibndy, int *ibndz, float *bndx1, float *bndx2,
+                     float *bndx3, float *bndx4, const float *gval, int idirectalg,
+                     const float *cgbp, const dg_delphi_control *control,
+                     dg_delphi_report *report) {
+    return delphi_itit_impl_f(idpos, db, sf1, sf2, iqpos, qval, icount2a, icount2b, icount1a,
+                              icount1b, spec, nsp, phimap, phimap1, phimap2, phimap3, ibndx, ibndy,
+                              ibndz, bndx1, bndx2, bndx3, bndx4, gval, idirectalg, cgbp, control,
+                              report);
+}
+
+int dg_delphi_nitit_f(const int *idpos, float *db, float *sf1, float *sf2, const int *iqpos,
+                      float *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                      float spec, int nsp, float *phimap, float *phimap1, float *phimap2,
+                      float *phimap3, const unsigned char *idebmap, int *ibndx, int *ibndy,
+                      int *ibndz, float *bndx1, float *bndx2, float *bndx3, float *bndx4,
+                      float *qmap1, float *qmap2, float *debmap1, float *debmap2, int idirectalg,
+                      float qfact, const dg_delphi_control *control, dg_delphi_report *report) {
+    return delphi_nitit_impl_f(idpos, db, sf1, sf2, iqpos, qval, icount2a, icount2b, icount1a,
+                               icount1b, spec, nsp, phimap, phimap1, phimap2, phimap3, idebmap,
+                               ibndx, ibndy, ibndz, bndx1, bndx2, bndx3, bndx4, qmap1, qmap2,
+                               debmap1, debmap2, idirectalg, qfact, control, report);
+}
+
+int dg_delphi_itit_d(const int *idpos, double *db, double *sf1, double *sf2, const int *iqpos,
+                     double *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                     double spec, int nsp, double *phimap, double *phimap1, double *phimap2,
+                     double *phimap3, int *ibndx, int *ibndy, int *ibndz, double *bndx1,
+                     double *bndx2, double *bndx3, double *bndx4, const double *gval,
+                     int idirectalg, const double *cgbp, const dg_delphi_control *control,
+                     dg_delphi_report *report) {
+    return delphi_itit_impl_d(idpos, db, sf1, sf2, iqpos, qval, icount2a, icount2b, icount1a,
+                              icount1b, spec, nsp, phimap, phimap1, phimap2, phimap3, ibndx, ibndy,
+                              ibndz, bndx1, bndx2, bndx3, bndx4, gval, idirectalg, cgbp, control,
+                              report);
+}
+
+int dg_delphi_nitit_d(const int *idpos, double *db, double *sf1, double *sf2, const int *iqpos,
+                      double *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                      double spec, int nsp, double *phimap, double *phimap1, double *phimap2,
+                      double *phimap3, const unsigned char *idebmap, int *ibndx, int *ibndy,
+                      int *ibndz, double *bndx1, double *bndx2, double *bndx3, double *bndx4,
+                      double *qmap1, double *qmap2, double *debmap1, double *debmap2,
+                      int idirectalg, double qfact, const dg_delphi_control *control,
+                      dg_delphi_report *report) {
+    return delphi_nitit_impl_d(idpos, db, sf1, sf2, iqpos, qval, icount2a, icount2b, icount1a,
+                               icount1b, spec, nsp, phimap, phimap1, phimap2, phimap3, idebmap,
+                               ibndx, ibndy, ibndz, bndx1, bndx2, bndx3, bndx4, qmap1, qmap2,
+                               debmap1, debmap2, idirectalg, qfact, control, report);
+}

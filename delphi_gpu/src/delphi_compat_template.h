@@ -71,13 +71,13 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     return st;
 }
 
-int SFX(dg_delphi_itit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos,
-                        REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b,
-                        REAL spec, int nsp, REAL *phimap, REAL *phimap1, REAL *phimap2,
-                        REAL *phimap3, int *ibndx, int *ibndy, int *ibndz, REAL *bndx1, REAL *bndx2,
-                        REAL *bndx3, REAL *bndx4, const REAL *gval, int idirectalg,
-                        const REAL *cgbp, const dg_delphi_control *control,
-                        dg_delphi_report *report) {
+static int SFX(delphi_itit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos,
+                                 REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b,
+                                 REAL spec, int nsp, REAL *phimap, REAL *phimap1, REAL *phimap2,
+                                 REAL *phimap3, int *ibndx, int *ibndy, int *ibndz, REAL *bndx1,
+                                 REAL *bndx2, REAL *bndx3, REAL *bndx4, const REAL *gval,
+                                 int idirectalg, const REAL *cgbp, const dg_delphi_control *control,
+                                 dg_delphi_report *report) {
     const char *entry = "dg_delphi_itit" SUFFIX_TEXT;
     dg_delphi_report local;
     if (!report) report = &local;
@@ -115,13 +115,15 @@ int SFX(dg_delphi_itit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const 
     return DG_OK;
 }
 
-int SFX(dg_delphi_nitit)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2, const int *iqpos,
-                         REAL *qval, int icount2a, int icount2b, int icount1a, int icount1b,
-                         REAL spec, int nsp, REAL *phimap, REAL *phimap1, REAL *phimap2,
-                         REAL *phimap3, const unsigned char *idebmap, int *ibndx, int *ibndy,
-                         int *ibndz, REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4,
-                         REAL *qmap1, REAL *qmap2, REAL *debmap1, REAL *debmap2, int idirectalg,
-                         REAL qfact, const dg_delphi_control *control, dg_delphi_report *report) {
+static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf2,
+                                  const int *iqpos, REAL *qval, int icount2a, int icount2b,
+                                  int icount1a, int icount1b, REAL spec, int nsp, REAL *phimap,
+                                  REAL *phimap1, REAL *phimap2, REAL *phimap3,
+                                  const unsigned char *idebmap, int *ibndx, int *ibndy, int *ibndz,
+                                  REAL *bndx1, REAL *bndx2, REAL *bndx3, REAL *bndx4, REAL *qmap1,
+                                  REAL *qmap2, REAL *debmap1, REAL *debmap2, int idirectalg,
+                                  REAL qfact, const dg_delphi_control *control,
+                                  dg_delphi_report *report) {
     const char *entry = "dg_delphi_nitit" SUFFIX_TEXT;
     dg_delphi_report local;
     if (!report) report = &local;

@@ -1,5 +1,6 @@
-/* The iteration loop: DelPhi's linear SOR stopping rules (itit, interface doc 5.7) and its
- * nonlinear scheme (nitit, doc 5.8) on top of the backend's blocks of iterations. */
+/* The iteration loop: DelPhi's linear SOR stopping rules (itit, docs/SOLVER.md "Convergence
+ * checks") and its nonlinear scheme (nitit, docs/SOLVER.md "Nonlinear PB") on top of the backend's
+ * blocks of iterations. */
 #include <math.h>
 
 #include "mg/mg.h"
@@ -189,8 +190,8 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
             small = mon->max_change < LINEAR_PHASE_MAX_CHANGE;
             /* Outside DelPhi's own entry points a linear phase that already meets the run's
                criterion ends at this check (DelPhi runs all its nlit sweeps regardless). */
-            const int done = !s->stock_behaviour && small && dg_criteria_set(o) &&
-                             dg_monitor_criteria_met(mon);
+            const int done =
+                !s->stock_behaviour && small && dg_criteria_set(o) && dg_monitor_criteria_met(mon);
             x.first = (target >= plan->nlit - plan->nlit % interval || done) && small;
             if (!manual && x.first && qfact > 3.2)
                 x.factor = exp(-2.1 * qfact) + 1e-6, x.pending = 1;

@@ -1,5 +1,5 @@
-/* Dense maps -> prepared problem (DelPhi's rules, interface doc 5.4-5.5), and the export of a
- * prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
+/* Dense maps -> prepared problem (DelPhi's rules, docs/SOLVER.md "Data layout"), and the export of
+ * a prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "medium_common.h"
 #include "solver_internal.h"
 
-/* Physical constants as DelPhi uses them (doc 5.2). */
+/* Physical constants as DelPhi uses them. */
 #define DG_EPKT_NUMERATOR 166804.4928 /* epkt = this / T: e^2/(4 pi eps0 A kT) */
 #define DG_DEFAULT_TEMP   297.3342    /* K; epkt = 561.0 */
 #define DG_DEBYE_CONSTANT 0.01990076  /* Debye length = this * sqrt(T eps / I) A */
@@ -139,7 +139,38 @@ static int media_in_range(const unsigned char *mx, const unsigned char *my, cons
 }
 
 #define DG_TEMPLATE "medium_dense_template.h"
-#include "for_each_precision.h"
+#include "for_each_precision.h" /* the *_impl_f and *_impl_d functions below */
+
+int dg_set_dense_medium_f(dg_solver s, const dg_dense_medium_f *m) {
+    return set_dense_medium_impl_f(s, m);
+}
+int dg_set_dense_medium_d(dg_solver s, const dg_dense_medium_d *m) {
+    return set_dense_medium_impl_d(s, m);
+}
+int dg_sparse_counts_f(const dg_dense_medium_f *m, dg_sparse_counts *counts, char *msg,
+                       size_t size) {
+    return sparse_counts_impl_f(m, counts, msg, size);
+}
+int dg_sparse_counts_d(const dg_dense_medium_d *m, dg_sparse_counts *counts, char *msg,
+                       size_t size) {
+    return sparse_counts_impl_d(m, counts, msg, size);
+}
+int dg_sparse_from_dense_f(const dg_dense_medium_f *m, int *boundary_index, float *boundary_weights,
+                           int *charge_index, float *charge_source, float *salt_factor_odd,
+                           float *salt_factor_even, dg_sparse_medium_f *out, char *msg,
+                           size_t size) {
+    return sparse_from_dense_impl_f(m, boundary_index, boundary_weights, charge_index,
+                                    charge_source, salt_factor_odd, salt_factor_even, out, msg,
+                                    size);
+}
+int dg_sparse_from_dense_d(const dg_dense_medium_d *m, int *boundary_index,
+                           double *boundary_weights, int *charge_index, double *charge_source,
+                           double *salt_factor_odd, double *salt_factor_even,
+                           dg_sparse_medium_d *out, char *msg, size_t size) {
+    return sparse_from_dense_impl_d(m, boundary_index, boundary_weights, charge_index,
+                                    charge_source, salt_factor_odd, salt_factor_even, out, msg,
+                                    size);
+}
 
 /* 1 when the six face permittivities around point w differ (a dielectric-boundary point). */
 static int dielectric_jump_d(const dg_dense_medium_d *m, long w) {

@@ -273,7 +273,7 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
     return DG_OK;
 }
 
-int SFX(dg_set_dense_medium)(dg_solver s, const SFX(dg_dense_medium) * m) {
+static int SFX(set_dense_medium_impl)(dg_solver s, const SFX(dg_dense_medium) * m) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_set_dense_medium") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);
@@ -290,8 +290,8 @@ int SFX(dg_set_dense_medium)(dg_solver s, const SFX(dg_dense_medium) * m) {
     return dg_install_medium(s, &prep);
 }
 
-int SFX(dg_sparse_counts)(const SFX(dg_dense_medium) * m, dg_sparse_counts *counts, char *msg,
-                          size_t size) {
+static int SFX(sparse_counts_impl)(const SFX(dg_dense_medium) * m, dg_sparse_counts *counts,
+                                   char *msg, size_t size) {
     char local[256];
     if (!msg || !size) msg = local, size = sizeof local;
     if (!m || !counts) {
@@ -311,10 +311,11 @@ int SFX(dg_sparse_counts)(const SFX(dg_dense_medium) * m, dg_sparse_counts *coun
     return st;
 }
 
-int SFX(dg_sparse_from_dense)(const SFX(dg_dense_medium) * m, int *boundary_index,
-                              REAL *boundary_weights, int *charge_index, REAL *charge_source,
-                              REAL *salt_factor_odd, REAL *salt_factor_even,
-                              SFX(dg_sparse_medium) * out, char *msg, size_t size) {
+static int SFX(sparse_from_dense_impl)(const SFX(dg_dense_medium) * m, int *boundary_index,
+                                       REAL *boundary_weights, int *charge_index,
+                                       REAL *charge_source, REAL *salt_factor_odd,
+                                       REAL *salt_factor_even, SFX(dg_sparse_medium) * out,
+                                       char *msg, size_t size) {
     char local[256];
     if (!msg || !size) msg = local, size = sizeof local;
     if (!m || !out) {

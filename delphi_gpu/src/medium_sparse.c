@@ -65,4 +65,11 @@ static int marks_alloc(marks *k, const dg_prepared *p) {
 }
 
 #define DG_TEMPLATE "medium_sparse_template.h"
-#include "for_each_precision.h"
+#include "for_each_precision.h" /* set_sparse_medium_impl_f, set_sparse_medium_impl_d */
+
+int dg_set_sparse_medium_f(dg_solver s, const dg_sparse_medium_f *m) {
+    return set_sparse_medium_impl_f(s, m);
+}
+int dg_set_sparse_medium_d(dg_solver s, const dg_sparse_medium_d *m) {
+    return set_sparse_medium_impl_d(s, m);
+}

@@ -245,7 +245,7 @@ static int SFX(check_sparse_header)(const SFX(dg_sparse_medium) * m, char *msg, 
     return DG_OK;
 }
 
-int SFX(dg_set_sparse_medium)(dg_solver s, const SFX(dg_sparse_medium) * m) {
+static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) * m) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_set_sparse_medium") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);

@@ -1,4 +1,4 @@
-/* Convergence checks: DelPhi's definitions (interface doc 5.7), divergence, progress. */
+/* Convergence checks: DelPhi's definitions (docs/SOLVER.md), divergence, progress. */
 #include <math.h>
 
 #include "monitor.h"

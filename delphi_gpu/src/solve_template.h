@@ -1,6 +1,6 @@
 /* Template body of solve.c (REAL, SFX, IS_DOUBLE). */
 
-int SFX(dg_solve)(dg_solver s, REAL *phi, dg_result *result) {
+static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_solve") != DG_OK) return DG_ERR_STATE;
     dg_clear_error(s);

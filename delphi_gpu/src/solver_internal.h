@@ -26,10 +26,10 @@ struct dg_solver_s {
     dg_error error;
     char notice[1200];
     dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
-    int stock_behaviour; /* 1 = DelPhi's own entry points: exactly stock's iteration rules (no
-                            "float resolution reached" stop, the nonlinear scheme's whole linear
-                            phase) */
-    const void *mg_phi; /* the caller's phi during dg_solve (the multigrid path reads it) */
+    int stock_behaviour;    /* 1 = DelPhi's own entry points: exactly stock's iteration rules (no
+                               "float resolution reached" stop, the nonlinear scheme's whole linear
+                               phase) */
+    const void *mg_phi;     /* the caller's phi during dg_solve (the multigrid path reads it) */
     int mg_phi_is_double;
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */

@@ -1,4 +1,4 @@
-/* Gauss-Seidel spectral radius, estimated as DelPhi's relfac does (interface doc 5.6): apply one
+/* Gauss-Seidel spectral radius, estimated as DelPhi's relfac does (docs/SOLVER.md): apply one
  * red-black Jacobi pass of the homogeneous operator to the lowest Laplacian eigenmode and take
  * the Rayleigh quotient on the even points.  Always accumulated in double. */
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The DelPhi-native sparse form and the dense-map form of the same problem give the same answer:
  * dense maps -> dg_sparse_from_dense (DelPhi's idpos/db/iqpos/qval/sf1/sf2) -> solve, with salt
  * as per-point factors and as a solvent flag, with half and full indices, float and double
- * arrays; and the exported arrays follow DelPhi's conventions (doc 5.3-5.5). */
+ * arrays; and the exported arrays follow DelPhi's conventions (docs/SOLVER.md, "Data layout"). */
 #include "test_util.h"
 
 enum { N = 29, C = 14 };

@@ -1,4 +1,5 @@
-/* Helpers for the library's unit tests: checks, analytic constants, problem builders. */
+/* Helpers for the library's unit tests: the common checks (dg_check.h), CHECK_OK for library
+ * calls, analytic constants, problem builders. */
 #ifndef DG_TEST_UTIL_H
 #define DG_TEST_UTIL_H
 
@@ -8,21 +9,10 @@
 #include <string.h>
 
 #include "delphi_gpu/delphi_gpu.h"
+#include "dg_check.h"
 
 #define EPKT_DEFAULT 561.0 /* 166804.4928 / 297.3342: potential of 1 e at 1 A in vacuum, kT/e */
 #define FOUR_PI      12.566370614359172
-
-static int test_failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
 
 #define CHECK_OK(call, solver)                                                                     \
     do {                                                                                           \
@@ -35,12 +25,7 @@ static int test_failures = 0;
     } while (0)
 
 static inline int test_finish(const char *name) {
-    if (test_failures) {
-        fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
-        return 1;
-    }
-    printf("%s: all checks passed\n", name);
-    return 0;
+    return dg_check_report(name);
 }
 
 static inline long idx3(int nx, int ny, int x, int y, int z) {

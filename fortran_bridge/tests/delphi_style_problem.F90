@@ -1,6 +1,6 @@
-!> Test support: a small DelPhi-style problem in the data layout of DelPhi itself (interface
-!> doc 5.3-5.5), built from scratch in real(c_double): a low-dielectric sphere with a few
-!> charges in water, optional salt with an ion-exclusion layer.
+!> Test support: a small DelPhi-style problem in the data layout of DelPhi itself
+!> (docs/SOLVER.md, "Data layout"), built from scratch in real(c_double): a low-dielectric
+!> sphere with a few charges in water, optional salt with an ion-exclusion layer.
 !>  - dielectric at the cell-face midpoints, divided by epkt;
 !>  - boundary points (six face values not all equal): idpos/db in face order x-,x+,y-,y+,z-,z+,
 !>    odd points first; db = eps_f/D - 1/6 without salt, eps_f/D with salt (sf = 0 there);

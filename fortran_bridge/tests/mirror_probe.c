@@ -159,16 +159,35 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
     }
     case 10: {
         typedef dg_delphi_control T;
-        long v[] = {OFF(T, struct_size),    OFF(T, version),   OFF(T, igrid),
-                    OFF(T, nlit),           OFF(T, nonit),     OFF(T, icon1),
-                    OFF(T, icon2),          OFF(T, automatic), OFF(T, manual_relpar),
-                    OFF(T, periodic),       OFF(T, diff),      OFF(T, chebyshev),
-                    OFF(T, ionic_strength), OFF(T, rmsc),      OFF(T, maxc),
-                    OFF(T, normc),          OFF(T, gten),      OFF(T, epsout),
-                    OFF(T, deblen),         OFF(T, scale),     OFF(T, chi),
-                    OFF(T, relpar),         OFF(T, backend),   OFF(T, device),
-                    OFF(T, num_threads),    OFF(T, progress),  OFF(T, progress_user_data),
-                    OFF(T, mixed_precision), OFF(T, gpu_min_points)};
+        long v[] = {OFF(T, struct_size),
+                    OFF(T, version),
+                    OFF(T, igrid),
+                    OFF(T, nlit),
+                    OFF(T, nonit),
+                    OFF(T, icon1),
+                    OFF(T, icon2),
+                    OFF(T, automatic),
+                    OFF(T, manual_relpar),
+                    OFF(T, periodic),
+                    OFF(T, diff),
+                    OFF(T, chebyshev),
+                    OFF(T, ionic_strength),
+                    OFF(T, rmsc),
+                    OFF(T, maxc),
+                    OFF(T, normc),
+                    OFF(T, gten),
+                    OFF(T, epsout),
+                    OFF(T, deblen),
+                    OFF(T, scale),
+                    OFF(T, chi),
+                    OFF(T, relpar),
+                    OFF(T, backend),
+                    OFF(T, device),
+                    OFF(T, num_threads),
+                    OFF(T, progress),
+                    OFF(T, progress_user_data),
+                    OFF(T, mixed_precision),
+                    OFF(T, gpu_min_points)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];

@@ -1,4 +1,4 @@
-!> Test support: an independent plain-Fortran SOR written from the interface doc, in both
+!> Test support: an independent plain-Fortran SOR written from docs/SOLVER.md, in both
 !> REAL kinds of DelPhi (ref_sor_f: real*4, ref_sor_d: real*8; generic ref_sor).
 module reference_sor
   use, intrinsic :: iso_c_binding, only: c_bool, c_double, c_float

@@ -1,5 +1,5 @@
 !> The DelPhi-convention entry points against an independent plain-Fortran SOR written from
-!> the interface doc (reference_sor.F90): same iterates after 1, 2, 7 and 30 iterations, same
+!> DelPhi's rules (reference_sor.F90): same iterates after 1, 2, 7 and 30 iterations, same
 !> stopping iteration under DelPhi's rules, in real*4 and real*8.
 program test_delphi_reference
   use, intrinsic :: iso_c_binding, only: c_double, c_float

@@ -18,7 +18,7 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
     o->spectral_radius = s->relfac_given ? s->relfac : 0.0;
     /* linit switches DelPhi's automatic mode off (autoc= turns it back on); in automatic mode
        the iteration count is the estimate and, with a criterion, the solve goes on until it is
-       met (doc 5.7, "loop termination"). */
+       met (docs/SOLVER.md, "Convergence checks"). */
     o->iterations = s->linit_given ? s->linit : 0;
     o->run_until_converged = !s->linit_given ? -1 : s->autoc ? 1 : 0;
     o->check_interval = s->conint > 0 ? s->conint : 10;

@@ -7,7 +7,7 @@
 #include "molecule.h"
 #include "settings.h"
 
-/* DelPhi's settings -> dg_options (doc 1, 5.1, 5.7, 5.8). */
+/* DelPhi's settings -> dg_options (grid, stopping rules, nonlinear scheme). */
 void calc_options_from_settings(const run_settings *s, dg_options *o);
 
 /* The whole parameter set: grid (scale 0 = from gsize and perfil, perfil 0 = the default),

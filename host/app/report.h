@@ -1,4 +1,4 @@
-/* The human-readable log of a run, section by section (what DelPhi prints, doc 3). */
+/* The human-readable log of a run, section by section (the quantities DelPhi prints). */
 #ifndef HOST_REPORT_H
 #define HOST_REPORT_H
 

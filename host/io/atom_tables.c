@@ -70,9 +70,9 @@ static int parse_entry(const atom_table *t, const char *line, size_t len, int li
     if (rc != 0)
         return io_fail(err, IO_ERR_INPUT, t->source, lineno, what, "columns %d-%d '%s' %s",
                        value_first, value_first + 7, buf,
-                       !buf[0]    ? "are blank"
-                       : rc == -2 ? "are not finite"
-                                  : "are not a number");
+                       !buf[0]               ? "are blank"
+                       : rc == IO_NOT_FINITE ? "are not finite"
+                                             : "are not a number");
     if (is_charge && (e->value < -IO_MAX_CHARGE || e->value > IO_MAX_CHARGE))
         return io_fail(err, IO_ERR_INPUT, t->source, lineno, what,
                        "charge %g out of range (|q| <= 10 e)", e->value);

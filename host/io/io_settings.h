@@ -11,7 +11,8 @@
 #include "io_common.h"
 #include "settings.h"
 
-/** DelPhi's defaults (doc section 1) and ours (backend auto, double precision, ...). */
+/** DelPhi's defaults and ours (backend auto, precision double until the program picks its
+ *  default for the backend: app_default_precision, ...). */
 void settings_defaults(run_settings *s);
 
 /** Read a DelPhi parameter file (statement syntax) into s; s->param_file is set to path.

@@ -68,7 +68,7 @@ int io_istarts(const char *s, const char *prefix) {
 int io_parse_real(const char *text, double *value) {
     char buf[128];
     io_trim_copy(buf, sizeof buf, text, strlen(text));
-    if (!buf[0] || strlen(text) >= sizeof buf) return -1;
+    if (!buf[0] || strlen(text) >= sizeof buf) return IO_NOT_A_NUMBER;
     /* Fortran writes 1.0d-3; C wants 1.0e-3.  Only an exponent letter after a digit or '.'. */
     for (char *p = buf + 1; *p; p++)
         if ((*p == 'd' || *p == 'D') && (isdigit((unsigned char)p[-1]) || p[-1] == '.')) *p = 'e';
@@ -77,16 +77,16 @@ int io_parse_real(const char *text, double *value) {
         if (!(isdigit((unsigned char)*p) || strchr("+-.eE", *p))) {
             if (io_iequal(buf, "nan") || io_iequal(buf, "inf") || io_iequal(buf, "-inf") ||
                 io_iequal(buf, "+inf") || io_iequal(buf, "infinity") || io_iequal(buf, "-nan"))
-                return -2;
-            return -1;
+                return IO_NOT_FINITE;
+            return IO_NOT_A_NUMBER;
         }
     char *end = NULL;
     errno = 0;
     double v = strtod(buf, &end);
-    if (end == buf || *end != '\0') return -1;
-    if (!isfinite(v)) return -2;
+    if (end == buf || *end != '\0') return IO_NOT_A_NUMBER;
+    if (!isfinite(v)) return IO_NOT_FINITE;
     *value = v;
-    return 0;
+    return IO_PARSE_OK;
 }
 
 int io_parse_int(const char *text, long *value) {

@@ -21,8 +21,12 @@ int io_iequal(const char *a, const char *b);
 /** Case-insensitive: does s start with prefix? */
 int io_istarts(const char *s, const char *prefix);
 
+/** What io_parse_real found. */
+enum io_parse_status { IO_PARSE_OK = 0, IO_NOT_A_NUMBER = -1, IO_NOT_FINITE = -2 };
+
 /** Parse the whole (trimmed) text as a finite real.  Fortran 'd' exponents are accepted.
- *  Returns 0 on success, -1 if it is not a number, -2 if it is NaN or infinite. */
+ *  Returns an io_parse_status: IO_PARSE_OK, IO_NOT_A_NUMBER, or IO_NOT_FINITE (NaN or
+ *  infinite). */
 int io_parse_real(const char *text, double *value);
 /** Parse the whole (trimmed) text as an integer (a real with an integral value is accepted).
  *  Returns 0 on success, -1 otherwise. */

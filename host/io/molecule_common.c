@@ -1,4 +1,4 @@
-/* Molecule storage, range checks, and the choice of reader for a run. */
+/* Molecule storage, range checks, and the line loop every molecule reader uses. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -76,6 +76,10 @@ int molecule_check(const molecule *mol, io_error *err) {
  * a note about the others, k >= 1 = the k-th MODEL/ENDMDL block.  Set only for the duration of
  * molecule_load, per thread. */
 static _Thread_local int selected_model = 0;
+
+void read_atom_lines_select_model(int model) {
+    selected_model = model;
+}
 
 int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
                     molecule *mol, io_notes *notes, io_error *err) {
@@ -158,71 +162,4 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
     if (rc == IO_OK) rc = molecule_check(mol, err);
     if (rc != IO_OK) molecule_free(mol);
     return rc;
-}
-
-static int require_table(const run_settings *s, int kind, const char *path, io_error *err) {
-    if (io_file_readable(path)) return IO_OK;
-    char how[SETTINGS_ORIGIN_MAX + 64];
-    settings_describe_input(s, kind, how, sizeof how);
-    return io_fail(err, IO_ERR_FILE, path, 0, kind == INPUT_SIZ ? "in(siz)" : "in(crg)",
-                   "%s file not found or not readable (%s); a plain PDB file needs radius and "
-                   "charge tables",
-                   kind == INPUT_SIZ ? "radius" : "charge", how);
-}
-
-int molecule_count_models(const char *path, int *count, io_error *err) {
-    *count = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open the molecule file: %s",
-                       strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    int models = 0, atoms_since = 0;
-    while (io_read_line(fp, &line, &cap) >= 0) {
-        if (pdb_line_is_atom(line)) atoms_since = 1;
-        if (!pdb_line_ends_model(line)) continue;
-        if (strncmp(line, "ENDMDL", 6) != 0) break;
-        models += atoms_since, atoms_since = 0;
-    }
-    models += atoms_since;
-    free(line);
-    fclose(fp);
-    *count = models;
-    return IO_OK;
-}
-
-static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, io_error *err);
-
-int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {
-    selected_model = s->model > 0 ? s->model : 0;
-    const int rc = load_selected(s, mol, notes, err);
-    selected_model = 0;
-    return rc;
-}
-
-static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {
-    memset(mol, 0, sizeof *mol);
-    if (s->pqr_file[0]) return molecule_read_pqr(s->pqr_file, mol, notes, err);
-    if (!s->pdb_file[0])
-        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
-                       "no input molecule (settings not resolved?)");
-
-    int is_delphi = 0;
-    int rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
-    if (rc) return rc;
-    if (is_delphi) {
-        int tables_named =
-            s->input_source[INPUT_SIZ] >= SOURCE_FILE || s->input_source[INPUT_CRG] >= SOURCE_FILE;
-        io_note(notes, IO_NOTE_INFO, "%s is a DelPhi PDB file with radii and charges; %s",
-                s->pdb_file,
-                tables_named ? "the radius and charge files given are not read"
-                             : "no radius or charge file is needed");
-        return molecule_read_delphi_pdb(s->pdb_file, mol, notes, err);
-    }
-    rc = require_table(s, INPUT_SIZ, s->siz_file, err);
-    if (rc) return rc;
-    rc = require_table(s, INPUT_CRG, s->crg_file, err);
-    if (rc) return rc;
-    return molecule_read_pdb(s->pdb_file, s->siz_file, s->crg_file, mol, notes, err);
 }

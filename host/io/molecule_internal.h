@@ -19,6 +19,10 @@ typedef int (*atom_line_fn)(void *ctx, const char *path, const char *line, size_
 int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
                     molecule *mol, io_notes *notes, io_error *err);
 
+/** The model read_atom_lines reads in this thread (0: the first, with a note about the others;
+ *  k >= 1: the k-th MODEL/ENDMDL block), set by molecule_load around its reader. */
+void read_atom_lines_select_model(int model);
+
 /** Line starts with an ATOM or HETATM record name. */
 int pdb_line_is_atom(const char *line);
 /** ATOM or HETATM in any case (the line may be one the strict test above rejects). */
@@ -30,11 +34,12 @@ int pdb_line_ends_model(const char *line);
  *  residue number 23-26, insertion code 27. */
 void pdb_fixed_identifiers(const char *line, size_t len, atom *a);
 
-/** Coordinates from columns 31-38, 39-46, 47-54.  Returns 0, or -1 (column group *bad is not a
- *  number, or the line is too short) or -2 (*bad is NaN/Inf); *bad is 0, 1, 2 for x, y, z. */
+/** Coordinates from columns 31-38, 39-46, 47-54.  Returns an io_parse_status: IO_PARSE_OK,
+ *  IO_NOT_A_NUMBER (column group *bad is not a number, or the line is too short) or
+ *  IO_NOT_FINITE (*bad is NaN/Inf); *bad is 0, 1, 2 for x, y, z. */
 int pdb_fixed_coordinates(const char *line, size_t len, double xyz[3], int *bad);
 
-/** A real from columns first..last.  Returns as io_parse_real (-1 also for blank). */
+/** A real from columns first..last.  Returns as io_parse_real (IO_NOT_A_NUMBER also for blank). */
 int pdb_fixed_real(const char *line, size_t len, int first, int last, double *v);
 
 /** Whitespace PQR atom line: identifiers from the leading fields, x y z q r from the last five.

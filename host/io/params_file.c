@@ -1,6 +1,6 @@
 /* DelPhi parameter file, statement syntax: reading lines, comments, splitting into statements.
  *
- * Rules (doc section 1): one statement per line or several separated by commas; case does not
+ * Rules (DelPhi's syntax): one statement per line or several separated by commas; case does not
  * matter (file names keep theirs); blanks are ignored; '!' starts a comment that runs to the end
  * of the line.  A statement is name=value (an '=' outside parentheses) or function(args). */
 #define _POSIX_C_SOURCE 200809L
@@ -14,13 +14,6 @@
 #include "io_settings.h"
 #include "io_text.h"
 #include "params_internal.h"
-
-void params_lower(char *dst, size_t size, const char *src) {
-    size_t i = 0;
-    for (; src[i] && i + 1 < size; i++)
-        dst[i] = (char)tolower((unsigned char)src[i]);
-    if (size) dst[i] = '\0';
-}
 
 /* Remove the comment and the blanks outside quotes, in place.  Returns 0, or -1 when a quote
  * is not closed.  *dropped_statement is set when the comment itself holds a second '!' followed
@@ -47,14 +40,6 @@ static int clean_line(char *line, int *dropped_statement) {
     }
     line[out] = '\0';
     return quote ? -1 : 0;
-}
-
-const char *params_where(param_context *ctx) {
-    if (ctx->line > 0)
-        snprintf(ctx->where, sizeof ctx->where, "%s:%d", ctx->origin, ctx->line);
-    else
-        snprintf(ctx->where, sizeof ctx->where, "%s", ctx->origin);
-    return ctx->where;
 }
 
 int params_apply_statement(param_context *ctx, const char *statement) {

@@ -1,4 +1,4 @@
-/* name=value statements of the DelPhi parameter file (doc section 1 table).
+/* name=value statements of the DelPhi parameter file.
  *
  * Each statement has a long name and, where DelPhi defines one, a 2-letter code.  Values are
  * checked here; a value out of range is an error naming the statement.  DelPhi quirks kept:
@@ -30,7 +30,7 @@ static int get_real(param_context *ctx, const char *name, const char *value, dou
                     int lo_open, double *out) {
     double v = 0.0;
     int rc = io_parse_real(value, &v);
-    if (rc == -2) return bad_value(ctx, name, value, "a finite number");
+    if (rc == IO_NOT_FINITE) return bad_value(ctx, name, value, "a finite number");
     if (rc != 0) return bad_value(ctx, name, value, "a number");
     if ((lo_open ? v <= lo : v < lo) || v > hi) {
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,

@@ -44,7 +44,7 @@ void pdb_fixed_identifiers(const char *line, size_t len, atom *a) {
 int pdb_fixed_real(const char *line, size_t len, int first, int last, double *v) {
     char buf[32];
     io_columns(line, len, first, last, buf, sizeof buf);
-    if (!buf[0]) return -1;
+    if (!buf[0]) return IO_NOT_A_NUMBER;
     return io_parse_real(buf, v);
 }
 
@@ -124,7 +124,7 @@ int pqr_whitespace_atom(const char *line, atom *a, char *why, size_t why_size) {
         int rc = io_parse_real(t[n - 5 + k], &v[k]);
         if (rc != 0) {
             snprintf(why, why_size, "field %d (%s) '%s' is %s", n - 4 + k, field_names[k],
-                     t[n - 5 + k], rc == -2 ? "NaN or infinite" : "not a number");
+                     t[n - 5 + k], rc == IO_NOT_FINITE ? "NaN or infinite" : "not a number");
             return -1;
         }
     }
@@ -162,7 +162,8 @@ int pqr_fixed_atom(const char *line, size_t len, atom *a, char *why, size_t why_
     int rc = pdb_fixed_coordinates(line, len, xyz, &bad);
     if (rc != 0) {
         snprintf(why, why_size, "columns %d-%d (%s) %s", 31 + 8 * bad, 38 + 8 * bad,
-                 field_names[bad], rc == -2 ? "hold NaN or infinity" : "are not a number");
+                 field_names[bad],
+                 rc == IO_NOT_FINITE ? "hold NaN or infinity" : "are not a number");
         return -1;
     }
     char rest[256];
@@ -178,7 +179,7 @@ int pqr_fixed_atom(const char *line, size_t len, atom *a, char *why, size_t why_
         rc = io_parse_real(tok[k], &qr[k]);
         if (rc != 0) {
             snprintf(why, why_size, "%s '%s' is %s", field_names[3 + k], tok[k],
-                     rc == -2 ? "NaN or infinite" : "not a number");
+                     rc == IO_NOT_FINITE ? "NaN or infinite" : "not a number");
             return -1;
         }
     }

@@ -95,9 +95,9 @@ static int coordinates(const char *path, const char *line, size_t len, int linen
         return io_fail(err, IO_ERR_INPUT, path, lineno, axis[bad],
                        "malformed ATOM line: columns %d-%d '%s' %s", 31 + 8 * bad, 38 + 8 * bad,
                        text,
-                       !text[0]   ? "are blank (line too short?)"
-                       : rc == -2 ? "are NaN or infinite"
-                                  : "are not a number");
+                       !text[0]              ? "are blank (line too short?)"
+                       : rc == IO_NOT_FINITE ? "are NaN or infinite"
+                                             : "are not a number");
     }
     pdb_fixed_identifiers(line, len, a);
     a->x = xyz[0];
@@ -114,9 +114,9 @@ static int column_value(const char *path, const char *line, size_t len, int line
     io_columns(line, len, first, last, text, sizeof text);
     return io_fail(err, IO_ERR_INPUT, path, lineno, what, "columns %d-%d '%s' %s", first, last,
                    text,
-                   !text[0]   ? "are blank"
-                   : rc == -2 ? "are NaN or infinite"
-                              : "are not a number");
+                   !text[0]              ? "are blank"
+                   : rc == IO_NOT_FINITE ? "are NaN or infinite"
+                                         : "are not a number");
 }
 
 static int delphi_line(void *ctx, const char *path, const char *line, size_t len, int lineno,

@@ -1,4 +1,4 @@
-/* DelPhi binary phimap (doc section 4): Fortran unformatted sequential file of 5 records, each
+/* DelPhi binary phimap: Fortran unformatted sequential file of 5 records, each
  * framed by 4-byte record-length markers:
  *   1. 20-character label
  *   2. 10-character kind ("potential ") + 60-character title

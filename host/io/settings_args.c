@@ -14,8 +14,8 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",  "phi",
-    "dx",     "cube",    "frc",     "json",   "log",    "backend", "precision",
+    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",
+    "dx",     "cube",    "frc",     "json",   "log",    "backend",   "precision",
     "device", "threads", "surface", "energy", "solver", "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};

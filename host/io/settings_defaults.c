@@ -1,4 +1,4 @@
-/* Default run settings: DelPhi's (doc section 1) plus the module's own. */
+/* Default run settings: DelPhi's plus the module's own. */
 #include <string.h>
 
 #include "io_settings.h"

@@ -49,8 +49,9 @@ static void run(const variant *v) {
            rg.iterations, rg.nonlinear_blocks, rc.max_change, rg.max_change, diff / ref);
     /* Float may stop at its resolution ("float resolution reached") before a 1e-4 criterion:
        then both backends must say so. */
-    const int done = rc.outcome == DG_OUTCOME_CONVERGED ||
-                     (v->precision == DG_PRECISION_FLOAT && rc.outcome == DG_OUTCOME_FLOAT_RESOLUTION);
+    const int done =
+        rc.outcome == DG_OUTCOME_CONVERGED ||
+        (v->precision == DG_PRECISION_FLOAT && rc.outcome == DG_OUTCOME_FLOAT_RESOLUTION);
     CHECK(done && rg.outcome == rc.outcome, "%s: outcome cpu %s, gpu %s", v->label,
           dg_outcome_string(rc.outcome), dg_outcome_string(rg.outcome));
     CHECK(abs(rg.iterations - rc.iterations) <= o.check_interval,

@@ -157,7 +157,7 @@ def radial_pb_sphere(charge, radius, ion_exclusion_radius, eps_in, eps_out, kapp
     c = kappa^2 eps_out / (8 pi epkt) ions of each sign per A^3, C the reaction potential at the
     centre; for the linearised equation the integral vanishes identically.
     ion_density: "exact" solves with sinh psi (the Poisson-Boltzmann equation, as APBS does);
-    "delphi" with DelPhi's quintic Taylor polynomial psi + psi^3/6 + psi^5/120 (doc 5.8: the
+    "delphi" with DelPhi's quintic Taylor polynomial psi + psi^3/6 + psi^5/120 (DelPhi's
     nonlinear source uses the chi2..chi5 terms), which DelPhi and delphi-gpu solve; the energy is
     evaluated with the full exponentials in both, as both programs do.
     Returns {'charge_term': 1/2 q C, 'ionic_term': the integral term, 'surface_potential': psi(b)}.

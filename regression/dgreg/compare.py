@@ -126,7 +126,7 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
                          "converging (CUDA issue)", rec_b))
     # Convergence allowance when the runs may have taken different paths: different iteration
     # counts, or the nonlinear scheme, whose adaptive relaxation branches on comparisons of
-    # changes that rounding can tip (DelPhi's rules, doc 5.8) even when the counts agree.
+    # changes that rounding can tip (docs/SOLVER.md, "Nonlinear PB") even when the counts agree.
     path_may_differ = gap != 0 or (role in ("solv", "fixed")
                                    and case.problem.equation == "nonlinear")
     conv = (gap + interval) * change if path_may_differ else 0.0

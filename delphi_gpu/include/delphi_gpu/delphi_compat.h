@@ -126,8 +126,8 @@ DG_API void dg_delphi_default_control(dg_delphi_control *control);
         REAL *qmap2, REAL *debmap1, REAL *debmap2, int idirectalg, REAL qfact,                     \
         const dg_delphi_control *control, dg_delphi_report *report);
 
-DG_DECLARE_DELPHI_ENTRY_POINTS(float, f)
-DG_DECLARE_DELPHI_ENTRY_POINTS(double, d)
+DG_DECLARE_DELPHI_ENTRY_POINTS(float, f)  /* dg_delphi_itit_f, dg_delphi_nitit_f */
+DG_DECLARE_DELPHI_ENTRY_POINTS(double, d) /* dg_delphi_itit_d, dg_delphi_nitit_d */
 
 #ifdef __cplusplus
 }

@@ -252,8 +252,8 @@ typedef struct dg_options {
         double chi[4];                                                                             \
     } dg_sparse_medium_##SUFFIX;
 
-DG_DECLARE_SPARSE_MEDIUM(float, f)
-DG_DECLARE_SPARSE_MEDIUM(double, d)
+DG_DECLARE_SPARSE_MEDIUM(float, f)  /* dg_sparse_medium_f */
+DG_DECLARE_SPARSE_MEDIUM(double, d) /* dg_sparse_medium_d */
 
 /** One salt: concentration (mol/L) of the neutral salt and the valences of its two ions. */
 typedef struct dg_salt {
@@ -295,8 +295,8 @@ typedef struct dg_salt {
         double epsilon_solvent; /* relative permittivity of the ionic solution (DelPhi exdi) */    \
     } dg_dense_medium_##SUFFIX;
 
-DG_DECLARE_DENSE_MEDIUM(float, f)
-DG_DECLARE_DENSE_MEDIUM(double, d)
+DG_DECLARE_DENSE_MEDIUM(float, f)  /* dg_dense_medium_f */
+DG_DECLARE_DENSE_MEDIUM(double, d) /* dg_dense_medium_d */
 
 /** Sizes of the sparse form derived from a dense medium (dg_sparse_counts_*). */
 typedef struct dg_sparse_counts {

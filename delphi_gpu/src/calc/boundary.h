@@ -1,4 +1,4 @@
-/* Boundary values on the six faces of the potential map (interface doc 5.1 step 6):
+/* Boundary values on the six faces of the potential map (DelPhi's bndcon choices):
  * zero, dipolar, Coulombic (Debye-Hueckel sums, kT/e) and focusing (trilinear interpolation
  * from a coarser map that must contain the new box). */
 #ifndef HOST_BOUNDARY_H

@@ -101,8 +101,12 @@ static int stage_medium(dg_calc c) {
     /* On the solver's device (CUDA), else on host threads. */
     const int st = medium_build_on(c->solver, &c->surface, &r->grid, ions, c->params.ion_radius,
                                    &r->medium, msg, sizeof msg);
-    if (st == -2) return fail(r, CALC_SOLVER_FAILED, DG_ERR_DEVICE, "medium", msg);
-    if (st != 0) return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "medium", msg);
+    if (st != DG_OK)
+        return fail(r,
+                    st == DG_ERR_OUT_OF_MEMORY || st == DG_ERR_INVALID_ARGUMENT
+                        ? CALC_BAD_INPUT
+                        : CALC_SOLVER_FAILED,
+                    st, "medium", msg);
     return CALC_OK;
 }
 

@@ -1,4 +1,4 @@
-/* Trilinear charge assignment (interface doc 5.5). */
+/* Trilinear charge assignment: each charge is spread over the eight corners of its grid cell. */
 #include "charges.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Energies (interface doc 3), all in kT: grid energy, Coulombic energy, the nonlinear ionic
+/* Energies as DelPhi reports them, all in kT: grid energy, Coulombic energy, the nonlinear ionic
  * terms, and potentials at sites.  The corrected reaction field is in reaction_field.h. */
 #ifndef HOST_ENERGIES_H
 #define HOST_ENERGIES_H

@@ -1,4 +1,4 @@
-/* Grid size, scale and centre as DelPhi chooses them (interface doc 1 and 5.1). */
+/* Grid size, scale and centre as DelPhi chooses them (the rules are in grid.h). */
 #include "grid.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* The finite-difference grid: DelPhi's rules for its size, scale and centre (interface doc 1,
- * 5.1), coordinate conversions, and the memory check made before anything large is allocated. */
+/* The finite-difference grid: DelPhi's rules for its size, scale and centre,
+ * coordinate conversions, and the memory check made before anything large is allocated. */
 #ifndef HOST_GRID_H
 #define HOST_GRID_H
 

@@ -215,7 +215,9 @@ int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *
     void *state = NULL;
     dg_solver_backend(solver, &ops, &state);
     if (!ops || ops == &dg_cpu_backend_ops)
-        return medium_build(sm, g, ion_map, ion_radius, m, msg, msg_size);
+        return medium_build(sm, g, ion_map, ion_radius, m, msg, msg_size) == 0
+                   ? DG_OK
+                   : DG_ERR_OUT_OF_MEMORY;
     memset(m, 0, sizeof *m);
     m->n = g->n;
     const size_t points = grid_points(g);
@@ -225,7 +227,7 @@ int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *
     if (!m->face[0] || !m->face[1] || !m->face[2] || (ion_map && !m->ion_accessible)) {
         medium_free(m);
         snprintf(msg, msg_size, "out of memory marking the dielectric medium (%d^3 grid)", g->n);
-        return -1;
+        return DG_ERR_OUT_OF_MEMORY;
     }
     dg_surface_request r;
     medium_surface_request(sm, g, ion_map, ion_radius, &r);
@@ -234,11 +236,11 @@ int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *
         dg_stage_medium_maps_on(solver, &r, m->face, m->ion_accessible, &counts, msg, msg_size);
     if (st != DG_OK) {
         medium_free(m);
-        return -2;
+        return st;
     }
     for (int a = 0; a < 3; ++a)
         m->solute_faces[a] = counts.solute_faces[a];
     m->shell_points = counts.shell_points, m->reentrant_points = counts.reentrant_points;
     m->ion_accessible_points = counts.ion_accessible_points;
-    return 0;
+    return DG_OK;
 }

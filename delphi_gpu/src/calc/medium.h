@@ -34,8 +34,8 @@ int medium_build(const surface_model *sm, const grid_spec *g, int ion_map, doubl
 void medium_free(medium_maps *m);
 
 /* The same maps on a solver's backend: the library's stage operation on a CUDA solver, else
- * (NULL or a CPU solver) medium_build on host threads.  Returns 0, -1 (out of memory) or -2
- * (the device failed) with a message. */
+ * (NULL or a CPU solver) medium_build on host threads.  Returns a dg_status with a message:
+ * DG_OK, DG_ERR_OUT_OF_MEMORY on the host, or the library stage's own status. */
 int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *g, int ion_map,
                     double ion_radius, medium_maps *m, char *msg, size_t msg_size);
 

@@ -1,4 +1,4 @@
-/* Physical constants as DelPhi uses them (interface doc 5.2), shared by the host physics. */
+/* Physical constants as DelPhi uses them, shared by the host physics. */
 #ifndef HOST_PHYSICS_CONSTANTS_H
 #define HOST_PHYSICS_CONSTANTS_H
 

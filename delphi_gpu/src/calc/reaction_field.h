@@ -1,5 +1,5 @@
-/* Corrected reaction-field energy from the induced charges at the dielectric-boundary points
- * (interface doc 3).
+/* Corrected reaction-field energy from the induced charges at the dielectric-boundary points,
+ * as DelPhi reports it.
  *
  * Derivation (h = 1/scale, eps' = eps/epkt, phi in kT/e): the finite-difference equation at a
  * point is sum_f eps'_f (phi_f - phi_0) = -4 pi scale q_free.  The total (vacuum) charge a

@@ -1,4 +1,5 @@
-/* Salt model: ionic strength and Debye length (doc 5.2) consistent with the solver library. */
+/* Salt model: ionic strength and Debye length (DelPhi's constants) consistent with the solver
+ * library. */
 #include "salt.h"
 
 #include <math.h>

@@ -46,7 +46,8 @@ static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
             }
 }
 
-/* Uniform stencil over the interior points of colour c (seed 001 eq. 5 with SOR). */
+/* Uniform stencil over the interior points of colour c (docs/SOLVER.md, "Data layout": the
+ * factor-times-neighbours step of a colour sweep). */
 static void SFX(sweep)(cpu_state *st, int c) {
     const dg_prepared *p = st->prep;
     REAL *restrict phi = st->phi[c];

@@ -258,7 +258,7 @@ static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
         SFX(fine_sweep)(h, r, 1), SFX(fine_sweep)(h, r, 0);
 }
 
-int SFX(dg_mg_solve)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
+static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
     const dg_prepared *p = h->prep;
     const double interior = (double)p->interior_count;
     dg_mg_control ctl;

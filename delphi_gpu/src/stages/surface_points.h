@@ -1,8 +1,8 @@
 /* Per-point pieces of the medium maps (stages.h, dg_surface_request), shared by the host
  * implementation and the CUDA kernels so that both evaluate the same expressions in the same
  * order (the CUDA objects are built without FMA contraction).  They follow the host medium
- * builder (host/physics/medium.c, surface_query.c) expression for expression: the same planes
- * and disks are visited per atom, and the shell test finds an accessible probe centre closer
+ * builder (delphi_gpu/src/calc/medium.c, surface_query.c) expression for expression: the same
+ * planes and disks are visited per atom, and the shell test finds an accessible probe centre closer
  * than the probe radius if and only if the host's does. */
 #ifndef DG_SURFACE_POINTS_H
 #define DG_SURFACE_POINTS_H

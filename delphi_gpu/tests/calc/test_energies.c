@@ -39,7 +39,7 @@ int main(void) {
     salt_model salt;
     salt_model_from_params(&s, &salt);
     CHECK_NEAR(salt.ionic_strength, 0.15, 1e-15);
-    CHECK_NEAR(salt.debye_length, 7.925, 0.001); /* doc 5.2 */
+    CHECK_NEAR(salt.debye_length, 7.925, 0.001); /* 0.01990076 sqrt(T eps / I) */
     unsigned char *open = malloc(729);
     memset(open, 1, 729);
     const double p0 = 0.3;

@@ -1,4 +1,5 @@
-/* Helpers for the program tests: run the pipeline in process with an argument list. */
+/* Helpers for the program tests: the common checks (dg_check.h), and running the pipeline in
+ * process with an argument list. */
 #ifndef HOST_APP_TEST_H
 #define HOST_APP_TEST_H
 
@@ -7,37 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../../delphi_gpu/tests/dg_check.h"
 #include "pipeline.h"
-
-static int app_check_failures = 0;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-            ++app_check_failures;                                                                  \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_REL(got, want, rel)                                                                  \
-    do {                                                                                           \
-        const double g_ = (got), w_ = (want);                                                      \
-        if (!(fabs(g_ - w_) <= (rel)*fabs(w_))) {                                                  \
-            fprintf(stderr, "%s:%d: %s = %.10g, expected %.10g (relative tolerance %.2g)\n",       \
-                    __FILE__, __LINE__, #got, g_, w_, (double)(rel));                              \
-            ++app_check_failures;                                                                  \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_DONE()                                                                               \
-    do {                                                                                           \
-        if (app_check_failures) {                                                                  \
-            fprintf(stderr, "%d check(s) failed\n", app_check_failures);                           \
-            return 1;                                                                              \
-        }                                                                                          \
-        printf("all checks passed\n");                                                             \
-        return 0;                                                                                  \
-    } while (0)
 
 /* Run delphi-gpu with the NULL-terminated arguments; the log goes to stdout when verbose. */
 static inline int run_program(pipeline *p, int verbose, ...) {

@@ -26,7 +26,8 @@ int main(void) {
     CHECK(m->result && m->result->solve.precision == DG_PRECISION_MIXED);
     st = run_program(f, 0, (char *)prm, "--quiet", "--backend", "cpu", "--maxc", "0.00001",
                      "--precision", "float", "--json", "float.json", NULL);
-    CHECK(st == EXIT_NOT_CONVERGED && f->result && f->result->solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION);
+    CHECK(st == EXIT_NOT_CONVERGED && f->result &&
+          f->result->solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION);
     const calc_result *rd = d->result, *rm = m->result, *rf = f->result;
     if (!rd || !rm || !rf) return 1;
     printf("iterations: double %d, mixed %d, float %d (%s)\n", rd->solve.iterations,

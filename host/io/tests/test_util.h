@@ -1,4 +1,5 @@
-/* Tiny test helpers for the host_io unit tests: checks that count failures, a scratch
+/* Tiny test helpers for the host_io unit tests: the common checks (dg_check.h) and CHECK_OK,
+ * CHECK_CONTAINS, CHECK_ERROR_AT for host_io's status and messages, a scratch
  * directory per test, and small file helpers.  Each test program returns non-zero on failure. */
 #ifndef HOST_IO_TEST_UTIL_H
 #define HOST_IO_TEST_UTIL_H
@@ -13,25 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int test_failures = 0;
-static int test_checks = 0;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        test_checks++;                                                                             \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
+#include "../../../delphi_gpu/tests/dg_check.h"
 
 /* Status and message checks: on failure print the message we got. */
 #define CHECK_OK(rc, err)                                                                          \
     do {                                                                                           \
         test_checks++;                                                                             \
         if ((rc) != 0) {                                                                           \
-            fprintf(stderr, "%s:%d: expected success, got %d: %s\n", __FILE__, __LINE__, (rc),     \
-                    (err).message);                                                                \
+            fprintf(stderr, "FAIL %s:%d: expected success, got %d: %s\n", __FILE__, __LINE__,      \
+                    (rc), (err).message);                                                          \
             test_failures++;                                                                       \
         }                                                                                          \
     } while (0)
@@ -40,19 +31,8 @@ static int test_checks = 0;
     do {                                                                                           \
         test_checks++;                                                                             \
         if (!strstr((text), (part))) {                                                             \
-            fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__, (text),     \
-                    (part));                                                                       \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_NEAR(a, b, tol)                                                                      \
-    do {                                                                                           \
-        test_checks++;                                                                             \
-        double a_ = (a), b_ = (b);                                                                 \
-        if (!(fabs(a_ - b_) <= (tol))) {                                                           \
-            fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g (tol %g)\n", __FILE__, __LINE__,    \
-                    #a, a_, b_, (double)(tol));                                                    \
+            fprintf(stderr, "FAIL %s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__,        \
+                    (text), (part));                                                               \
             test_failures++;                                                                       \
         }                                                                                          \
     } while (0)
@@ -67,11 +47,11 @@ static int test_checks = 0;
             snprintf(where_, sizeof where_, "%s", (file));                                         \
         test_checks++;                                                                             \
         if ((rc) == 0) {                                                                           \
-            fprintf(stderr, "%s:%d: expected an error naming %s, got success\n", __FILE__,         \
+            fprintf(stderr, "FAIL %s:%d: expected an error naming %s, got success\n", __FILE__,    \
                     __LINE__, where_);                                                             \
             test_failures++;                                                                       \
         } else if (!strstr((err).message, where_)) {                                               \
-            fprintf(stderr, "%s:%d: message '%s' does not name '%s'\n", __FILE__, __LINE__,        \
+            fprintf(stderr, "FAIL %s:%d: message '%s' does not name '%s'\n", __FILE__, __LINE__,   \
                     (err).message, where_);                                                        \
             test_failures++;                                                                       \
         }                                                                                          \
@@ -112,14 +92,12 @@ static inline void remove_tree(const char *path) {
 
 /* Report; on success the scratch directory is removed (kept for inspection on failure). */
 static inline int test_finish(const char *name) {
-    if (test_failures) {
-        fprintf(stderr, "%s: %d of %d checks FAILED (files kept in %s)\n", name, test_failures,
-                test_checks, test_scratch);
-        return 1;
-    }
-    printf("%s: all %d checks passed\n", name, test_checks);
-    if (test_scratch[0] && chdir(test_start_dir) == 0) remove_tree(test_scratch);
-    return 0;
+    const int rc = dg_check_report(name);
+    if (rc)
+        fprintf(stderr, "%s: files kept in %s\n", name, test_scratch);
+    else if (test_scratch[0] && chdir(test_start_dir) == 0)
+        remove_tree(test_scratch);
+    return rc;
 }
 
 static inline void write_text(const char *path, const char *text) {

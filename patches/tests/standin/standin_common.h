@@ -1,6 +1,6 @@
 c     Stand-in for DelPhi's COMMON-block header, for the kit's build
 c     test only (not DelPhi's file): the variables the SOR routines
-c     read, at the byte offsets of the interface doc 5.7 table (SP and
+c     read, at the byte offsets of DelPhi's COMMON blocks (SP and
 c     DP: REAL is the default real), padded with dummy entries.
       integer igrid, nnit, nlit, icon1, icon2, ngp, nhgp, nbgp
       integer sipad1(27), sipad2(27)

@@ -200,7 +200,7 @@ c     The same as rank-1 arrays, for the generic entry points.
       write (*, '(2a)') 'FAILED: ', message
       end
 
-c     The stand-in COMMON blocks have the byte offsets of the doc table.
+c     The stand-in COMMON blocks have DelPhi's byte offsets.
       subroutine check_layout(failures)
       integer failures
       include 'standin_common.h'
