@@ -3,6 +3,7 @@
  * the backend (store_phi then returns it). */
 #include <float.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +48,12 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     const size_t n = p->point_count;
     void *work = malloc(n * (is_double ? sizeof(double) : sizeof(float)));
     if (!work) return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (phi copy)");
+    const int threads = o->num_threads > 0 ? o->num_threads : omp_get_max_threads();
+    const void *phi = s->mg_phi;
+    const int phi_is_double = s->mg_phi_is_double;
+#pragma omp parallel for schedule(static) num_threads(threads) if (n > 65536)
     for (size_t w = 0; w < n; ++w) {
-        const double v = s->mg_phi_is_double ? ((const double *)s->mg_phi)[w]
-                                             : (double)((const float *)s->mg_phi)[w];
+        const double v = phi_is_double ? ((const double *)phi)[w] : (double)((const float *)phi)[w];
         if (is_double)
             ((double *)work)[w] = v;
         else
