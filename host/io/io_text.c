@@ -11,20 +11,27 @@
 #include <sys/stat.h>
 
 long io_read_line(FILE *fp, char **buf, size_t *cap) {
-    size_t len = 0;
+    size_t len = 0, consumed = 0;
     int c;
-    const int at_start = ftell(fp) == 0; /* a UTF-8 byte-order mark there is dropped */
-    while ((c = fgetc(fp)) != EOF) {
+    /* One lock for the line, not one per character (getc_unlocked): reading is a visible part
+       of a large input's run. */
+    flockfile(fp);
+    while ((c = getc_unlocked(fp)) != EOF) {
+        ++consumed;
         if (len + 2 > *cap) {
             size_t grown = *cap ? *cap * 2 : 256;
             char *p = realloc(*buf, grown);
-            if (!p) return -1;
+            if (!p) {
+                funlockfile(fp);
+                return -1;
+            }
             *buf = p;
             *cap = grown;
         }
         if (c == '\n') break;
         (*buf)[len++] = (char)c;
     }
+    funlockfile(fp);
     if (c == EOF && len == 0) return -1;
     if (!*buf) { /* an empty last line before EOF cannot get here, but keep *buf valid */
         *buf = malloc(1);
@@ -33,7 +40,9 @@ long io_read_line(FILE *fp, char **buf, size_t *cap) {
     }
     if (len > 0 && (*buf)[len - 1] == '\r') len--;
     (*buf)[len] = '\0';
-    if (at_start && len >= 3 && memcmp(*buf, "\xEF\xBB\xBF", 3) == 0) {
+    /* A UTF-8 byte-order mark is dropped from the file's first line (the line began at offset
+       0: the position now is what it consumed). */
+    if (len >= 3 && memcmp(*buf, "\xEF\xBB\xBF", 3) == 0 && ftell(fp) == (long)consumed) {
         memmove(*buf, *buf + 3, len - 2);
         len -= 3;
     }
