@@ -79,6 +79,14 @@ static inline void dg_neighbour_offsets(int nx, int ny, int colour, long offsets
     }
 }
 
+/** DelPhi's lagged nonlinear source at a salt point of potential v: scale * v^2 (chi0 + v (chi1
+ *  + v (chi2 + v chi3))), zero where v^2 > 2500 (|phi| > 50 kT/e), as DelPhi; scale is the
+ *  fraction switched on times nonlinear_coefficient.  One expression for every CPU path. */
+static inline double dg_lagged_source(double v, double scale, const double chi[4]) {
+    const double v2 = v * v;
+    return v2 > 2500.0 ? 0.0 : scale * v2 * (chi[0] + v * (chi[1] + v * (chi[2] + v * chi[3])));
+}
+
 /** Colour of the 0-based point (x,y,z): 0 when x+y+z is even (DelPhi odd). */
 static inline int dg_colour_of(int x, int y, int z) {
     return (x + y + z) & 1;

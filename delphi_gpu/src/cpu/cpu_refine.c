@@ -185,11 +185,7 @@ int dg_cpu_refine_nonlinear_source(dg_cpu_refine *r, const dg_prepared *p, doubl
                 long first, last;
                 dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
                 for (long h = first; h <= last; ++h) {
-                    if (!flag[h]) continue;
-                    const double v = phi[h], v2 = v * v;
-                    qmap[h] = v2 > 2500.0 ? 0.0
-                                          : scale * v2 *
-                                                (chi[0] + v * (chi[1] + v * (chi[2] + v * chi[3])));
+                    if (flag[h]) qmap[h] = dg_lagged_source(phi[h], scale, chi);
                 }
             }
     }

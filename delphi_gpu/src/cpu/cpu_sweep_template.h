@@ -221,12 +221,7 @@ static void SFX(nonlinear_source)(cpu_state *st, double fraction) {
                 long first, last;
                 dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
                 for (long h = first; h <= last; ++h) {
-                    if (!flag[h]) continue;
-                    const double v = (double)phi[h], v2 = v * v;
-                    qmap[h] = v2 > 2500.0
-                                  ? (REAL)0
-                                  : (REAL)(scale * v2 *
-                                           (chi[0] + v * (chi[1] + v * (chi[2] + v * chi[3]))));
+                    if (flag[h]) qmap[h] = (REAL)dg_lagged_source((double)phi[h], scale, chi);
                 }
             }
     }
