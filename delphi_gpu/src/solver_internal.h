@@ -10,9 +10,11 @@
 /** Where a handle's time went (wall seconds, the latest call of each kind), for instrumentation:
  *  the medium's preparation on the host and its hand-over to the backend (upload), the phi check
  *  and load, the spectral-radius estimate (0 when cached or given), the iterations (the whole
- *  loop, autotuning included) and the store. */
+ *  loop, autotuning included) and the store; faces_only: the last load read only phi's faces
+ *  (its interior was all +0.0). */
 typedef struct dg_solver_timing {
     double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
+    int faces_only;
 } dg_solver_timing;
 
 struct dg_solver_s {
