@@ -36,8 +36,8 @@ static inline void transfer_problem(dense_problem *d, int n) {
     dense_problem_init(d, n, n, n, 1.0, 80.0);
     dense_problem_sphere(d, c, c, c, n / 4.0, 2.0);
     dense_problem_salt(d, c, c, c, n / 4.0 + 1.0, 0.15);
-    d->charge[idx3(n, n, n, (int)c, (int)c, (int)c)] = 1.0;
-    d->charge[idx3(n, n, n, (int)c + 1, (int)c - 1, (int)c)] = -0.5;
+    d->charge[idx3(n, n, (int)c, (int)c, (int)c)] = 1.0;
+    d->charge[idx3(n, n, (int)c + 1, (int)c - 1, (int)c)] = -0.5;
 }
 
 /* Boundary values on the faces (not symmetric, so misplaced values show), 0 inside. */
@@ -45,8 +45,8 @@ static inline void transfer_faces(double *phi, int n) {
     for (int z = 0; z < n; ++z)
         for (int y = 0; y < n; ++y)
             for (int x = 0; x < n; ++x) {
-                const int face = x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 ||
-                                 z == n - 1;
+                const int face =
+                    x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
                 phi[idx3(n, n, x, y, z)] = face ? 0.5 + 0.01 * x - 0.02 * y + 0.003 * z * y : 0.0;
             }
 }
@@ -86,8 +86,8 @@ static inline void transfer_check_faces(int backend, int precision, int is_doubl
     const size_t es = is_double ? sizeof(double) : sizeof(float);
     double *faces = malloc(points * sizeof *faces);
     transfer_faces(faces, n);
-    void *phi = malloc(points * es), *out[3] = {malloc(points * es), malloc(points * es),
-                                                malloc(points * es)};
+    void *phi = malloc(points * es),
+         *out[3] = {malloc(points * es), malloc(points * es), malloc(points * es)};
     for (long w = 0; w < points; ++w)
         if (is_double)
             ((double *)phi)[w] = faces[w];
@@ -117,8 +117,8 @@ static inline void transfer_check_faces(int backend, int precision, int is_doubl
         for (int y = 0; y < n; ++y)
             for (int x = 0; x < n; ++x) {
                 const long w = idx3(n, n, x, y, z);
-                const int face = x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 ||
-                                 z == n - 1;
+                const int face =
+                    x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
                 const double v = is_double ? ((double *)out[0])[w] : ((float *)out[0])[w];
                 if (face)
                     wrong += memcmp((char *)out[0] + w * es, junk + w * es, es) != 0;
@@ -130,10 +130,10 @@ static inline void transfer_check_faces(int backend, int precision, int is_doubl
         for (long w = 0; w < points; ++w) {
             const double v = faces[w] + 0.001 * (w % 977) - 0.3;
             if (is_double)
-                ((double *)phi)[w] = precision == DG_PRECISION_DOUBLE ||
-                                             precision == DG_PRECISION_MIXED
-                                         ? v
-                                         : (double)(float)v;
+                ((double *)phi)[w] =
+                    precision == DG_PRECISION_DOUBLE || precision == DG_PRECISION_MIXED
+                        ? v
+                        : (double)(float)v;
             else
                 ((float *)phi)[w] = (float)v;
         }
