@@ -68,9 +68,13 @@ int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, 
     return status;
 }
 
+/* Planes per chunk of a full-grid transfer: what a slab holds, but at least 8 chunks when the grid
+   allows, so that the host copies overlap the DMA on smaller grids too. */
 static size_t slab_planes(const dg_cuda_state *st) {
     const size_t plane_bytes = (size_t)st->nx * st->ny * sizeof(double);
     size_t planes = st->staging_bytes / plane_bytes;
+    const size_t eighth = ((size_t)st->nz + 7) / 8;
+    if (planes > eighth) planes = eighth;
     return planes > 0 ? planes : 1;
 }
 
