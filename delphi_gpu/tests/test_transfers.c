@@ -7,6 +7,8 @@ int main(void) {
     transfer_check_layout(5, 5, 5);
     transfer_check_layout(7, 9, 5);
     transfer_check_layout(11, 5, 13);
+    transfer_check_host_copies(71, 3);
+    transfer_check_host_copies(9, 1);
     const int precisions[3] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED};
     for (int k = 0; k < 3; ++k)
         for (int is_double = 0; is_double < 2; ++is_double)

@@ -30,6 +30,53 @@ static inline void transfer_check_layout(int nx, int ny, int nz) {
     CHECK(ascending && all_faces, "layout of %dx%dx%d", nx, ny, nz);
 }
 
+/* The host copies of the CUDA transfers: face packing in chunks, interior rows of a slab of
+   planes, and the threaded copy, on a grid large enough for several threads. */
+static inline void transfer_check_host_copies(int n, int threads) {
+    const size_t points = (size_t)n * n * n, plane = (size_t)n * n;
+    double *grid = malloc(points * sizeof *grid), *out = malloc(points * sizeof *out);
+    float *grid_f = malloc(points * sizeof *grid_f), *packed_f = malloc(points * sizeof *packed_f);
+    double *packed = malloc(points * sizeof *packed);
+    for (size_t w = 0; w < points; ++w)
+        grid[w] = 0.5 + (double)w, grid_f[w] = (float)(1.5 + (double)w);
+    const size_t faces = dg_face_count(n, n, n), chunk = faces / 3 + 1;
+    long wrong = 0;
+    for (size_t first = 0; first < faces; first += chunk) {
+        const size_t count = first + chunk <= faces ? chunk : faces - first;
+        dg_face_pack(packed, grid, sizeof(double), n, n, n, first, count, threads);
+        dg_face_pack(packed_f, grid_f, sizeof(float), n, n, n, first, count, threads);
+        for (size_t j = 0; j < count; ++j) {
+            const size_t w = dg_face_full_index(n, n, n, first + j);
+            wrong += packed[j] != grid[w] || packed_f[j] != grid_f[w];
+        }
+    }
+    CHECK(wrong == 0, "%ld packed face values wrong", wrong);
+    /* Planes 2 .. 2+planes-1 from a slab holding them (values = their full index + 0.5). */
+    const size_t z0 = 2, planes = (size_t)n - 4;
+    for (size_t w = 0; w < points; ++w)
+        out[w] = -1.0;
+    dg_store_interior_rows(out, grid + z0 * plane, sizeof(double), n, n, z0, planes, threads);
+    wrong = 0;
+    for (size_t w = 0; w < points; ++w) {
+        const size_t x = w % n, y = w / n % n, z = w / plane;
+        const int inside = x >= 1 && x + 1 < (size_t)n && y >= 1 && y + 1 < (size_t)n && z >= z0 &&
+                           z < z0 + planes;
+        wrong += out[w] != (inside ? grid[w] : -1.0);
+    }
+    CHECK(wrong == 0, "%ld points wrong after dg_store_interior_rows", wrong);
+    const size_t bytes = points * sizeof(double) - 13; /* not a whole number of lines */
+    memset(out, 0, points * sizeof *out);
+    dg_copy_threads(out, grid, bytes, threads);
+    CHECK(memcmp(out, grid, bytes) == 0 && ((unsigned char *)out)[bytes] == 0);
+    memset((unsigned char *)grid + bytes, 0xab, 13); /* must stay */
+    dg_zero_threads(grid, bytes, threads);
+    wrong = 0;
+    for (size_t i = 0; i < bytes; ++i)
+        wrong += ((unsigned char *)grid)[i] != 0;
+    CHECK(wrong == 0 && ((unsigned char *)grid)[bytes] != 0, "dg_zero_threads: %ld bytes", wrong);
+    free(grid), free(out), free(grid_f), free(packed_f), free(packed);
+}
+
 /* A sphere of low permittivity with charges inside, salt outside. */
 static inline void transfer_problem(dense_problem *d, int n) {
     const double c = (n - 1) / 2.0;
