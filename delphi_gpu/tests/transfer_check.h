@@ -123,6 +123,9 @@ static inline void transfer_check_faces(int backend, int precision, int is_doubl
     dg_options o;
     dg_default_options(&o);
     o.backend = backend, o.precision = precision;
+    /* One block shape for all runs: an autotune during the first run would change the
+       reduction order of the measured sum of squares (not the iterates) between runs. */
+    o.autotune = 0;
     dg_solver s = NULL;
     CHECK_OK(dg_create(&s, &o), s);
     CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
