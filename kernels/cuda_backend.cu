@@ -204,7 +204,9 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
     if (status == DG_OK && measure && float_phase) {
         change->float_phase = 1;
-        if (dg_mixed_float_phase_done(change)) status = dg_cuda_refine_end_float(st, err);
+        const double previous = st->float_previous_max;
+        st->float_previous_max = change->max_abs;
+        if (dg_mixed_float_phase_done(change, previous)) status = dg_cuda_refine_end_float(st, err);
     }
     return status;
 }

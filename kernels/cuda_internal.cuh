@@ -127,7 +127,8 @@ struct dg_cuda_state {
     int sample_stride;              /* stride of the last measured iteration */
     int refine_pending;             /* iterations since the last fold (0: correction is zero) */
     int float_phase; /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
-    int float_iterations; /* iterations of the float phase since load_phi */
+    int float_iterations;      /* iterations of the float phase since load_phi */
+    double float_previous_max; /* max change of its last check, -1 if none */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2

@@ -225,7 +225,7 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
                 "cudaMemsetAsync (mixed precision: nonlinear source)");
     }
     st->refine_pending = 0;
-    st->float_phase = 1, st->float_iterations = 0;
+    st->float_phase = 1, st->float_iterations = 0, st->float_previous_max = -1.0;
     int status = dg_cuda_launch_gather_last(st, err); /* the list values of the float iterate */
     if (status == DG_OK) status = dg_cuda_launch_rescale(st, err); /* charges in the sweeps */
     if (status != DG_OK) return status;

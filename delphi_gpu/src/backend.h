@@ -66,10 +66,18 @@ typedef struct dg_change {
 #define DG_MIXED_SWITCH_ULPS 16.0
 #endif
 
-/** 1 when a measured block of the float phase ends it (the rule above). */
-static inline int dg_mixed_float_phase_done(const dg_change *change) {
-    return change->finite &&
-           change->max_abs <= DG_MIXED_SWITCH_ULPS * FLT_EPSILON * change->max_value;
+/** A safeguard for grids whose float noise floor lies above that level: the phase also ends
+ *  at a check whose max change is at most DG_MIXED_STALL_ULPS * FLT_EPSILON * max_value and
+ *  not below the previous float-phase check's (the change has stopped falling). */
+#define DG_MIXED_STALL_ULPS 256.0
+
+/** 1 when a measured block of the float phase ends it (the rules above); previous_max is the
+ *  max change of the previous check of the phase, negative if none. */
+static inline int dg_mixed_float_phase_done(const dg_change *change, double previous_max) {
+    const double unit = FLT_EPSILON * change->max_value;
+    return change->finite && (change->max_abs <= DG_MIXED_SWITCH_ULPS * unit ||
+                              (change->max_abs <= DG_MIXED_STALL_ULPS * unit &&
+                               previous_max >= 0.0 && change->max_abs >= previous_max));
 }
 
 /** A Debye-Hueckel sum at the grid faces (dg_debye_huckel_faces_*): positions in 0-based grid

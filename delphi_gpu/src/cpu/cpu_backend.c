@@ -35,10 +35,11 @@ typedef struct cpu_state {
     int *chunk_finite;
     /* Mixed precision: phi holds the float correction, refine the double iterate. */
     int mixed;
-    dg_rhs16 *rhs[2];     /* the correction sweeps' right-hand side (refine.rhs), else NULL */
-    int refine_pending;   /* iterations since the last fold (0: the correction is zero) */
-    int float_phase;      /* phi holds the float iterate itself, rhs is NULL (backend.h) */
-    int float_iterations; /* iterations of the float phase since load_phi */
+    dg_rhs16 *rhs[2];          /* the correction sweeps' right-hand side (refine.rhs), else NULL */
+    int refine_pending;        /* iterations since the last fold (0: the correction is zero) */
+    int float_phase;           /* phi holds the float iterate itself, rhs is NULL (backend.h) */
+    int float_iterations;      /* iterations of the float phase since load_phi */
+    double float_previous_max; /* max change of its last check, -1 if none */
     dg_cpu_refine refine;
 } cpu_state;
 
@@ -143,6 +144,7 @@ static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *e
         dg_cpu_refine_begin_float(&st->refine, st->prep, f, st->threads);
         st->rhs[0] = st->rhs[1] = NULL; /* float precision's sweeps, charges included */
         st->float_phase = 1, st->float_iterations = 0, st->refine_pending = 0;
+        st->float_previous_max = -1.0;
     } else if (IS_FLOAT(st))
         load_phi_f(st, phi, is_double);
     else
@@ -178,7 +180,9 @@ static int cpu_iterate(void *state, int count, int measure, int stride, dg_chang
         st->float_iterations += count;
         if (measure) {
             change->float_phase = 1;
-            if (dg_mixed_float_phase_done(change)) end_float_phase(st);
+            const double previous = st->float_previous_max;
+            st->float_previous_max = change->max_abs;
+            if (dg_mixed_float_phase_done(change, previous)) end_float_phase(st);
         }
     } else if (st->mixed) { /* refinement: residual in double, float sweeps, fold */
         if (st->refine_pending == 0)
