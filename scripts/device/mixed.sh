@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mixed precision on a GPU machine (issue 10).  From the repository root, with the build
-# configured in ${BUILD:-build} (scripts/configure.sh).  Logs go to $OUT (default ./device-out)/mixed:
-#   tests.log   ctest -L gpu -R mixed: test_gpu_mixed (CUDA mixed = CPU mixed bit for bit, CUDA
+# configured in ${BUILD:-build} (scripts/configure.sh; use a fresh folder name for a build
+# configured on the device).  Logs go to ${OUT:-./device-out}/mixed:
+#   tests.log   ctest -L gpu -R mixed -V: test_gpu_mixed (CUDA mixed = CPU mixed bit for bit, CUDA
 #               mixed vs CUDA double, float's resolution stop on both backends)
 #   bench.log   the program (backend cuda) on a 24k-atom lattice of 1hpv copies (two-run
 #               solvation, 385^3, maxc=0.00001) and on 1hpv at 225^3 (0.15 M), in double and
@@ -23,9 +24,9 @@ then
     exit 2
 fi
 echo "build: $((SECONDS - start)) s"
-(ctest --test-dir "$build" -L gpu -R mixed --output-on-failure --timeout 120 > "$out/tests.log" 2>&1)
+(ctest --test-dir "$build" -L gpu -R mixed -V --timeout 120 > "$out/tests.log" 2>&1)
 grep -E "tests passed|tests failed|Passed|Failed|\*\*\*" "$out/tests.log"
-grep -E "^(linear PB|Poisson|nonlinear PB)" "$out/tests.log" || true
+grep -E "(linear PB|Poisson|nonlinear PB) " "$out/tests.log" || true
 
 program=$PWD/$build/host/app/delphi-gpu
 python3 scripts/bench_inputs.py lattice regression/data/1hpv.pqr 2 2 2 "$out/runs/two.pqr" \
@@ -53,7 +54,9 @@ for c in two_385 1hpv_225; do
     awk -v name="$c" '
         FNR == 1 { file++ }
         /^outcome/ { n = split($0, w, " "); it[file] += w[n - 1] }
-        /solve parts/ { if (match($0, /iterations [0-9.]+/)) t[file] += substr($0, RSTART + 11, RLENGTH - 11) }
+        /solve parts/ {
+            if (match($0, /iterations [0-9.]+/)) t[file] += substr($0, RSTART + 11, RLENGTH - 11)
+        }
         /energy +:/ { split($0, w, ":"); v = w[2] + 0; key = w[1]; e[file, key] = v; keys[key] = 1 }
         END {
             printf "%s: iterations mixed/double %d/%d = %.3f; iterations time %.3f/%.3f s = %.3f\n",
