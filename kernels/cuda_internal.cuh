@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "backend.h"
+#include "refine_rhs.h"
 #include "delphi_gpu/delphi_gpu_types.h"
 #include "cuda_backend.h"
 }
@@ -129,10 +130,13 @@ struct dg_cuda_state {
     int mixed;
     double *phi_d[2];               /* the iterate in double */
     double *qmap_d[2];              /* nonlinear source in double (allocated on first use) */
-    float *rhs[2];                  /* residual / factor */
+    dg_rhs16 *rhs[2];               /* residual / factor, bfloat16 (refine_rhs.h) */
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
     int refine_pending;             /* iterations since the last fold (0: correction is zero) */
+    int float_phase; /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
+    int float_iterations;      /* iterations of the float phase since load_phi */
+    double float_previous_max; /* max change of its last check, -1 if none */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
@@ -240,8 +244,12 @@ void dg_cuda_refine_free(dg_cuda_state *st);
 /** Full-grid slab in staging <-> the double iterate (load_phi/store_phi while mixed). */
 int dg_cuda_refine_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
 int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
-/** After load_phi: correction, its sparse `last` values and the double source set to 0. */
+/** After load_phi: the double source set to 0 and the float phase begun (phi = (float)phi_d,
+ *  its sparse `last` values, the charge sources scaled by omega). */
 int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
+/** End the float phase (backend.h): phi_d = phi at interior points if any of its iterations
+ *  ran, then phi (now the correction) and `last` = 0, the sources to 0. */
+int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err);
 /** Residual of the double iterate into rhs (before a block of correction sweeps). */
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
 /** phi_d += correction, correction = 0, if any iterations ran since the last fold. */

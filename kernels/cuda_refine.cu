@@ -21,7 +21,7 @@ static unsigned refine_blocks(const dg_cuda_state *st, size_t count) {
 }
 
 struct dg_refine_params {
-    float *rhs;
+    dg_rhs16 *rhs;
     const double *phi, *other, *qmap; /* qmap NULL when linear */
     const unsigned char *flag;        /* NULL without salt */
     long long offset[6];
@@ -51,7 +51,7 @@ __global__ void dg_refine_residual_kernel(const dg_refine_params p) {
         if (x < 1 || x > p.nx - 2 || y < 1 || y > p.ny - 2 || z < 1 || z > p.nz - 2) continue;
         double factor;
         const double r = dg_dense_residual(p, (long long)h, &factor);
-        p.rhs[h] = (float)(r / factor);
+        p.rhs[h] = dg_rhs_encode((float)(r / factor));
     }
 }
 
@@ -71,7 +71,7 @@ __global__ void dg_refine_list_kernel(const dg_refine_params p, const int *index
                  w[4] * p.other[h + p.offset[4]] + w[5] * p.other[h + p.offset[5]];
         }
         r += source[k];
-        p.rhs[h] = (float)(r / factor);
+        p.rhs[h] = dg_rhs_encode((float)(r / factor));
     }
 }
 
@@ -80,6 +80,29 @@ __global__ void dg_refine_fold_kernel(double *phi, float *correction, size_t cou
          h += (size_t)gridDim.x * blockDim.x) {
         phi[h] += (double)correction[h];
         correction[h] = 0.0f;
+    }
+}
+
+/* Float phase: the float iterate from the double one, at every half point. */
+__global__ void dg_refine_round_kernel(float *f, const double *phi, size_t count) {
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < count;
+         h += (size_t)gridDim.x * blockDim.x)
+        f[h] = (float)phi[h];
+}
+
+/* End of the float phase: phi = f at interior points if adopt (faces keep their double values),
+   f = 0 everywhere. */
+__global__ void dg_refine_adopt_kernel(double *phi, float *f, int nx, int ny, int nz, int colour,
+                                       size_t count, int adopt) {
+    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < count;
+         h += (size_t)gridDim.x * blockDim.x) {
+        const size_t w = 2 * h + colour;
+        const int x = (int)(w % nx);
+        const size_t t = w / nx;
+        const int y = (int)(t % ny), z = (int)(t / ny);
+        if (adopt && x >= 1 && x <= nx - 2 && y >= 1 && y <= ny - 2 && z >= 1 && z <= nz - 2)
+            phi[h] = (double)f[h];
+        f[h] = 0.0f;
     }
 }
 
@@ -137,7 +160,7 @@ __global__ void dg_refine_source_kernel(double *qmap, const double *phi, const u
 int dg_cuda_refine_alloc(dg_cuda_state *st, dg_error *err) {
     if (!st->mixed) return DG_OK;
     const size_t points = st->half_count[0] + st->half_count[1];
-    const size_t need = points * (sizeof(double) + sizeof(float));
+    const size_t need = points * (sizeof(double) + sizeof(dg_rhs16));
     char what[200];
     snprintf(what, sizeof what, "mixed precision's double iterate and residual (%.1f MiB)",
              need / 1048576.0);
@@ -146,13 +169,14 @@ int dg_cuda_refine_alloc(dg_cuda_state *st, dg_error *err) {
     for (int c = 0; c < 2; ++c) {
         DG_CUDA_TRY(cudaMalloc((void **)&st->phi_d[c], st->half_count[c] * sizeof(double)),
                     "cudaMalloc (mixed precision: double iterate)");
-        DG_CUDA_TRY(cudaMalloc((void **)&st->rhs[c], st->half_count[c] * sizeof(float)),
+        DG_CUDA_TRY(cudaMalloc((void **)&st->rhs[c], st->half_count[c] * sizeof(dg_rhs16)),
                     "cudaMalloc (mixed precision: residual)");
         DG_CUDA_TRY(
             cudaMemsetAsync(st->phi_d[c], 0, st->half_count[c] * sizeof(double), st->stream),
             "cudaMemsetAsync (mixed precision: double iterate)");
-        DG_CUDA_TRY(cudaMemsetAsync(st->rhs[c], 0, st->half_count[c] * sizeof(float), st->stream),
-                    "cudaMemsetAsync (mixed precision: residual)");
+        DG_CUDA_TRY(
+            cudaMemsetAsync(st->rhs[c], 0, st->half_count[c] * sizeof(dg_rhs16), st->stream),
+            "cudaMemsetAsync (mixed precision: residual)");
     }
     st->medium_bytes += need;
     return DG_OK;
@@ -190,22 +214,41 @@ int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_doub
 }
 
 int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
-    for (int c = 0; c < 2; ++c) {
-        DG_CUDA_TRY(cudaMemsetAsync(st->phi[c], 0, st->half_count[c] * sizeof(float), st->stream),
-                    "cudaMemsetAsync (mixed precision: correction)");
+    for (int c = 0; c < 2; ++c) { /* the float phase starts from the loaded iterate */
+        dg_refine_round_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
+                                 st->stream>>>(static_cast<float *>(st->phi[c]), st->phi_d[c],
+                                               st->half_count[c]);
+        DG_CUDA_LAUNCHED("rounding kernel (mixed precision)");
         if (st->qmap_d[c])
             DG_CUDA_TRY(
                 cudaMemsetAsync(st->qmap_d[c], 0, st->half_count[c] * sizeof(double), st->stream),
                 "cudaMemsetAsync (mixed precision: nonlinear source)");
     }
-    const dg_cuda_sparse *sp = &st->sparse[1];
+    st->refine_pending = 0;
+    st->float_phase = 1, st->float_iterations = 0, st->float_previous_max = -1.0;
+    int status = dg_cuda_launch_gather_last(st, err); /* the list values of the float iterate */
+    if (status == DG_OK) status = dg_cuda_launch_rescale(st, err); /* charges in the sweeps */
+    if (status != DG_OK) return status;
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
+    return DG_OK;
+}
+
+int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err) {
+    if (!st->float_phase) return DG_OK;
+    for (int c = 0; c < 2; ++c) {
+        dg_refine_adopt_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
+                                 st->stream>>>(st->phi_d[c], static_cast<float *>(st->phi[c]),
+                                               st->nx, st->ny, st->nz, c, st->half_count[c],
+                                               st->float_iterations > 0);
+        DG_CUDA_LAUNCHED("float phase end kernel (mixed precision)");
+    }
+    const dg_cuda_sparse *sp = &st->sparse[1]; /* the correction's list values are 0 */
     if (sp->total_count > 0)
         DG_CUDA_TRY(
             cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
             "cudaMemsetAsync (mixed precision: list values)");
-    st->refine_pending = 0;
-    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
-    return DG_OK;
+    st->float_phase = 0, st->refine_pending = 0;
+    return dg_cuda_launch_rescale(st, err); /* the sources are in the residual from now on */
 }
 
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err) {
@@ -251,7 +294,8 @@ int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
 }
 
 int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err) {
-    int status = dg_cuda_refine_fold(st, err); /* the source is taken from the whole iterate */
+    int status = dg_cuda_refine_end_float(st, err);
+    if (status == DG_OK) status = dg_cuda_refine_fold(st, err); /* from the whole iterate */
     if (status != DG_OK) return status;
     if (!st->qmap_d[0] || !st->qmap_d[1]) {
         const size_t need = (st->half_count[0] + st->half_count[1]) * sizeof(double);

@@ -22,8 +22,8 @@
 
 #include "cuda_reduce.cuh"
 
-/* DG_SWEEP_RHS: mixed precision's correction sweep, sum + qmap at every point (qmap = the
-   residual / factor, cuda_refine.cu), the salt factor where flag (if any) has bit 0. */
+/* DG_SWEEP_RHS: mixed precision's correction sweep, sum + rhs at every point (rhs = the
+   residual / factor in bfloat16, cuda_refine.cu), the salt factor where flag (if any) has bit 0. */
 enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2, DG_SWEEP_RHS = 3 };
 
 template <typename T> struct dg_sweep_params {
@@ -31,6 +31,7 @@ template <typename T> struct dg_sweep_params {
     const T *other;            /* the other colour (read-only during the sweep) */
     const unsigned char *flag; /* PB: bit 0 salt; colour 1: bit 1 sparse point; else NULL */
     const T *qmap;             /* nonlinear source of this colour */
+    const dg_rhs16 *rhs;       /* DG_SWEEP_RHS: the right-hand side (bfloat16) */
     unsigned plane;            /* nx * ny */
     int nx, ny, nz, colour, planes_per_chunk;
     T keep, w0, w1; /* 1 - omega, omega * factor[0], omega * factor[1] */
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
         const unsigned h = c_index(z);
         c = p.cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
-        if (MODE == DG_SWEEP_NONLINEAR || MODE == DG_SWEEP_RHS) q = __ldg(p.qmap + h);
+        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+        if (MODE == DG_SWEEP_RHS) q = (T)dg_rhs_decode(__ldg(p.rhs + h));
     };
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */

@@ -58,7 +58,8 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
         const unsigned h = c_index(z);
         c = p.cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
-        if (MODE == DG_SWEEP_NONLINEAR || MODE == DG_SWEEP_RHS) q = __ldg(p.qmap + h);
+        if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
+        if (MODE == DG_SWEEP_RHS) q = (T)dg_rhs_decode(__ldg(p.rhs + h));
     };
 
     dg_change_acc acc = {0.0, 0.0, 0};

@@ -21,6 +21,9 @@ typedef struct dg_monitor {
     /* Float precision: the change at float's resolution (float_floor.c). */
     int floor_stalls;      /* consecutive checks stalled at the noise floor */
     double floor_smallest; /* smallest max change before the last check */
+    /* Mixed precision's float phase (backend.h): the last check measured the float iterate, and
+       whether its change met a criterion (then the next block ends the phase). */
+    int float_phase, float_phase_met;
 } dg_monitor;
 
 void dg_monitor_start(dg_monitor *m, dg_solver s);
@@ -31,7 +34,8 @@ void dg_monitor_start(dg_monitor *m, dg_solver s);
 int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
                        double omega, double norm_divisor);
 
-/* 1 if any criterion set in the options is met by the last check. */
+/* 1 if any criterion set in the options is met by the last check (never by a check of mixed
+   precision's float phase: the answer and the stopping test are the double iterate's). */
 int dg_monitor_criteria_met(const dg_monitor *m);
 
 /* Float precision: record the last check (max change against the sampled values' scale and

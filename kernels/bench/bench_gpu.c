@@ -57,7 +57,7 @@ static double bytes_per_point(int precision, int equation) {
    at least min_seconds; returns ms per iteration. */
 static double time_blocks(const dg_backend_ops *ops, void *state, int nonlinear, double min_seconds,
                           int max_blocks, dg_error *err) {
-    dg_change change;
+    dg_change change = {0};
     int blocks = 0;
     const double start = now();
     do {
@@ -122,7 +122,7 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
     dg_error err = {0};
     void *state = NULL;
     double ms = -1.0;
-    dg_change change;
+    dg_change change = {0};
     if (ops->create(&state, &config, &err) != DG_OK) return fail("create", &err), -1.0;
     if (ops->set_medium(state, prep, &err) != DG_OK || ops->load_phi(state, phi0, 1, &err) ||
         ops->set_omega(state, 1.9, &err) || ops->iterate(state, 20, 1, 1, &change, &err)) {
@@ -172,7 +172,7 @@ static void shape_row(const dg_prepared *prep, const double *phi0, int precision
     dg_backend_config config = gpu_config(precision, bx, by, 0);
     dg_error err = {0};
     void *state = NULL;
-    dg_change change;
+    dg_change change = {0};
     if (ops->create(&state, &config, &err) != DG_OK) {
         fail("create", &err);
         return;

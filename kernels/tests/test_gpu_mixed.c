@@ -1,5 +1,5 @@
 /* Mixed precision and float's resolution on the CUDA backend against the CPU backend:
- *  - mixed (float sweeps on a correction, double iterate and residual) with a max-change
+ *  - mixed (a float phase, then float sweeps on a correction of a double iterate) with a max-change
  *    criterion far below float's resolution: both backends converge, within one check interval
  *    of each other (expected: the same count), their potentials agree to double's tolerance
  *    (1e-10 relative when the counts are equal: the float sweeps, the double residual and the

@@ -1,87 +1,69 @@
 #!/usr/bin/env bash
 # Mixed precision on a GPU machine (issue 10).  From the repository root, with the build
-# configured in build/ (scripts/configure.sh).  Logs go to $OUT (default ./device-out/mixed):
-#   tests.log   test_gpu_mixed (CUDA mixed vs CPU mixed, CUDA mixed vs CUDA double, float's
-#               resolution stop on both backends), test_gpu_agreement and test_gpu_convergence
-#               (the sweep kernels gained a mode), then test_gpu_mixed under compute-sanitizer
-#               memcheck (exit 0 expected)
-#   bench.log   the program (backend cuda) on regression/data/1hpv.pqr, 0.15 M salt,
-#               maxc=0.00001, at gsize 141, 225 and 385, in double, float and mixed: iterations,
-#               outcome, solve time, energies; then mixed/double ratios of iterations and solve
-#               time and the relative energy differences (targets: iterations <= 1.1x, energies
-#               within 1e-7, solve time <= 0.65x at 385^3)
+# configured in ${BUILD:-build} (scripts/configure.sh; use a fresh folder name for a build
+# configured on the device).  Logs go to ${OUT:-./device-out}/mixed:
+#   tests.log   ctest -L gpu -R mixed -V: test_gpu_mixed (CUDA mixed = CPU mixed bit for bit, CUDA
+#               mixed vs CUDA double, float's resolution stop on both backends)
+#   bench.log   the program (backend cuda) on a 24k-atom lattice of 1hpv copies (two-run
+#               solvation, 385^3, maxc=0.00001) and on 1hpv at 225^3 (0.15 M), in double and
+#               mixed: outcome and iterations, "solve parts" (iterations time), energies; then
+#               the mixed/double ratios (targets: iterations <= 1.1x, iterations time <= 0.65x,
+#               energies within 1e-7 relative)
 #   runs/       the program's log of every run
-# About 3-5 minutes of GPU time (memcheck at most 150 s of it).
+# About 1-2 minutes of GPU time after the build.
 set -u
+build=${BUILD:-build}
 out=${OUT:-$PWD/device-out}/mixed
 mkdir -p "$out/runs"
 export PATH=$PATH:/usr/local/cuda/bin
 start=$SECONDS
-if ! cmake --build build -j"$(nproc)" --target test_gpu_mixed test_gpu_agreement \
-        test_gpu_convergence delphi-gpu > "$out/build.log" 2>&1; then
+if ! cmake --build "$build" -j"$(nproc)" --target test_gpu_mixed delphi-gpu > "$out/build.log" 2>&1
+then
     tail -30 "$out/build.log"
     echo "mixed.sh: build failed"
     exit 2
 fi
 echo "build: $((SECONDS - start)) s"
+(ctest --test-dir "$build" -L gpu -R mixed -V --timeout 120 > "$out/tests.log" 2>&1)
+grep -E "tests passed|tests failed|Passed|Failed|\*\*\*" "$out/tests.log"
+grep -E "(linear PB|Poisson|nonlinear PB) " "$out/tests.log" || true
 
-start=$SECONDS
+program=$PWD/$build/host/app/delphi-gpu
+python3 scripts/bench_inputs.py lattice regression/data/1hpv.pqr 2 2 2 "$out/runs/two.pqr" \
+    > /dev/null
+run() { # name, args...
+    local name=$1
+    shift
+    (cd "$out/runs" && timeout 60 "$program" "$@" > "$name.log" 2>&1)
+    echo "== $name exit $?"
+    grep -E "^outcome|solve parts|grid energy|reaction field energy|coulombic energy" \
+        "$out/runs/$name.log"
+}
 {
-    for t in test_gpu_mixed test_gpu_agreement test_gpu_convergence; do
-        echo "== $t"
-        timeout 200 build/kernels/tests/$t
-        echo "== $t exit $?"
-    done
-} > "$out/tests.log" 2>&1
-{
-    # The new kernels under memcheck (slow: the whole mixed test, at most 150 s).
-    if command -v compute-sanitizer > /dev/null; then
-        echo "== memcheck test_gpu_mixed"
-        timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
-            build/kernels/tests/test_gpu_mixed
-        echo "== memcheck test_gpu_mixed exit $? (124 = timed out, 9 = memcheck errors)"
-    fi
-} >> "$out/tests.log" 2>&1
-grep -E "^== |^FAIL|all checks passed|check\(s\) failed|SKIPPED" "$out/tests.log"
-echo "tests: $((SECONDS - start)) s"
-
-program=build/host/app/delphi-gpu
-pqr=$PWD/regression/data/1hpv.pqr
-start=$SECONDS
-{
-    printf "%-5s %-7s %6s %-26s %9s %18s %18s\n" gsize precision iters outcome solve_s \
-        grid_energy_kT corr_rf_kT
-    for n in 141 225 385; do
-        for p in double float mixed; do
-            prm=$out/runs/run_$n.prm
-            printf 'in(pqr,file="%s")\ngsize=%d\nperfil=70\nindi=2\nexdi=80\nsalt=0.15\n' \
-                "$pqr" "$n" > "$prm"
-            printf 'bndcon=2\nmaxc=0.00001\nenergy(g,s)\n' >> "$prm"
-            log=$out/runs/run_${n}_$p.log
-            (cd "$out/runs" && timeout 120 "$OLDPWD/$program" "$prm" --backend cuda \
-                --precision "$p" > "$log" 2>&1)
-            status=$?
-            iters=$(grep -m1 -oE "outcome +: .* after [0-9]+" "$log" | grep -oE "[0-9]+$")
-            outcome=$(grep -m1 -E "^outcome +:" "$log" | sed -E 's/^outcome +: (.*) after.*/\1/')
-            solve=$(grep -m1 -E "^solve time" "$log" | grep -oE "[0-9.]+ s" | head -1)
-            grid=$(grep -m1 "total grid energy" "$log" | grep -oE "[-0-9.]+ kT" | head -1)
-            rf=$(grep -m1 "corrected reaction field energy" "$log" | grep -oE "[-0-9.]+ kT")
-            printf "%-5s %-7s %6s %-26s %9s %18s %18s exit %s\n" "$n" "$p" "${iters:-?}" \
-                "${outcome:-?}" "${solve% s}" "${grid% kT}" "${rf% kT}" "$status"
-        done
+    for p in double mixed; do
+        run "two_385_$p" --pqr two.pqr --gsize 385 --maxc 0.00001 --backend cuda \
+            --precision "$p" --quiet --energy g,s,c
+        run "1hpv_225_$p" --pqr "$PWD/regression/data/1hpv.pqr" --gsize 225 --salt 0.15 \
+            --maxc 0.00001 --backend cuda --precision "$p" --quiet --energy g,s,c
     done
 } > "$out/bench.log" 2>&1
-awk '$1 ~ /^[0-9]+$/ { if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
-                       it[$1, $2] = $3; t[$1, $2] = $(NF - 4); g[$1, $2] = $(NF - 3)
-                       r[$1, $2] = $(NF - 2) }
-     END { for (i = 1; i <= k; ++i) {
-             n = order[i]
-             if (!((n, "double") in it) || !((n, "mixed") in it)) continue
-             gd = g[n, "double"]; rd = r[n, "double"]; td = t[n, "double"]
-             printf "gsize %s: mixed/double iterations %s/%s, solve time ratio %.3f, ", n,
-                    it[n, "mixed"], it[n, "double"], (td > 0 ? t[n, "mixed"] / td : 0)
-             printf "grid energy rel diff %.2e, corrected rf rel diff %.2e; float %s iterations\n",
-                    (g[n, "mixed"] - gd) / (gd == 0 ? 1 : gd),
-                    (r[n, "mixed"] - rd) / (rd == 0 ? 1 : rd), it[n, "float"] } }' "$out/bench.log" >> "$out/bench.log"
+# Ratios per case: iterations (summed over the solves), iterations time, energies.
+for c in two_385 1hpv_225; do
+    d=$out/runs/${c}_double.log m=$out/runs/${c}_mixed.log
+    [ -f "$d" ] && [ -f "$m" ] || continue
+    awk -v name="$c" '
+        FNR == 1 { file++ }
+        /^outcome/ { n = split($0, w, " "); it[file] += w[n - 1] }
+        /solve parts/ {
+            if (match($0, /iterations [0-9.]+/)) t[file] += substr($0, RSTART + 11, RLENGTH - 11)
+        }
+        /energy +:/ { split($0, w, ":"); v = w[2] + 0; key = w[1]; e[file, key] = v; keys[key] = 1 }
+        END {
+            printf "%s: iterations mixed/double %d/%d = %.3f; iterations time %.3f/%.3f s = %.3f\n",
+                   name, it[2], it[1], it[1] ? it[2] / it[1] : 0, t[2], t[1], t[1] ? t[2] / t[1] : 0
+            for (k in keys) if (e[1, k] != 0) {
+                d = (e[2, k] - e[1, k]) / e[1, k]; if (d < 0) d = -d
+                printf "  %s rel diff %.2e\n", k, d }
+        }' "$d" "$m"
+done >> "$out/bench.log"
 cat "$out/bench.log"
-echo "bench: $((SECONDS - start)) s"

@@ -57,7 +57,7 @@ int dg_cpu_refine_alloc(dg_cpu_refine *r, const dg_prepared *p) {
     memset(r, 0, sizeof *r);
     for (int c = 0; c < 2; ++c) {
         r->phi[c] = calloc(p->half_count[c] + 1, sizeof(double));
-        r->rhs[c] = calloc(p->half_count[c] + 1, sizeof(float));
+        r->rhs[c] = calloc(p->half_count[c] + 1, sizeof(dg_rhs16));
         if (!r->phi[c] || !r->rhs[c] || !build_groups(r, p, c)) {
             dg_cpu_refine_free(r);
             return DG_ERR_OUT_OF_MEMORY;
@@ -115,7 +115,7 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
     for (int c = 0; c < 2; ++c) {
         long o[6];
         dg_neighbour_offsets(p->nx, p->ny, c, o);
-        float *rhs = r->rhs[c];
+        dg_rhs16 *rhs = r->rhs[c];
 #pragma omp parallel for schedule(static) num_threads(threads)                                     \
     collapse(2) if (p->interior_count > PARALLEL_MIN)
         for (int z = 1; z < p->nz - 1; ++z)
@@ -125,7 +125,7 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
                 for (long h = first; h <= last; ++h) {
                     double factor;
                     const double res = dense_residual(r, p, c, o, h, use_qmap, &factor);
-                    rhs[h] = (float)(res / factor);
+                    rhs[h] = dg_rhs_encode((float)(res / factor));
                 }
             }
         /* Points on the lists: the whole residual in double, then one rounding. */
@@ -149,7 +149,7 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
                     res += p->charge_source[c][-e - 1];
                 }
             }
-            rhs[h] = (float)(res / factor);
+            rhs[h] = dg_rhs_encode((float)(res / factor));
         }
     }
 }
@@ -165,6 +165,36 @@ void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2
             correction[h] = 0.0f;
         }
     }
+}
+
+void dg_cpu_refine_begin_float(const dg_cpu_refine *r, const dg_prepared *p, float *const f[2],
+                               int threads) {
+    for (int c = 0; c < 2; ++c) {
+        const double *phi = r->phi[c];
+        float *out = f[c];
+        const long count = (long)p->half_count[c];
+#pragma omp parallel for schedule(static) num_threads(threads) if (count > PARALLEL_MIN)
+        for (long h = 0; h < count; ++h)
+            out[h] = (float)phi[h];
+    }
+}
+
+void dg_cpu_refine_end_float(dg_cpu_refine *r, const dg_prepared *p, float *const f[2], int adopt,
+                             int threads) {
+    if (adopt) {
+#pragma omp parallel for schedule(static) num_threads(threads)                                     \
+    collapse(2) if (p->interior_count > PARALLEL_MIN)
+        for (int z = 1; z < p->nz - 1; ++z)
+            for (int y = 1; y < p->ny - 1; ++y)
+                for (int c = 0; c < 2; ++c) {
+                    long first, last;
+                    dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+                    for (long h = first; h <= last; ++h)
+                        r->phi[c][h] = (double)f[c][h];
+                }
+    }
+    for (int c = 0; c < 2; ++c)
+        memset(f[c], 0, (p->half_count[c] + 1) * sizeof(float));
 }
 
 int dg_cpu_refine_nonlinear_source(dg_cpu_refine *r, const dg_prepared *p, double fraction,

@@ -17,11 +17,12 @@
 #define DG_CPU_REFINE_H
 
 #include "../prepared.h"
+#include "../refine_rhs.h"
 
 typedef struct dg_cpu_refine {
-    double *phi[2];  /* the iterate in double (faces included) */
-    double *qmap[2]; /* nonlinear lagged source in double (allocated on first use) */
-    float *rhs[2];   /* residual / factor of the point, the float sweeps' right-hand side */
+    double *phi[2];   /* the iterate in double (faces included) */
+    double *qmap[2];  /* nonlinear lagged source in double (allocated on first use) */
+    dg_rhs16 *rhs[2]; /* residual / factor of the point (bfloat16): the sweeps' right-hand side */
     /* Points on a sparse list, grouped by half-index: group g covers entries
        entry[start[g] .. start[g+1]); an entry k >= 0 is boundary entry k, k < 0 charge -k-1. */
     int group_count[2];
@@ -40,11 +41,20 @@ void dg_cpu_refine_load(dg_cpu_refine *r, const dg_prepared *p, const void *phi,
 void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi, int is_double,
                          int threads);
 
-/** rhs = (T(phi) - phi) / factor at every interior point, in double, rounded to float once. */
+/** rhs = (T(phi) - phi) / factor at every interior point, in double, rounded to float, then to
+ *  bfloat16 (refine_rhs.h). */
 void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinear, int threads);
 
 /** phi += e in double at every half point; e = 0. */
 void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2], int threads);
+
+/** Float phase (backend.h): f = (float)phi at every half point (faces included). */
+void dg_cpu_refine_begin_float(const dg_cpu_refine *r, const dg_prepared *p, float *const f[2],
+                               int threads);
+/** End of the float phase: phi = (double)f at interior points if `adopt` (the faces keep their
+ *  double values), then f = 0 everywhere (f becomes the correction). */
+void dg_cpu_refine_end_float(dg_cpu_refine *r, const dg_prepared *p, float *const f[2], int adopt,
+                             int threads);
 
 /** Nonlinear source from the double iterate (DelPhi's polynomial, as the other precisions);
  *  DG_OK or DG_ERR_OUT_OF_MEMORY. */

@@ -74,7 +74,7 @@ static void SFX(sweep)(cpu_state *st, int c) {
     const REAL dw = w1 - w0; /* flag selects w0 + flag * dw: branch-free, so it vectorizes */
     const unsigned char *restrict flag = p->has_salt ? p->flag[c] : NULL;
     const REAL *restrict qmap = st->nonlinear_active ? (const REAL *)st->qmap[c] : NULL;
-    const REAL *restrict rhs = (const REAL *)st->rhs[c]; /* mixed precision's correction */
+    const dg_rhs16 *restrict rhs = st->rhs[c]; /* mixed precision's correction */
 #pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
     collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
     for (int z = 1; z < p->nz - 1; ++z)
@@ -84,7 +84,7 @@ static void SFX(sweep)(cpu_state *st, int c) {
             if (rhs) { /* rhs = residual / factor, so weight * rhs = omega * residual */
                 for (long h = first; h <= last; ++h) {
                     REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
-                               other[h + o4] + other[h + o5] + rhs[h];
+                               other[h + o4] + other[h + o5] + (REAL)dg_rhs_decode(rhs[h]);
                     const REAL weight = flag && flag[h] ? w1 : w0; /* as the CUDA kernel */
                     phi[h] = keep * phi[h] + weight * sum;
                 }
@@ -173,7 +173,8 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
         change->finite &= st->chunk_finite[b];
         if (st->chunk_value[b] > change->max_value) change->max_value = st->chunk_value[b];
     }
-    if (IS_DOUBLE || st->mixed) change->max_value = 0.0; /* only float's resolution uses it */
+    if (IS_DOUBLE || (st->mixed && !st->float_phase))
+        change->max_value = 0.0; /* float's resolution and mixed's float phase only */
 }
 
 static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_change *change) {
