@@ -159,14 +159,16 @@ static int cpu_load_phi_faces(void *state, const void *phi, int is_double, dg_er
     (void)err;
     cpu_state *st = state;
     const dg_prepared *p = st->prep;
-    if (st->mixed) {
+    if (st->mixed) { /* as cpu_load_phi: the float phase starts from the double iterate */
         load_phi_faces_d(st->refine.phi, p, phi, is_double, st->threads);
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < 2; ++c)
             if (st->refine.qmap[c])
                 memset(st->refine.qmap[c], 0, (p->half_count[c] + 1) * sizeof(double));
-            memset(st->phi[c], 0, (p->half_count[c] + 1) * sizeof(float));
-        }
-        st->refine_pending = 0;
+        float *const f[2] = {st->phi[0], st->phi[1]};
+        dg_cpu_refine_begin_float(&st->refine, st->prep, f, st->threads);
+        st->rhs[0] = st->rhs[1] = NULL;
+        st->float_phase = 1, st->float_iterations = 0, st->refine_pending = 0;
+        st->float_previous_max = -1.0;
     } else {
         if (IS_FLOAT(st)) {
             float *half[2] = {st->phi[0], st->phi[1]};
