@@ -32,23 +32,36 @@ static int cell_gaps_init(const cell_list *cl, const double x[3], double r, cell
     return 1;
 }
 
+/* The items of the cells of row (cy, cz) that intersect the ball (squared radius r2): the gap
+ * to a cell grows away from the cell holding x, so those cells form one run cx = a..b, whose
+ * items are contiguous (items[*begin .. end)): the same items in the same order as a visit cell
+ * by cell, at one range per row.  Returns end (== *begin when none). */
+static inline int cell_row_items(const cell_list *cl, const cell_gaps *cg, int cz, int cy,
+                                 double r2, int *begin) {
+    *begin = 0;
+    const double gz = cg->g2[2][cz - cg->lo[2]];
+    if (!(gz < r2)) return 0;
+    const double gy = gz + cg->g2[1][cy - cg->lo[1]];
+    if (!(gy < r2)) return 0;
+    int a = cg->lo[0], b = cg->hi[0];
+    while (a <= b && !(gy + cg->g2[0][a - cg->lo[0]] < r2))
+        ++a;
+    while (b > a && !(gy + cg->g2[0][b - cg->lo[0]] < r2))
+        --b;
+    if (a > b) return 0;
+    *begin = cl->start[cell_list_index(cl, a, cy, cz)];
+    return cl->start[cell_list_index(cl, b, cy, cz) + 1];
+}
+
 /* Visit the items of cell list cl in the cells that intersect the ball (x, r). */
 #define FOR_CELL_ITEMS(cl, x, r, item)                                                             \
     cell_gaps cg_;                                                                                 \
     const double r2_ = (r) * (r);                                                                  \
     if (cell_gaps_init((cl), (x), (r), &cg_))                                                      \
         for (int cz_ = cg_.lo[2]; cz_ <= cg_.hi[2]; ++cz_)                                         \
-            if (cg_.g2[2][cz_ - cg_.lo[2]] < r2_)                                                  \
-                for (int cy_ = cg_.lo[1]; cy_ <= cg_.hi[1]; ++cy_)                                 \
-                    if (cg_.g2[2][cz_ - cg_.lo[2]] + cg_.g2[1][cy_ - cg_.lo[1]] < r2_)             \
-                        for (int cx_ = cg_.lo[0]; cx_ <= cg_.hi[0]; ++cx_)                         \
-                            if (cg_.g2[2][cz_ - cg_.lo[2]] + cg_.g2[1][cy_ - cg_.lo[1]] +          \
-                                    cg_.g2[0][cx_ - cg_.lo[0]] <                                   \
-                                r2_)                                                               \
-                                for (int c_ = cell_list_index((cl), cx_, cy_, cz_),                \
-                                         k_ = (cl)->start[c_];                                     \
-                                     k_ < (cl)->start[c_ + 1] && ((item) = (cl)->items[k_], 1);    \
-                                     ++k_)
+            for (int cy_ = cg_.lo[1]; cy_ <= cg_.hi[1]; ++cy_)                                     \
+                for (int k_ = 0, e_ = cell_row_items((cl), &cg_, cz_, cy_, r2_, &k_);              \
+                     k_ < e_ && ((item) = (cl)->items[k_], 1); ++k_)
 
 /* Distance from x to the contact probe of atom j (radial projection onto its SAS sphere) if
  * that probe is accessible and closer than `limit`; INFINITY otherwise. */
