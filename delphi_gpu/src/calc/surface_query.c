@@ -81,19 +81,14 @@ static double contact_gap(const surface_model *sm, int j, const double x[3], dou
 }
 
 static double nearest_probe(const surface_model *sm, const double x[3], double within, double stop,
-                            double centre[3], int *hint) {
+                            double centre[3]) {
     double best = INFINITY;
     int j;
-    if (hint && *hint >= 0) {
-        best = fmin(best, contact_gap(sm, *hint, x, within, centre));
-        if (best < stop) return best;
-    }
     {
         FOR_CELL_ITEMS(&sm->exposed_atoms, x, sm->max_sas_radius + within, j) {
             const double gap = contact_gap(sm, j, x, fmin(within, best), centre);
             if (!(gap < best)) continue;
             best = gap;
-            if (hint) *hint = j;
             if (best < stop) return best;
         }
     }
@@ -110,9 +105,40 @@ static double nearest_probe(const surface_model *sm, const double x[3], double w
     return best;
 }
 
-int surface_shell_point_outside(const surface_model *sm, const double x[3], int *hint) {
+/* The shell test's verdict on one dot: an accessible probe centre closer than w (the test
+ * nearest_probe makes with stop = within = w). */
+static int dot_within(const double x[3], const double *dot, double w) {
+    const double d2 = distance2(x, dot);
+    return d2 < w * w && sqrt(d2) < w;
+}
+
+/* nearest_probe(sm, x, probe, probe, ...) < probe, with the hints tried first.  Each candidate's
+ * verdict (contact gap below the probe radius, or dot_within) does not depend on the others, so
+ * the order of the search, and the hints, leave the answer as it is. */
+int surface_shell_point_outside(const surface_model *sm, const double x[3], surface_hint *hint) {
     if (sm->kind != DG_SURFACE_MOLECULAR || sm->probe <= 0.0) return 1;
-    return nearest_probe(sm, x, sm->probe, sm->probe, NULL, hint) < sm->probe;
+    const double w = sm->probe;
+    if (hint && hint->atom >= 0 && contact_gap(sm, hint->atom, x, w, NULL) < w) return 1;
+    if (hint && hint->dot >= 0 && dot_within(x, sm->dots + 3 * hint->dot, w)) return 1;
+    double best = INFINITY;
+    int j;
+    {
+        FOR_CELL_ITEMS(&sm->exposed_atoms, x, sm->max_sas_radius + w, j) {
+            const double gap = contact_gap(sm, j, x, w, NULL);
+            if (!(gap < best)) continue;
+            best = gap;
+            if (hint) hint->atom = j; /* the nearest probe so far: likely to decide next time */
+            if (gap < w) return 1;
+        }
+    }
+    if (sm->dot_count) {
+        FOR_CELL_ITEMS(&sm->dot_cells, x, w, j) {
+            if (!dot_within(x, sm->dots + 3 * j, w)) continue;
+            if (hint) hint->dot = j;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int surface_point_inside(const surface_model *sm, const double x[3]) {
@@ -149,7 +175,7 @@ int surface_project(const surface_model *sm, const double x[3], double reach, do
     if (nearest_atom < 0) return -1;
     if (sm->kind == DG_SURFACE_MOLECULAR && sm->probe > 0.0 && in_sas) {
         double centre[3];
-        if (isfinite(nearest_probe(sm, x, sm->probe + reach, 0.0, centre, NULL))) {
+        if (isfinite(nearest_probe(sm, x, sm->probe + reach, 0.0, centre))) {
             onto_sphere(centre, sm->probe, x, s);
             return 0;
         }
