@@ -1,7 +1,7 @@
 #!/bin/bash
 # The stages around the solve on a GPU machine (issue 9): the GPU and CPU checks of the stage
-# operations and the calculation layer, the host geometry stages and the pair sums alone, and
-# whole delphi-gpu runs with their stage parts:
+# operations and the calculation layer, whole delphi-gpu runs with their stage parts, then the
+# host geometry stages and the pair sums alone (dg_bench_stages).  The runs:
 #   two-run  copies of 1hpv on a 2x2x2 lattice (25 024 atoms) at gsize 385, --solvation-two-run,
 #            on CUDA and on the CPU backend (16 threads, multigrid when the build has it)
 #   frames   8 models of the first 2 000 atoms of 1hpv at gsize 141 in one process (--frames)
@@ -59,16 +59,6 @@ else
 fi
 $gen frames "$in/first.pqr" 8 "$in/frames.pqr" > /dev/null
 
-# 3. The host geometry stages (surface model, medium maps, surface sites; checksums) and the
-#    pair sums alone, on $threads threads.
-bench=$build/host/bench/dg_bench_stages
-{
-    OMP_NUM_THREADS=$threads $bench geometry "$in/two_run.pqr" 2 80 3
-    OMP_NUM_THREADS=$threads $bench geometry "$in/first.pqr" 2 80 5
-    OMP_NUM_THREADS=$threads $bench pairs "$in/two_run.pqr" 300000 cpu $gpu
-} > "$out/cpustages_bench.log" 2>&1
-cat "$out/cpustages_bench.log"
-
 # 4. Whole runs: the log's stage lines.
 solver_mg=""
 "$build"/host/app/delphi-gpu --help 2>&1 | grep -q -- "--solver" && solver_mg="--solver mg"
@@ -85,12 +75,7 @@ run() { # name backend args...
 if [ -n "$gpu" ]; then
     run two_run_cuda cuda --pqr "$in/two_run.pqr" --gsize $grid_two_run --solvation-two-run
 fi
-# shellcheck disable=SC2086
-run two_run_cpu cpu --pqr "$in/two_run.pqr" --gsize $grid_two_run --solvation-two-run \
-    --threads $threads $solver_mg
-run p10k_cpu cpu --pqr "$in/p10k.pqr" --scale 2 --perfil 80 --threads $threads
-
-# 5. Frames: 8 models in one process; per-frame stage times from the JSON lines.
+# 4b. Frames: 8 models in one process; per-frame stage times from the JSON lines.
 frames_backend=${gpu:-cpu}
 t0=$(date +%s%N)
 "$build"/host/app/delphi-gpu --pqr "$in/frames.pqr" --gsize $grid_frames --frames \
@@ -110,6 +95,22 @@ for line in open(sys.argv[1]):
           + "".join("%10.2f" % (1000.0 * (t.get(c) or 0.0)) for c in cols))
 print("sum of the frames' totals: %.3f s" % total)
 PY
+
+# 5. Whole runs on the CPU backend.
+# shellcheck disable=SC2086
+run two_run_cpu cpu --pqr "$in/two_run.pqr" --gsize $grid_two_run --solvation-two-run \
+    --threads $threads $solver_mg
+run p10k_cpu cpu --pqr "$in/p10k.pqr" --scale 2 --perfil 80 --threads $threads
+
+# 6. The host geometry stages (surface model, medium maps, surface sites; checksums) and the
+#    pair sums alone, on $threads threads.
+bench=$build/host/bench/dg_bench_stages
+{
+    OMP_NUM_THREADS=$threads $bench geometry "$in/two_run.pqr" 2 80 3
+    OMP_NUM_THREADS=$threads $bench geometry "$in/first.pqr" 2 80 5
+    OMP_NUM_THREADS=$threads $bench pairs "$in/two_run.pqr" 300000 cpu $gpu
+} > "$out/cpustages_bench.log" 2>&1
+cat "$out/cpustages_bench.log"
 
 if [ "${CPUSTAGES_LARGE:-0}" = 1 ] && [ -n "$gpu" ]; then
     $gen lattice regression/data/1hpv.pqr 4 4 5 "$in/lattice.pqr" > /dev/null
