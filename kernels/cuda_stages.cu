@@ -249,9 +249,9 @@ cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, int w
                            const char **what) {
     memset(d, 0, sizeof *d);
     d->r = *r;
-    layout_surface(d, r, with_cells); /* sizes only */
-    /* arrays left out keep the request's values (read by nobody); the placed ones are reset */
-    d->r = *r;
+    /* Sizes only; the placed arrays' pointers are nullptr until the packing pass (as before,
+       an empty array stays nullptr and an array left out keeps the request's pointer). */
+    layout_surface(d, r, with_cells);
     if (d->size == 0) return cudaSuccess;
     *what = "cudaMalloc (surface model)";
     cudaError_t code = cudaMalloc(&d->device, d->size);
