@@ -25,6 +25,7 @@ static void cuda_destroy(void *state) {
     cudaFree(st->result_device);
     cudaFree(st->sample_max);
     cudaFreeHost(st->result_host);
+    dg_cuda_free_pinned(st);
     if (st->stream) cudaStreamDestroy(st->stream);
     free(st);
 }
@@ -162,6 +163,15 @@ static int cuda_load_phi(void *state, const void *phi, int is_double, dg_error *
     return status;
 }
 
+static int cuda_load_phi_faces(void *state, const void *phi, int is_double, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status == DG_OK) status = dg_cuda_load_phi_faces(st, phi, is_double, err);
+    if (status == DG_OK && st->mixed) status = dg_cuda_refine_after_load(st, err);
+    return status;
+}
+
 static int cuda_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = require_medium(st, err);
@@ -292,6 +302,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_pair_potentials,
     cuda_medium_maps,
     cuda_surface_sites,
+    cuda_load_phi_faces,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -93,8 +93,16 @@ struct dg_cuda_state {
     int nonlinear_active;
     dg_cuda_sparse sparse[2];
 
-    void *staging; /* full-grid slab for load_phi/store_phi */
-    size_t staging_bytes;
+    /* Transfers (cuda_transfer.cu): two device slabs of whole full-grid planes, and two
+       page-locked host slabs of the same size (allocated on the first transfer, kept until
+       destroy), so that one slab's copy between the caller's array and pinned memory (on the
+       host threads) overlaps the other's DMA. */
+    void *staging_slab[2];
+    size_t staging_bytes; /* bytes of one slab */
+    void *staging;        /* the slab the split/merge launchers read or write now */
+    void *pinned[2];
+    size_t pinned_bytes;        /* bytes of one pinned slab (0: none yet) */
+    cudaEvent_t pinned_done[2]; /* recorded after the last DMA that used pinned[b] */
 
     dg_cuda_partial *partials; /* per-block partials of the measured iteration */
     int partial_capacity;
@@ -151,6 +159,13 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *prep, dg_error *err
 void dg_cuda_free_medium(dg_cuda_state *st);
 int dg_cuda_load_phi(dg_cuda_state *st, const void *phi, int is_double, dg_error *err);
 int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
+/** load_phi of a phi whose interior is +0.0: only the face points cross (transfer_host.h). */
+int dg_cuda_load_phi_faces(dg_cuda_state *st, const void *phi, int is_double, dg_error *err);
+/** bytes from host src to device dst through the pinned slabs, queued on the stream (the
+ *  caller synchronises before src may change). */
+int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, dg_error *err);
+/** Free the pinned slabs and their events (destroy). */
+void dg_cuda_free_pinned(dg_cuda_state *st);
 int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
 /* Debye-Hueckel sums at the face points (backend op face_potentials), cuda_faces.cu. */
 int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, double *out,

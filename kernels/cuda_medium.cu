@@ -8,7 +8,7 @@
 
 #define MIB                   (1024.0 * 1024.0)
 #define DG_CUDA_RESERVE_BYTES ((size_t)64 << 20) /* left free for the runtime and fragmentation */
-#define DG_CUDA_STAGING_BYTES ((size_t)32 << 20) /* full-grid slab of load_phi/store_phi */
+#define DG_CUDA_STAGING_BYTES ((size_t)16 << 20) /* each of the two slabs of the transfers */
 
 int dg_cuda_fail(dg_error *err, cudaError_t code, const char *what) {
     const int status =
@@ -47,8 +47,8 @@ void dg_cuda_free_medium(dg_cuda_state *st) {
         st->phi[c] = NULL, st->flag[c] = NULL, st->qmap[c] = NULL;
     }
     dg_cuda_refine_free(st);
-    cudaFree(st->staging), cudaFree(st->partials);
-    st->staging = NULL, st->partials = NULL;
+    cudaFree(st->staging_slab[0]), cudaFree(st->staging_slab[1]), cudaFree(st->partials);
+    st->staging_slab[0] = st->staging_slab[1] = st->staging = NULL, st->partials = NULL;
     st->staging_bytes = 0, st->partial_capacity = 0, st->partial_count = 0;
     st->has_medium = 0, st->nonlinear_active = 0, st->medium_bytes = 0;
 }
@@ -68,6 +68,13 @@ struct keyed {
 static int compare_keyed(const void *a, const void *b) {
     const keyed *x = (const keyed *)a, *y = (const keyed *)b;
     return x->key < y->key ? -1 : x->key > y->key ? 1 : x->position - y->position;
+}
+
+/* 1 when keys ascend strictly (repeats are left to the sort, whose order the check reports). */
+static int is_sorted(const keyed *list, int count) {
+    for (int k = 1; k < count; ++k)
+        if (list[k - 1].key >= list[k].key) return 0;
+    return 1;
 }
 
 static void free_host_list(host_list *l) {
@@ -95,8 +102,10 @@ static int build_host_list(const dg_prepared *p, int c, host_list *out, dg_error
         b[k].key = p->boundary_index[c][k], b[k].position = k;
     for (int k = 0; k < nq; ++k)
         q[k].key = p->charge_index[c][k], q[k].position = k;
-    qsort(b, nb, sizeof(keyed), compare_keyed);
-    qsort(q, nq, sizeof(keyed), compare_keyed);
+    /* The prepared lists are usually in grid order already (the dense path builds them so):
+       sorted then, as a stable sort would leave them. */
+    if (!is_sorted(b, nb)) qsort(b, nb, sizeof(keyed), compare_keyed);
+    if (!is_sorted(q, nq)) qsort(q, nq, sizeof(keyed), compare_keyed);
     for (int pass = 0; pass < 2; ++pass) {
         const keyed *list = pass == 0 ? b : q;
         const int count = pass == 0 ? nb : nq;
@@ -195,13 +204,12 @@ static int upload_list(dg_cuda_state *st, int c, const host_list *l, dg_error *e
     ALLOC(sp->weight_raw, nw * sizeof(double), "boundary weights");
     ALLOC(sp->weight, nw * st->es, "scaled boundary weights");
     if (c == 1) ALLOC(sp->last, n * st->es, "last corrected values");
-    DG_CUDA_TRY(cudaMemcpy(sp->index, l->index, n * sizeof(int), cudaMemcpyHostToDevice),
-                "cudaMemcpy (list positions)");
-    DG_CUDA_TRY(cudaMemcpy(sp->source_raw, l->source, n * sizeof(double), cudaMemcpyHostToDevice),
-                "cudaMemcpy (list sources)");
-    DG_CUDA_TRY(cudaMemcpy(sp->weight_raw, l->weight, nw * sizeof(double), cudaMemcpyHostToDevice),
-                "cudaMemcpy (boundary weights)");
-    return make_textures(st, sp, err);
+    int status = dg_cuda_upload(st, sp->index, l->index, n * sizeof(int), err);
+    if (status == DG_OK)
+        status = dg_cuda_upload(st, sp->source_raw, l->source, n * sizeof(double), err);
+    if (status == DG_OK)
+        status = dg_cuda_upload(st, sp->weight_raw, l->weight, nw * sizeof(double), err);
+    return status != DG_OK ? status : make_textures(st, sp, err);
 }
 
 /* Half grids, flags, lists, staging and partials; the caller frees on failure. */
@@ -212,19 +220,21 @@ static int allocate_and_upload(dg_cuda_state *st, const dg_prepared *p, const ho
     if (p->has_salt) {
         for (int c = 0; c < 2; ++c) {
             ALLOC(st->flag[c], st->half_count[c], "salt flags");
-            DG_CUDA_TRY(
-                cudaMemcpy(st->flag[c], p->flag[c], st->half_count[c], cudaMemcpyHostToDevice),
-                "cudaMemcpy (salt flags)");
+            int status = dg_cuda_upload(st, st->flag[c], p->flag[c], st->half_count[c], err);
+            if (status != DG_OK) return status;
         }
     } else {
         ALLOC(st->flag[1], st->half_count[1], "sparse marks");
-        DG_CUDA_TRY(cudaMemset(st->flag[1], 0, st->half_count[1]), "cudaMemset (sparse marks)");
+        DG_CUDA_TRY(cudaMemsetAsync(st->flag[1], 0, st->half_count[1], st->stream),
+                    "cudaMemsetAsync (sparse marks)");
     }
     for (int c = 0; c < 2; ++c) {
         int status = upload_list(st, c, &lists[c], err);
         if (status != DG_OK) return status;
     }
-    ALLOC(st->staging, st->staging_bytes, "transfer staging");
+    ALLOC(st->staging_slab[0], st->staging_bytes, "transfer staging");
+    ALLOC(st->staging_slab[1], st->staging_bytes, "transfer staging");
+    st->staging = st->staging_slab[0];
     ALLOC(st->partials, (size_t)st->partial_capacity * sizeof(dg_cuda_partial),
           "reduction partials");
     return DG_OK;
@@ -267,7 +277,7 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
         const size_t flags =
             p->has_salt ? st->half_count[0] + st->half_count[1] : st->half_count[1];
         const size_t sparse = list_bytes(&lists[0], 0, st->es) + list_bytes(&lists[1], 1, st->es);
-        const size_t other = st->staging_bytes + st->partial_capacity * sizeof(dg_cuda_partial);
+        const size_t other = 2 * st->staging_bytes + st->partial_capacity * sizeof(dg_cuda_partial);
         st->medium_bytes = grids + flags + sparse + other;
         char what[400];
         snprintf(what, sizeof what,

@@ -9,6 +9,7 @@
 #
 # The set (full):   1ubq (examples/1ubq/run.prm, 99^3)   1hpv (scale 2, salt, g/s/c energies)
 #   lattice  80 copies of 1hpv, 250 240 atoms, 1 A grid spacing (scale 1)
+#   lattice-0.5A  the same at 0.5 A grid spacing (scale 2, 757^3)
 #   two-run  8 copies of 1hpv, 25 024 atoms, gsize 385, --solvation-two-run
 #   batch    8 models (frames) of the first 2 000 atoms of 1hpv at gsize 141, one process
 # --small replaces the large cases by small ones (a few seconds each on 2 CPU cores), to check
@@ -68,6 +69,7 @@ else
     "batch|--pqr $out/inputs/frames.pqr --gsize 141 --frames"
     "two-run|--pqr $out/inputs/two_run.pqr --gsize 385 --solvation-two-run"
     "lattice|--pqr $out/inputs/lattice.pqr --scale 1"
+    "lattice-0.5A|--pqr $out/inputs/lattice.pqr --scale 2"
   )
 fi
 

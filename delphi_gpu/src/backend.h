@@ -114,6 +114,11 @@ typedef struct dg_backend_ops {
                        unsigned char *ion, dg_medium_counts *counts, dg_error *err);
     int (*surface_sites)(void *state, const dg_surface_request *request, const double *points,
                          long count, double reach, double *sites, long *unprojected, dg_error *err);
+
+    /* load_phi for a phi whose interior points are all +0.0 (the caller checked their bits):
+       reads only the face points (transfer_host.h) and zeroes the interior, with the same
+       result as load_phi.  NULL where a backend has no such path (the core calls load_phi). */
+    int (*load_phi_faces)(void *state, const void *phi, int is_double, dg_error *err);
 } dg_backend_ops;
 
 /** Half-index range [*first, *end) of colour c in plane z of an nx x ny x nz grid. */

@@ -1,6 +1,7 @@
 /* Dense maps -> prepared problem (DelPhi's rules, docs/SOLVER.md "Data layout"), and the export of
  * a prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,15 @@ typedef struct point_charge {
     long index;
     double charge;
 } point_charge;
+
+/* Threads of the list-building passes over n items (one below a size where forking costs more
+   than it saves), at most DG_DENSE_MAX_PARTS. */
+#define DG_DENSE_MAX_PARTS 256
+static int dense_parts(long n) {
+    int parts = omp_get_max_threads();
+    if (parts > DG_DENSE_MAX_PARTS) parts = DG_DENSE_MAX_PARTS;
+    return n < 4096 ? 1 : parts;
+}
 
 /* Stable sort of list[0..n) by index (each in 0..limit-1): least-significant-digit radix sort,
  * 11 bits a pass.  Equal indices keep their input order, so merged repeats are summed in list
@@ -180,6 +190,43 @@ static int dielectric_jump_d(const dg_dense_medium_d *m, long w) {
     return 0;
 }
 
+/* The boundary points of both colours (colour 0 then 1, each in list order) with a dielectric
+   jump into list; returns their number.  Each thread takes a contiguous range: it counts its
+   points, the counts' prefix sums give its first slot, then it fills (the serial order). */
+static size_t dielectric_boundary_d(const dg_dense_medium_d *m, const dg_prepared *p, long *list,
+                                    int num_threads) {
+    const long nb0 = p->boundary_count[0], total = nb0 + p->boundary_count[1];
+    size_t first[DG_DENSE_MAX_PARTS + 1] = {0};
+    int parts = dense_parts(total);
+    if (num_threads > 0 && num_threads < parts) parts = num_threads;
+    int team = 1; /* threads the runtime gave */
+#pragma omp parallel num_threads(parts)
+    {
+        const int t = omp_get_thread_num(), n = omp_get_num_threads();
+        const long begin = total * t / n, end = total * (t + 1) / n;
+        size_t here = 0;
+        for (long k = begin; k < end; ++k) {
+            const int c = k >= nb0;
+            here += dielectric_jump_d(m, 2L * p->boundary_index[c][k - c * nb0] + c);
+        }
+        first[t + 1] = here;
+#pragma omp barrier
+#pragma omp single
+        {
+            team = n;
+            for (int i = 0; i < n; ++i)
+                first[i + 1] += first[i];
+        }
+        size_t slot = first[t];
+        for (long k = begin; k < end; ++k) {
+            const int c = k >= nb0;
+            const long w = 2L * p->boundary_index[c][k - c * nb0] + c;
+            if (dielectric_jump_d(m, w)) list[slot++] = w;
+        }
+    }
+    return first[team];
+}
+
 int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
                                    dg_sparse_counts *counts, long **boundary, size_t *count) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
@@ -205,13 +252,7 @@ int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
             return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "out of memory for %d boundary points",
                            counts->boundary_count);
         }
-        size_t k = 0;
-        for (int c = 0; c < 2; ++c)
-            for (int i = 0; i < prep.boundary_count[c]; ++i) {
-                const long w = 2L * prep.boundary_index[c][i] + c;
-                if (dielectric_jump_d(m, w)) list[k++] = w;
-            }
-        *boundary = list, *count = k;
+        *boundary = list, *count = dielectric_boundary_d(m, &prep, list, s->options.num_threads);
     }
     st = dg_install_medium(s, &prep);
     if (st != DG_OK && boundary && count) free(*boundary), *boundary = NULL, *count = 0;

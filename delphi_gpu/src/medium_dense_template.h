@@ -91,13 +91,34 @@ static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepare
     long n = 0;
     point_charge *list = NULL;
     if (m->charge) {
-        for (long w = 0; w < (long)p->point_count; ++w)
-            n += m->charge[w] != 0;
-        list = malloc((size_t)(n + 1) * sizeof *list);
+        /* Per-thread ranges of the grid: counts, prefix sums, then each fills its slots (the
+           list in grid order, as a serial pass makes it). */
+        const long points = (long)p->point_count;
+        long first[DG_DENSE_MAX_PARTS + 1] = {0};
+        int team = 1;
+#pragma omp parallel num_threads(dense_parts(points))
+        {
+            const int t = omp_get_thread_num(), parts = omp_get_num_threads();
+            const long begin = points * t / parts, end = points * (t + 1) / parts;
+            long here = 0;
+            for (long w = begin; w < end; ++w)
+                here += m->charge[w] != 0;
+            first[t + 1] = here;
+#pragma omp barrier
+#pragma omp single
+            {
+                team = parts;
+                for (int i = 0; i < parts; ++i)
+                    first[i + 1] += first[i];
+                list = malloc((size_t)(first[parts] + 1) * sizeof *list);
+            }
+            long slot = first[t];
+            for (long w = begin; w < end && list; ++w)
+                if (m->charge[w] != 0)
+                    list[slot].index = w, list[slot++].charge = (double)m->charge[w];
+        }
         if (!list) return DG_ERR_OUT_OF_MEMORY;
-        n = 0;
-        for (long w = 0; w < (long)p->point_count; ++w)
-            if (m->charge[w] != 0) list[n].index = w, list[n++].charge = (double)m->charge[w];
+        n = first[team];
     } else if (m->charge_list_count > 0) {
         if (!m->charge_list_index || !m->charge_list_value) {
             snprintf(msg, size, "charge_list_index or charge_list_value is NULL with %ld entries",

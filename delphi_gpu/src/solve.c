@@ -5,6 +5,18 @@
 
 #include "solver_internal.h"
 
+/* The bits of a value: 0 exactly for +0.0. */
+static inline unsigned long long value_bits_f(float v) {
+    unsigned int bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+static inline unsigned long long value_bits_d(double v) {
+    unsigned long long bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
 #define DG_TEMPLATE "solve_template.h"
 #include "for_each_precision.h" /* solve_impl_f, solve_impl_d */
 

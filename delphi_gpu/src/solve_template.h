@@ -12,13 +12,28 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     if (!phi) return dg_fail(s, DG_ERR_INVALID_ARGUMENT, "phi is NULL");
     const dg_prepared *p = &s->prep;
     const double start = dg_wall_seconds();
-    /* A parallel scan first; the serial one below only names the first bad point. */
+    /* One parallel pass: non-finite values, and whether every interior point is +0.0 (a fresh
+       solve: boundary values on the faces only), so that the backend need read only the faces.
+       The serial scan below only names the first bad point. */
     long bad = 0;
-    const long points = (long)p->point_count;
-#pragma omp parallel for schedule(static) reduction(+ : bad) \
+    unsigned long long interior_bits = 0; /* the bit patterns of the interior values, or-ed */
+    const long rows = (long)p->ny * p->nz, nx = p->nx;
+#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(| : interior_bits)         \
     num_threads(s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads())
-    for (long w = 0; w < points; ++w)
-        bad += !isfinite((double)phi[w]);
+    for (long k = 0; k < rows; ++k) {
+        const long y = k % p->ny, z = k / p->ny;
+        const REAL *row = phi + k * nx;
+        if (z == 0 || z == p->nz - 1 || y == 0 || y == p->ny - 1) {
+            for (long x = 0; x < nx; ++x)
+                bad += !isfinite((double)row[x]);
+            continue;
+        }
+        bad += !isfinite((double)row[0]) + !isfinite((double)row[nx - 1]);
+        for (long x = 1; x < nx - 1; ++x) {
+            bad += !isfinite((double)row[x]);
+            interior_bits |= SFX(value_bits)(row[x]);
+        }
+    }
     for (size_t w = 0; bad && w < p->point_count; ++w)
         if (!isfinite((double)phi[w])) {
             int x = (int)(w % p->nx), y = (int)((w / p->nx) % p->ny),
@@ -33,7 +48,10 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     const double checked = dg_wall_seconds();
     s->timing.check_phi = checked - start;
     s->timing.spectral = s->timing.iterate = s->timing.store_phi = 0.0;
-    int st = s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
+    const int faces_only = interior_bits == 0 && s->backend->load_phi_faces;
+    s->timing.faces_only = faces_only;
+    int st = faces_only ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)
+                        : s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;

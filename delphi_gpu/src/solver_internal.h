@@ -10,9 +10,11 @@
 /** Where a handle's time went (wall seconds, the latest call of each kind), for instrumentation:
  *  the medium's preparation on the host and its hand-over to the backend (upload), the phi check
  *  and load, the spectral-radius estimate (0 when cached or given), the iterations (the whole
- *  loop, autotuning included) and the store. */
+ *  loop, autotuning included) and the store; faces_only: the last load read only phi's faces
+ *  (its interior was all +0.0). */
 typedef struct dg_solver_timing {
     double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
+    int faces_only;
 } dg_solver_timing;
 
 struct dg_solver_s {
@@ -62,6 +64,9 @@ int dg_install_medium(dg_solver s, dg_prepared *prep);
 /** Gauss-Seidel spectral radius of a prepared medium, DelPhi's relfac in double.  Returns
  *  DG_OK or DG_ERR_OUT_OF_MEMORY. */
 int dg_spectral_radius(const dg_prepared *prep, int num_threads, double *spectral_radius);
+/** The same estimate through a scratch copy of the whole odd half grid (dg_spectral_radius's
+ *  form for lists that are not ascending or hold non-interior points), bitwise the same value. */
+int dg_spectral_radius_scratch(const dg_prepared *prep, int num_threads, double *spectral_radius);
 
 /** The cached estimate for the handle's medium (computed on first use). */
 int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);

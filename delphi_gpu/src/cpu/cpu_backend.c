@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../backend.h"
+#include "../transfer_host.h"
 #include "cpu_refine.h"
 #include "cpu_view.h"
 #include "delphi_gpu/delphi_gpu_types.h"
@@ -135,6 +136,34 @@ static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *e
         load_phi_f(st, phi, is_double);
     else
         load_phi_d(st, phi, is_double);
+    st->nonlinear_active = 0;
+    return DG_OK;
+}
+
+/* The same state as cpu_load_phi, reading only the faces (the interior of phi is +0.0). */
+static int cpu_load_phi_faces(void *state, const void *phi, int is_double, dg_error *err) {
+    (void)err;
+    cpu_state *st = state;
+    const dg_prepared *p = st->prep;
+    if (st->mixed) {
+        load_phi_faces_d(st->refine.phi, p, phi, is_double, st->threads);
+        for (int c = 0; c < 2; ++c) {
+            if (st->refine.qmap[c])
+                memset(st->refine.qmap[c], 0, (p->half_count[c] + 1) * sizeof(double));
+            memset(st->phi[c], 0, (p->half_count[c] + 1) * sizeof(float));
+        }
+        st->refine_pending = 0;
+    } else {
+        if (IS_FLOAT(st)) {
+            float *half[2] = {st->phi[0], st->phi[1]};
+            load_phi_faces_f(half, p, phi, is_double, st->threads);
+        } else {
+            double *half[2] = {st->phi[0], st->phi[1]};
+            load_phi_faces_d(half, p, phi, is_double, st->threads);
+        }
+        for (int c = 0; c < 2; ++c)
+            if (st->qmap[c]) memset(st->qmap[c], 0, (p->half_count[c] + 1) * st->element_size);
+    }
     st->nonlinear_active = 0;
     return DG_OK;
 }
@@ -295,6 +324,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_pair_potentials,
     cpu_medium_maps,
     cpu_surface_sites,
+    cpu_load_phi_faces,
 };
 
 /* The view the Newton kernels (cpu_newton.c) take of this state. */

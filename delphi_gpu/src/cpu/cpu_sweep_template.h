@@ -27,6 +27,21 @@ static void SFX(load_phi)(cpu_state *st, const void *phi, int is_double) {
     }
 }
 
+/* load_phi of a phi whose interior points are +0.0: the half grids zeroed, then the face points
+   converted as load_phi converts them. */
+static void SFX(load_phi_faces)(REAL *half[2], const dg_prepared *p, const void *phi, int is_double,
+                                int threads) {
+    for (int c = 0; c < 2; ++c)
+        dg_zero_threads(half[c], p->half_count[c] * sizeof(REAL), threads);
+    const long faces = (long)dg_face_count(p->nx, p->ny, p->nz);
+#pragma omp parallel for schedule(static) num_threads(threads) if (faces > DG_CPU_PARALLEL_MIN)
+    for (long i = 0; i < faces; ++i) {
+        const size_t w = dg_face_full_index(p->nx, p->ny, p->nz, (size_t)i);
+        half[w & 1][w >> 1] =
+            is_double ? (REAL)((const double *)phi)[w] : (REAL)((const float *)phi)[w];
+    }
+}
+
 static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
     const dg_prepared *p = st->prep;
 #pragma omp parallel for schedule(static) num_threads(st->threads)                                 \

@@ -362,6 +362,7 @@ static const dg_backend_ops mpi_ops_template = {
     mpi_pair_potentials,
     mpi_medium_maps,
     mpi_surface_sites,
+    NULL, /* load_phi_faces: each rank loads its slab whole */
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {
