@@ -61,33 +61,38 @@ int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double 
     (void)st;
     if (skipped) *skipped = 0;
     if (r->target_count == 0) return DG_OK;
-    const size_t target_bytes = (size_t)r->target_count * 3 * sizeof(double);
-    const size_t out_bytes = (size_t)r->target_count * sizeof(double);
+    /* One device block: sources (packed with their charges), targets, sums, the count; the
+       sources and targets go up from one host staging copy in one transfer. */
     const size_t source_bytes =
         (size_t)(r->source_count > 0 ? r->source_count : 1) * sizeof(charge_point);
-    charge_point *host_sources = static_cast<charge_point *>(malloc(source_bytes));
-    if (!host_sources)
+    const size_t target_bytes = (size_t)r->target_count * 3 * sizeof(double);
+    const size_t out_bytes = (size_t)r->target_count * sizeof(double);
+    const size_t align = 256;
+    const size_t target_at = (source_bytes + align - 1) / align * align;
+    const size_t out_at = target_at + (target_bytes + align - 1) / align * align;
+    const size_t count_at = out_at + (out_bytes + align - 1) / align * align;
+    const size_t total = count_at + sizeof(unsigned long long);
+    unsigned char *host = static_cast<unsigned char *>(malloc(target_at + target_bytes));
+    if (!host)
         return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory for %ld charges",
                             r->source_count);
+    charge_point *host_sources = reinterpret_cast<charge_point *>(host);
     for (long i = 0; i < r->source_count; ++i)
         host_sources[i] = {r->sources[3 * i], r->sources[3 * i + 1], r->sources[3 * i + 2],
                            r->charges[i]};
-    charge_point *sources = nullptr;
-    double *targets = nullptr, *values = nullptr;
-    unsigned long long *count = nullptr, host_count = 0;
-    cudaError_t code = cudaMalloc(&sources, source_bytes);
-    const char *what = "cudaMalloc (pair sources)";
+    memcpy(host + target_at, r->targets, target_bytes);
+    unsigned char *block = nullptr;
+    unsigned long long host_count = 0;
+    cudaError_t code = cudaMalloc(&block, total);
+    const char *what = "cudaMalloc (pair sums)";
+    if (code != cudaSuccess) block = nullptr;
+    const charge_point *sources = reinterpret_cast<const charge_point *>(block);
+    const double *targets = reinterpret_cast<const double *>(block + target_at);
+    double *values = reinterpret_cast<double *>(block + out_at);
+    unsigned long long *count = reinterpret_cast<unsigned long long *>(block + count_at);
     if (code == cudaSuccess)
-        code = cudaMalloc(&targets, target_bytes), what = "cudaMalloc (targets)";
-    if (code == cudaSuccess) code = cudaMalloc(&values, out_bytes), what = "cudaMalloc (pair sums)";
-    if (code == cudaSuccess)
-        code = cudaMalloc(&count, sizeof *count), what = "cudaMalloc (pair count)";
-    if (code == cudaSuccess)
-        code = cudaMemcpy(sources, host_sources, source_bytes, cudaMemcpyHostToDevice),
-        what = "cudaMemcpy (pair sources)";
-    if (code == cudaSuccess)
-        code = cudaMemcpy(targets, r->targets, target_bytes, cudaMemcpyHostToDevice),
-        what = "cudaMemcpy (targets)";
+        code = cudaMemcpy(block, host, target_at + target_bytes, cudaMemcpyHostToDevice),
+        what = "cudaMemcpy (pair sources and targets)";
     if (code == cudaSuccess)
         code = cudaMemset(count, 0, sizeof *count), what = "cudaMemset (pair count)";
     if (code == cudaSuccess) {
@@ -103,11 +108,9 @@ int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double 
     if (code == cudaSuccess)
         code = cudaMemcpy(&host_count, count, sizeof host_count, cudaMemcpyDeviceToHost),
         what = "cudaMemcpy (pair count back)";
-    free(host_sources);
-    const cudaError_t freed[4] = {cudaFree(sources), cudaFree(targets), cudaFree(values),
-                                  cudaFree(count)};
-    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
-        if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (pair sums)";
+    free(host);
+    const cudaError_t freed = block ? cudaFree(block) : cudaSuccess;
+    if (code == cudaSuccess && freed != cudaSuccess) code = freed, what = "cudaFree (pair sums)";
     if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
     if (skipped) *skipped = (long)host_count;
     return DG_OK;
@@ -189,23 +192,27 @@ __global__ void __launch_bounds__(kResolveThreads)
     if (threadIdx.x == 0 && block) atomicAdd(counts, block);
 }
 
-/* Device copies of the request's arrays; the request itself then points at them. */
+/* Device copies of the request's arrays in one allocation; the request itself then points at
+ * them.  The arrays are laid out twice by the same calls: first to size the block (host ==
+ * nullptr), then to pack a host staging copy that goes up in one transfer (one cudaMalloc, one
+ * copy and one cudaFree per call instead of one each per array). */
 struct device_surface {
     dg_surface_request r;
-    void *buffer[12];
-    int used;
+    unsigned char *device; /* the block */
+    unsigned char *host;   /* its staging copy while packing */
+    size_t size;
 };
 
-template <typename T>
-cudaError_t upload(device_surface *d, const T *host, size_t count, const T **dst) {
+constexpr size_t kSegmentAlign = 256;
+
+template <typename T> void place(device_surface *d, const T *source, size_t count, const T **dst) {
     *dst = nullptr;
-    if (!host || count == 0) return cudaSuccess;
-    void *p = nullptr;
-    cudaError_t code = cudaMalloc(&p, count * sizeof(T));
-    if (code != cudaSuccess) return code;
-    d->buffer[d->used++] = p;
-    *dst = static_cast<const T *>(p);
-    return cudaMemcpy(p, host, count * sizeof(T), cudaMemcpyHostToDevice);
+    if (!source || count == 0) return;
+    const size_t offset = d->size;
+    d->size += (count * sizeof(T) + kSegmentAlign - 1) / kSegmentAlign * kSegmentAlign;
+    if (!d->host) return;
+    memcpy(d->host + offset, source, count * sizeof(T));
+    *dst = reinterpret_cast<const T *>(d->device + offset);
 }
 
 size_t cells_of(const dg_cell_grid *g) {
@@ -213,56 +220,64 @@ size_t cells_of(const dg_cell_grid *g) {
 }
 
 /* with_cells: also the cell list of all atoms (surface sites). */
+void layout_surface(device_surface *d, const dg_surface_request *r, int with_cells) {
+    d->size = 0;
+    const size_t atoms = (size_t)r->count;
+    place(d, r->xyz, 3 * atoms, &d->r.xyz);
+    place(d, r->radius, atoms, &d->r.radius);
+    place(d, r->sas_radius, atoms, &d->r.sas_radius);
+    if (with_cells && atoms > 0) {
+        const size_t cells = cells_of(&r->atoms);
+        place(d, r->atoms.start, cells + 1, &d->r.atoms.start);
+        place(d, r->atoms.items, (size_t)r->atoms.start[cells], &d->r.atoms.items);
+    }
+    if (!r->molecular || !(r->probe > 0.0)) return;
+    place(d, r->neighbor_start, atoms + 1, &d->r.neighbor_start);
+    place(d, r->neighbors, (size_t)r->neighbor_start[atoms], &d->r.neighbors);
+    const size_t exposed_cells = cells_of(&r->exposed_atoms);
+    place(d, r->exposed_atoms.start, exposed_cells + 1, &d->r.exposed_atoms.start);
+    place(d, r->exposed_atoms.items, (size_t)r->exposed_atoms.start[exposed_cells],
+          &d->r.exposed_atoms.items);
+    if (r->dot_count <= 0) return;
+    const size_t dot_cells = cells_of(&r->dot_cells);
+    place(d, r->dots, 3 * (size_t)r->dot_count, &d->r.dots);
+    place(d, r->dot_cells.start, dot_cells + 1, &d->r.dot_cells.start);
+    place(d, r->dot_cells.items, (size_t)r->dot_cells.start[dot_cells], &d->r.dot_cells.items);
+}
+
 cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, int with_cells,
                            const char **what) {
     memset(d, 0, sizeof *d);
     d->r = *r;
-    const size_t atoms = (size_t)r->count;
-    cudaError_t code;
-    *what = "upload of the atoms";
-    if ((code = upload(d, r->xyz, 3 * atoms, &d->r.xyz)) != cudaSuccess) return code;
-    if ((code = upload(d, r->radius, atoms, &d->r.radius)) != cudaSuccess) return code;
-    if ((code = upload(d, r->sas_radius, atoms, &d->r.sas_radius)) != cudaSuccess) return code;
-    if (with_cells && atoms > 0) {
-        const size_t cells = cells_of(&r->atoms);
-        if ((code = upload(d, r->atoms.start, cells + 1, &d->r.atoms.start)) != cudaSuccess)
-            return code;
-        if ((code = upload(d, r->atoms.items, (size_t)r->atoms.start[cells], &d->r.atoms.items)) !=
-            cudaSuccess)
-            return code;
+    /* Sizes only; the placed arrays' pointers are nullptr until the packing pass (as before,
+       an empty array stays nullptr and an array left out keeps the request's pointer). */
+    layout_surface(d, r, with_cells);
+    if (d->size == 0) return cudaSuccess;
+    *what = "cudaMalloc (surface model)";
+    cudaError_t code = cudaMalloc(&d->device, d->size);
+    if (code != cudaSuccess) {
+        d->device = nullptr;
+        return code;
     }
-    if (!r->molecular || !(r->probe > 0.0)) return cudaSuccess;
+    d->host = static_cast<unsigned char *>(malloc(d->size));
+    if (!d->host) {
+        *what = "host staging of the surface model (out of memory)";
+        return cudaErrorMemoryAllocation;
+    }
+    layout_surface(d, r, with_cells);
     *what = "upload of the surface model";
-    if ((code = upload(d, r->neighbor_start, atoms + 1, &d->r.neighbor_start)) != cudaSuccess)
-        return code;
-    if ((code = upload(d, r->neighbors, (size_t)r->neighbor_start[atoms], &d->r.neighbors)) !=
-        cudaSuccess)
-        return code;
-    const size_t exposed_cells = cells_of(&r->exposed_atoms);
-    if ((code = upload(d, r->exposed_atoms.start, exposed_cells + 1, &d->r.exposed_atoms.start)) !=
-        cudaSuccess)
-        return code;
-    if ((code = upload(d, r->exposed_atoms.items, (size_t)r->exposed_atoms.start[exposed_cells],
-                       &d->r.exposed_atoms.items)) != cudaSuccess)
-        return code;
-    if (r->dot_count <= 0) return cudaSuccess;
-    const size_t dot_cells = cells_of(&r->dot_cells);
-    if ((code = upload(d, r->dots, 3 * (size_t)r->dot_count, &d->r.dots)) != cudaSuccess)
-        return code;
-    if ((code = upload(d, r->dot_cells.start, dot_cells + 1, &d->r.dot_cells.start)) != cudaSuccess)
-        return code;
-    return upload(d, r->dot_cells.items, (size_t)r->dot_cells.start[dot_cells],
-                  &d->r.dot_cells.items);
+    code = cudaMemcpy(d->device, d->host, d->size, cudaMemcpyHostToDevice);
+    free(d->host);
+    d->host = nullptr;
+    return code;
 }
 
 cudaError_t free_surface(device_surface *d) {
-    cudaError_t first = cudaSuccess;
-    for (int i = 0; i < d->used; ++i) {
-        const cudaError_t code = cudaFree(d->buffer[i]);
-        if (first == cudaSuccess) first = code;
-    }
-    d->used = 0;
-    return first;
+    free(d->host);
+    d->host = nullptr;
+    const cudaError_t code = d->device ? cudaFree(d->device) : cudaSuccess;
+    d->device = nullptr;
+    return code;
 }
 
 constexpr int kSiteThreads = 128;

@@ -1,5 +1,7 @@
 /* The pair-sum stage operation on the CPU backend against a plain serial reference: full and
- * upper-triangle sums, left-out close pairs, thread counts, and the validation of inputs. */
+ * upper-triangle sums, left-out close pairs, thread counts, and the validation of inputs; and
+ * bit for bit against the in-order loop the CUDA kernel runs (the host sums are vectorised
+ * across targets, in tiles and source chunks: sizes around those are tried). */
 #include "stages.h"
 #include "test_util.h"
 
@@ -48,7 +50,78 @@ static void compare(const char *what, const dg_pair_request *r, int threads) {
     free(want), free(got);
 }
 
+/* The CUDA kernel's expression in its order (this file is built without FMA contraction). */
+static void in_order(const dg_pair_request *r, double *out, long *skipped) {
+    *skipped = 0;
+    for (long k = 0; k < r->target_count; ++k) {
+        const double *t = r->targets + 3 * k;
+        double sum = 0.0;
+        for (long i = r->upper_triangle ? k + 1 : 0; i < r->source_count; ++i) {
+            const double *p = r->sources + 3 * i;
+            const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            if (d < r->min_distance) {
+                ++*skipped;
+                continue;
+            }
+            sum += r->charges[i] / d;
+        }
+        out[k] = sum;
+    }
+}
+
+/* Bitwise agreement with in_order for targets x sources around the lanes (8), the tile (64)
+ * and the source chunk (1024), with close pairs in the first and last lanes of a tile. */
+static void bitwise(void) {
+    const long sizes[][2] = {{1, 1}, {7, 9}, {63, 1025}, {65, 1023}, {130, 2500}, {1100, 1100}};
+    unsigned seed = 4242u;
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; ++c) {
+        const long targets = sizes[c][0], sources = sizes[c][1];
+        double *xyz = malloc((size_t)(3 * sources) * sizeof *xyz);
+        double *q = malloc((size_t)sources * sizeof *q);
+        double *t = malloc((size_t)(3 * targets) * sizeof *t);
+        for (long i = 0; i < sources; ++i) {
+            for (int a = 0; a < 3; ++a)
+                xyz[3 * i + a] = 40.0 * uniform(&seed);
+            q[i] = uniform(&seed) - 0.5;
+        }
+        for (long k = 0; k < targets; ++k)
+            for (int a = 0; a < 3; ++a)
+                t[3 * k + a] = 44.0 * uniform(&seed) - 2.0;
+        for (long k = 0; k < targets; k += 63) /* targets on sources */
+            for (int a = 0; a < 3; ++a)
+                t[3 * k + a] = xyz[3 * ((5 * k) % sources) + a];
+        if (sources > 70) /* a coincident pair of sources across a lane boundary */
+            for (int a = 0; a < 3; ++a)
+                xyz[3 * 64 + a] = xyz[3 * 7 + a];
+        const dg_pair_request field = {t, targets, xyz, q, sources, 0, 1e-9};
+        const dg_pair_request self = {xyz, sources, xyz, q, sources, 1, 1e-6};
+        const dg_pair_request *cases[2] = {&field, &self};
+        for (int which = 0; which < 2; ++which) {
+            const dg_pair_request *r = cases[which];
+            double *want = malloc((size_t)r->target_count * sizeof *want);
+            double *got = malloc((size_t)r->target_count * sizeof *got);
+            long want_skipped = 0;
+            in_order(r, want, &want_skipped);
+            for (int threads = 1; threads <= 2; ++threads) {
+                long got_skipped = -1;
+                dg_pair_potentials_host(r, got, &got_skipped, threads);
+                long differ = 0;
+                for (long k = 0; k < r->target_count; ++k)
+                    differ += memcmp(&got[k], &want[k], sizeof got[k]) != 0;
+                CHECK(differ == 0 && got_skipped == want_skipped,
+                      "%s %ld x %ld (%d threads): %ld sums not bitwise equal, %ld vs %ld left out",
+                      which ? "upper triangle" : "targets x sources", r->target_count,
+                      r->source_count, threads, differ, got_skipped, want_skipped);
+            }
+            free(want), free(got);
+        }
+        free(xyz), free(q), free(t);
+    }
+}
+
 int main(void) {
+    bitwise();
     enum { atoms = 700, points = 900 };
     double *xyz = malloc(3 * atoms * sizeof *xyz), *q = malloc(atoms * sizeof *q);
     double *sites = malloc(3 * points * sizeof *sites);

@@ -107,7 +107,7 @@ static void mark_face_set(medium_maps *m, int axis, const surface_model *sm, con
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : solute, shell, reentrant)
     for (int z = 0; z < n; ++z) {
         unsigned char *plane = m->face[axis] + plane_size * z;
-        int hint = -1;
+        surface_hint hint = {-1, -1};
         mark_plane(plane, sm, g, pl, z, off, 0.0, MARK_VDW, sm->probe, MARK_SHELL);
         for (int y = 0; y < n; ++y)
             for (int x = 0; x < n; ++x) {

@@ -56,11 +56,17 @@ void surface_model_free(surface_model *sm);
  * i's neighbours other than `skip` (-1: none skipped; p on sphere skip too). */
 int surface_accessible_near(const surface_model *sm, int i, int skip, const double p[3]);
 
+/* What decided the last shell query (-1: nothing yet): the exposed atom whose contact probe
+ * came nearest, and the arc dot that decided it.  Nearby points usually share them, so they are
+ * tried first; the answers stay the same. */
+typedef struct surface_hint {
+    int atom, dot;
+} surface_hint;
+
 /* For a point outside every van der Waals sphere: 1 if it is outside the SES (solvent), 0 if
  * it is in a re-entrant pocket of the molecule.  Always 1 for the van der Waals surface.
- * hint (may be NULL; start at -1) carries the atom whose probe decided the last query: nearby
- * points usually share it, so it is tried first. */
-int surface_shell_point_outside(const surface_model *sm, const double x[3], int *hint);
+ * hint may be NULL (start it at {-1, -1}). */
+int surface_shell_point_outside(const surface_model *sm, const double x[3], surface_hint *hint);
 
 /* 1 if x is inside the molecule (the SES, or the van der Waals volume), else 0.  Slow path for
  * single points (tests); the medium builder marks whole grids faster. */

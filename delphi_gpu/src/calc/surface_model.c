@@ -145,13 +145,35 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     return 0;
 }
 
-int surface_accessible_near(const surface_model *sm, int i, int skip, const double p[3]) {
+/* p lies inside atom j's SAS sphere (the accessibility test's expression). */
+static inline int sas_covers(const surface_model *sm, int j, const double p[3]) {
+    const double r = sm->sas_radius[j];
+    return distance2(p, sm->xyz + 3 * j) < r * r * (1.0 - 1e-12);
+}
+
+/* The first neighbour of i other than skip whose SAS sphere covers p, or -1 (p accessible). */
+static int covering_neighbor(const surface_model *sm, int i, int skip, const double p[3]) {
     for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1]; ++k) {
         const int j = sm->neighbors[k];
-        const double r = sm->sas_radius[j];
-        if (j != skip && distance2(p, sm->xyz + 3 * j) < r * r * (1.0 - 1e-12)) return 0;
+        if (j != skip && sas_covers(sm, j, p)) return j;
     }
-    return 1;
+    return -1;
+}
+
+/* surface_accessible_near with a hint: the neighbour that covered the previous point of a
+ * sequence (nearby points are mostly covered by the same atom) is tried first and updated.  The
+ * answer is the same: the hint is a neighbour of i other than skip (-1: none yet). */
+static int accessible_hinted(const surface_model *sm, int i, int skip, const double p[3],
+                             int *hint) {
+    if (*hint >= 0 && sas_covers(sm, *hint, p)) return 0;
+    const int j = covering_neighbor(sm, i, skip, p);
+    if (j < 0) return 1;
+    *hint = j;
+    return 0;
+}
+
+int surface_accessible_near(const surface_model *sm, int i, int skip, const double p[3]) {
+    return covering_neighbor(sm, i, skip, p) < 0;
 }
 
 /* Circle where the SAS spheres of atoms i and j meet: centre m, radius rho, unit vectors e1, e2
@@ -233,6 +255,7 @@ static int build_dots(surface_model *sm, double spacing) {
                 const int j = sm->neighbors[k];
                 double m[3], rho, e1[3], e2[3];
                 if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
+                int hint = -1; /* per circle: a neighbour of i other than j */
                 int n = (int)ceil(2.0 * M_PI * rho / spacing);
                 if (n < 8) n = 8;
                 const double *cs = n <= ct.max_n ? ct.cs + 2 * ct.start[n] : NULL;
@@ -243,7 +266,7 @@ static int build_dots(surface_model *sm, double spacing) {
                     double p[3];
                     for (int a = 0; a < 3; ++a)
                         p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
-                    if (!surface_accessible_near(sm, i, j, p)) continue;
+                    if (!accessible_hinted(sm, i, j, p, &hint)) continue;
                     if (kept == capacity) {
                         capacity = capacity ? 2 * capacity : 64;
                         double *grown = realloc(list, (size_t)capacity * 3 * sizeof *grown);
@@ -324,24 +347,26 @@ static int mark_exposed(surface_model *sm) {
         const double *c = sm->xyz + 3 * i;
         if (sm->dot_count && cell_list_range(&sm->dot_cells, c, r, lo, hi))
             for (int cz = lo[2]; cz <= hi[2] && !exposed; ++cz)
-                for (int cy = lo[1]; cy <= hi[1] && !exposed; ++cy)
-                    for (int cx = lo[0]; cx <= hi[0] && !exposed; ++cx) {
-                        const int cell = cell_list_index(&sm->dot_cells, cx, cy, cz);
-                        for (int k = sm->dot_cells.start[cell]; k < sm->dot_cells.start[cell + 1];
-                             ++k)
-                            if (fabs(sqrt(distance2(c, sm->dots + 3 * sm->dot_cells.items[k])) -
-                                     r) < 1e-9 * r) {
-                                exposed = 1;
-                                break;
-                            }
-                    }
+                for (int cy = lo[1]; cy <= hi[1] && !exposed; ++cy) {
+                    /* the cells lo[0]..hi[0] of a row hold one contiguous run of items */
+                    const int *start = sm->dot_cells.start;
+                    const int end = start[cell_list_index(&sm->dot_cells, hi[0], cy, cz) + 1];
+                    for (int k = start[cell_list_index(&sm->dot_cells, lo[0], cy, cz)]; k < end;
+                         ++k)
+                        if (fabs(sqrt(distance2(c, sm->dots + 3 * sm->dot_cells.items[k])) - r) <
+                            1e-9 * r) {
+                            exposed = 1;
+                            break;
+                        }
+                }
         const int samples = 4 + (int)ceil(4.0 * M_PI * r * r / 0.25);
+        int hint = -1;
         for (int k = 0; k < samples && !exposed; ++k) {
             double u[3], p[3];
             spiral_point(k, samples, turns + 2 * k, u);
             for (int a = 0; a < 3; ++a)
                 p[a] = c[a] + r * u[a];
-            exposed = surface_accessible_near(sm, i, -1, p);
+            exposed = accessible_hinted(sm, i, -1, p, &hint);
         }
         sm->exposed[i] = (unsigned char)exposed;
     }

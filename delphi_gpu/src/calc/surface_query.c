@@ -32,23 +32,36 @@ static int cell_gaps_init(const cell_list *cl, const double x[3], double r, cell
     return 1;
 }
 
+/* The items of the cells of row (cy, cz) that intersect the ball (squared radius r2): the gap
+ * to a cell grows away from the cell holding x, so those cells form one run cx = a..b, whose
+ * items are contiguous (items[*begin .. end)): the same items in the same order as a visit cell
+ * by cell, at one range per row.  Returns end (== *begin when none). */
+static inline int cell_row_items(const cell_list *cl, const cell_gaps *cg, int cz, int cy,
+                                 double r2, int *begin) {
+    *begin = 0;
+    const double gz = cg->g2[2][cz - cg->lo[2]];
+    if (!(gz < r2)) return 0;
+    const double gy = gz + cg->g2[1][cy - cg->lo[1]];
+    if (!(gy < r2)) return 0;
+    int a = cg->lo[0], b = cg->hi[0];
+    while (a <= b && !(gy + cg->g2[0][a - cg->lo[0]] < r2))
+        ++a;
+    while (b > a && !(gy + cg->g2[0][b - cg->lo[0]] < r2))
+        --b;
+    if (a > b) return 0;
+    *begin = cl->start[cell_list_index(cl, a, cy, cz)];
+    return cl->start[cell_list_index(cl, b, cy, cz) + 1];
+}
+
 /* Visit the items of cell list cl in the cells that intersect the ball (x, r). */
 #define FOR_CELL_ITEMS(cl, x, r, item)                                                             \
     cell_gaps cg_;                                                                                 \
     const double r2_ = (r) * (r);                                                                  \
     if (cell_gaps_init((cl), (x), (r), &cg_))                                                      \
         for (int cz_ = cg_.lo[2]; cz_ <= cg_.hi[2]; ++cz_)                                         \
-            if (cg_.g2[2][cz_ - cg_.lo[2]] < r2_)                                                  \
-                for (int cy_ = cg_.lo[1]; cy_ <= cg_.hi[1]; ++cy_)                                 \
-                    if (cg_.g2[2][cz_ - cg_.lo[2]] + cg_.g2[1][cy_ - cg_.lo[1]] < r2_)             \
-                        for (int cx_ = cg_.lo[0]; cx_ <= cg_.hi[0]; ++cx_)                         \
-                            if (cg_.g2[2][cz_ - cg_.lo[2]] + cg_.g2[1][cy_ - cg_.lo[1]] +          \
-                                    cg_.g2[0][cx_ - cg_.lo[0]] <                                   \
-                                r2_)                                                               \
-                                for (int c_ = cell_list_index((cl), cx_, cy_, cz_),                \
-                                         k_ = (cl)->start[c_];                                     \
-                                     k_ < (cl)->start[c_ + 1] && ((item) = (cl)->items[k_], 1);    \
-                                     ++k_)
+            for (int cy_ = cg_.lo[1]; cy_ <= cg_.hi[1]; ++cy_)                                     \
+                for (int k_ = 0, e_ = cell_row_items((cl), &cg_, cz_, cy_, r2_, &k_);              \
+                     k_ < e_ && ((item) = (cl)->items[k_], 1); ++k_)
 
 /* Distance from x to the contact probe of atom j (radial projection onto its SAS sphere) if
  * that probe is accessible and closer than `limit`; INFINITY otherwise. */
@@ -68,19 +81,14 @@ static double contact_gap(const surface_model *sm, int j, const double x[3], dou
 }
 
 static double nearest_probe(const surface_model *sm, const double x[3], double within, double stop,
-                            double centre[3], int *hint) {
+                            double centre[3]) {
     double best = INFINITY;
     int j;
-    if (hint && *hint >= 0) {
-        best = fmin(best, contact_gap(sm, *hint, x, within, centre));
-        if (best < stop) return best;
-    }
     {
         FOR_CELL_ITEMS(&sm->exposed_atoms, x, sm->max_sas_radius + within, j) {
             const double gap = contact_gap(sm, j, x, fmin(within, best), centre);
             if (!(gap < best)) continue;
             best = gap;
-            if (hint) *hint = j;
             if (best < stop) return best;
         }
     }
@@ -97,9 +105,40 @@ static double nearest_probe(const surface_model *sm, const double x[3], double w
     return best;
 }
 
-int surface_shell_point_outside(const surface_model *sm, const double x[3], int *hint) {
+/* The shell test's verdict on one dot: an accessible probe centre closer than w (the test
+ * nearest_probe makes with stop = within = w). */
+static int dot_within(const double x[3], const double *dot, double w) {
+    const double d2 = distance2(x, dot);
+    return d2 < w * w && sqrt(d2) < w;
+}
+
+/* nearest_probe(sm, x, probe, probe, ...) < probe, with the hints tried first.  Each candidate's
+ * verdict (contact gap below the probe radius, or dot_within) does not depend on the others, so
+ * the order of the search, and the hints, leave the answer as it is. */
+int surface_shell_point_outside(const surface_model *sm, const double x[3], surface_hint *hint) {
     if (sm->kind != DG_SURFACE_MOLECULAR || sm->probe <= 0.0) return 1;
-    return nearest_probe(sm, x, sm->probe, sm->probe, NULL, hint) < sm->probe;
+    const double w = sm->probe;
+    if (hint && hint->atom >= 0 && contact_gap(sm, hint->atom, x, w, NULL) < w) return 1;
+    if (hint && hint->dot >= 0 && dot_within(x, sm->dots + 3 * hint->dot, w)) return 1;
+    double best = INFINITY;
+    int j;
+    {
+        FOR_CELL_ITEMS(&sm->exposed_atoms, x, sm->max_sas_radius + w, j) {
+            const double gap = contact_gap(sm, j, x, w, NULL);
+            if (!(gap < best)) continue;
+            best = gap;
+            if (hint) hint->atom = j; /* the nearest probe so far: likely to decide next time */
+            if (gap < w) return 1;
+        }
+    }
+    if (sm->dot_count) {
+        FOR_CELL_ITEMS(&sm->dot_cells, x, w, j) {
+            if (!dot_within(x, sm->dots + 3 * j, w)) continue;
+            if (hint) hint->dot = j;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int surface_point_inside(const surface_model *sm, const double x[3]) {
@@ -136,7 +175,7 @@ int surface_project(const surface_model *sm, const double x[3], double reach, do
     if (nearest_atom < 0) return -1;
     if (sm->kind == DG_SURFACE_MOLECULAR && sm->probe > 0.0 && in_sas) {
         double centre[3];
-        if (isfinite(nearest_probe(sm, x, sm->probe + reach, 0.0, centre, NULL))) {
+        if (isfinite(nearest_probe(sm, x, sm->probe + reach, 0.0, centre))) {
             onto_sphere(centre, sm->probe, x, s);
             return 0;
         }

@@ -3,32 +3,170 @@
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../solver_internal.h"
 #include "../stages.h"
+
+/* The host sums run a block of PAIR_LANES targets at a time through the sources: lane l holds
+ * target k0 + l and adds its terms in source index order, so vector lanes (SIMD across targets)
+ * give every sum the order and the IEEE sqrt and division of the plain loop, bit for bit.  The
+ * sources are copied once into separate x, y, z, q arrays; a task takes PAIR_TILE targets and
+ * walks the sources in chunks of PAIR_CHUNK, so a chunk stays in the core's cache while every
+ * block of the tile passes over it.  This file is built with -fno-math-errno and
+ * -fno-trapping-math (sqrt and the division then vectorise; neither changes a result) and with
+ * -ffp-contract=off (no fused multiply-add: the distance is rounded as the CUDA kernel rounds
+ * it). */
+enum { PAIR_LANES = 8, PAIR_TILE = 64, PAIR_CHUNK = 1024 };
+
+typedef struct pair_sources {
+    double *x, *y, *z, *q;
+} pair_sources;
+
+/* x86-64 builds with GCC carry an AVX2 variant of the lane loops next to the baseline one,
+ * chosen at load time (the results are the same: only the vector width differs). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define DG_PAIR_CLONES __attribute__((target_clones("avx2", "default"), noinline))
+#else
+#define DG_PAIR_CLONES
+#endif
+
+/* sum[l] += q_i / r over sources i in [from, to) for the targets (tx, ty, tz)[l]; pairs with
+ * r < min_distance add nothing and are counted in left[l]. */
+DG_PAIR_CLONES static void lanes_full(const double *tx, const double *ty, const double *tz,
+                                      const pair_sources *s, long from, long to,
+                                      double min_distance, double *restrict sum,
+                                      long *restrict left) {
+    double acc[PAIR_LANES], close[PAIR_LANES]; /* close: a count, exact in double */
+    for (int l = 0; l < PAIR_LANES; ++l)
+        acc[l] = sum[l], close[l] = 0.0;
+    for (long i = from; i < to; ++i) {
+        const double x = s->x[i], y = s->y[i], z = s->z[i], q = s->q[i];
+#pragma omp simd
+        for (int l = 0; l < PAIR_LANES; ++l) {
+            const double dx = tx[l] - x, dy = ty[l] - y, dz = tz[l] - z;
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            const double term = q / d;
+            const int near = d < min_distance;
+            acc[l] += near ? 0.0 : term;
+            close[l] += near ? 1.0 : 0.0;
+        }
+    }
+    for (int l = 0; l < PAIR_LANES; ++l)
+        sum[l] = acc[l], left[l] += (long)close[l];
+}
+
+/* The same where lane l takes only the sources i > k0 + l (the upper triangle's first sources:
+ * a left-out lane adds +0.0, which leaves its sum unchanged, and counts nothing). */
+DG_PAIR_CLONES static void lanes_triangle(const double *tx, const double *ty, const double *tz,
+                                          const pair_sources *s, long from, long to, long k0,
+                                          double min_distance, double *restrict sum,
+                                          long *restrict left) {
+    double acc[PAIR_LANES], close[PAIR_LANES]; /* close: a count, exact in double */
+    for (int l = 0; l < PAIR_LANES; ++l)
+        acc[l] = sum[l], close[l] = 0.0;
+    for (long i = from; i < to; ++i) {
+        const double x = s->x[i], y = s->y[i], z = s->z[i], q = s->q[i];
+#pragma omp simd
+        for (int l = 0; l < PAIR_LANES; ++l) {
+            const double dx = tx[l] - x, dy = ty[l] - y, dz = tz[l] - z;
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            const double term = q / d;
+            const int taken = i > k0 + l;
+            const int near = d < min_distance;
+            acc[l] += taken && !near ? term : 0.0;
+            close[l] += taken && near ? 1.0 : 0.0;
+        }
+    }
+    for (int l = 0; l < PAIR_LANES; ++l)
+        sum[l] = acc[l], left[l] += (long)close[l];
+}
+
+/* Targets k0 .. k0 + count - 1 (count <= PAIR_TILE) into out; returns the pairs left out. */
+static long pair_tile(const dg_pair_request *r, const pair_sources *s, long k0, long count,
+                      double *out) {
+    double tx[PAIR_TILE], ty[PAIR_TILE], tz[PAIR_TILE], sum[PAIR_TILE];
+    long left[PAIR_TILE];
+    for (long l = 0; l < PAIR_TILE; ++l) {
+        /* lanes past the last target repeat it; their results are dropped */
+        const double *t = r->targets + 3 * (k0 + (l < count ? l : count - 1));
+        tx[l] = t[0], ty[l] = t[1], tz[l] = t[2], sum[l] = 0.0, left[l] = 0;
+    }
+    const long first = r->upper_triangle ? k0 + 1 : 0;
+    for (long c0 = first; c0 < r->source_count; c0 += PAIR_CHUNK) {
+        const long c1 = c0 + PAIR_CHUNK < r->source_count ? c0 + PAIR_CHUNK : r->source_count;
+        for (long b = 0; b < count; b += PAIR_LANES) {
+            long from = c0;
+            if (r->upper_triangle) {
+                /* block b's lanes need i > k0 + b + l: below k0 + b + PAIR_LANES per lane */
+                const long kb = k0 + b, full = kb + PAIR_LANES;
+                if (from < kb + 1) from = kb + 1;
+                const long split = full < c1 ? full : c1;
+                if (from < split) {
+                    lanes_triangle(tx + b, ty + b, tz + b, s, from, split, kb, r->min_distance,
+                                   sum + b, left + b);
+                    from = split;
+                }
+            }
+            if (from < c1)
+                lanes_full(tx + b, ty + b, tz + b, s, from, c1, r->min_distance, sum + b, left + b);
+        }
+    }
+    long left_out = 0;
+    for (long l = 0; l < count; ++l)
+        out[k0 + l] = sum[l], left_out += left[l];
+    return left_out;
+}
+
+/* The plain loop: a fallback when the source copy cannot be allocated. */
+static long pair_plain(const dg_pair_request *r, long k, double *out) {
+    const double *t = r->targets + 3 * k;
+    double sum = 0.0;
+    long left_out = 0;
+    for (long i = r->upper_triangle ? k + 1 : 0; i < r->source_count; ++i) {
+        const double *p = r->sources + 3 * i;
+        const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
+        const double d = sqrt(dx * dx + dy * dy + dz * dz);
+        if (d < r->min_distance) {
+            ++left_out;
+            continue;
+        }
+        sum += r->charges[i] / d;
+    }
+    out[k] = sum;
+    return left_out;
+}
 
 void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skipped,
                              int num_threads) {
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
     long left_out = 0;
     const double work = (double)r->target_count * (double)r->source_count;
+    const size_t n = (size_t)r->source_count + 1;
+    double *block = malloc(4 * n * sizeof *block);
+    if (!block) {
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(+ : left_out) \
     if (work > 100000.0)
-    for (long k = 0; k < r->target_count; ++k) {
-        const double *t = r->targets + 3 * k;
-        double sum = 0.0; /* sources in index order: the same sum on every backend */
-        for (long i = r->upper_triangle ? k + 1 : 0; i < r->source_count; ++i) {
-            const double *s = r->sources + 3 * i;
-            const double dx = t[0] - s[0], dy = t[1] - s[1], dz = t[2] - s[2];
-            const double d = sqrt(dx * dx + dy * dy + dz * dz);
-            if (d < r->min_distance) {
-                ++left_out;
-                continue;
-            }
-            sum += r->charges[i] / d;
-        }
-        out[k] = sum;
+        for (long k = 0; k < r->target_count; ++k)
+            left_out += pair_plain(r, k, out);
+        if (skipped) *skipped = left_out;
+        return;
     }
+    const pair_sources s = {block, block + n, block + 2 * n, block + 3 * n};
+    for (long i = 0; i < r->source_count; ++i)
+        s.x[i] = r->sources[3 * i], s.y[i] = r->sources[3 * i + 1], s.z[i] = r->sources[3 * i + 2],
+        s.q[i] = r->charges[i];
+    const long tiles = (r->target_count + PAIR_TILE - 1) / PAIR_TILE;
+    /* The upper triangle's tiles shrink along the targets: dynamic, one tile per task. */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : left_out) \
+    if (work > 100000.0)
+    for (long t = 0; t < tiles; ++t) {
+        const long k0 = t * PAIR_TILE;
+        const long count =
+            r->target_count - k0 < PAIR_TILE ? r->target_count - k0 : (long)PAIR_TILE;
+        left_out += pair_tile(r, &s, k0, count, out);
+    }
+    free(block);
     if (skipped) *skipped = left_out;
 }
 

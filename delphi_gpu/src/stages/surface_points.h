@@ -93,6 +93,25 @@ DG_SP_INLINE double dg_sp_gap2(const dg_cell_grid *g, int a, const double x[3], 
     return gap * gap;
 }
 
+/* The items of row (cy, cz) of g, cells lo..hi, whose cells intersect the ball of squared
+ * radius r2 around x, given gyz, the row's squared gap in y and z: the gap grows away from the
+ * cell holding x, so those cells form one run a..b whose items are contiguous,
+ * items[*begin .. end): the items a visit cell by cell finds, in its order.  Returns end
+ * (== *begin when none). */
+DG_SP_INLINE int dg_sp_row_items(const dg_cell_grid *g, const double x[3], int lo, int hi, int cy,
+                                 int cz, double gyz, double r2, int *begin) {
+    int a = lo, b = hi;
+    while (a <= b && !(gyz + dg_sp_gap2(g, 0, x, a) < r2))
+        ++a;
+    while (b > a && !(gyz + dg_sp_gap2(g, 0, x, b) < r2))
+        --b;
+    *begin = 0;
+    if (a > b) return 0;
+    const int row = g->dim[0] * (cy + g->dim[1] * cz);
+    *begin = g->start[row + a];
+    return g->start[row + b + 1];
+}
+
 /* p (on atom i's SAS sphere) is outside the SAS spheres of i's neighbours. */
 DG_SP_INLINE int dg_sp_accessible(const dg_surface_request *r, int i, const double p[3]) {
     for (int k = r->neighbor_start[i]; k < r->neighbor_start[i + 1]; ++k) {
@@ -132,18 +151,15 @@ DG_SP_INLINE int dg_sp_shell_outside(const dg_surface_request *r, const double x
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 const double gy = gz + dg_sp_gap2(&r->exposed_atoms, 1, x, cy);
                 if (gy >= reach * reach) continue;
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    if (gy + dg_sp_gap2(&r->exposed_atoms, 0, x, cx) >= reach * reach) continue;
-                    const int c =
-                        cx + r->exposed_atoms.dim[0] * (cy + r->exposed_atoms.dim[1] * cz);
-                    for (int k = r->exposed_atoms.start[c]; k < r->exposed_atoms.start[c + 1];
-                         ++k) {
-                        const double gap =
-                            dg_sp_contact_gap(r, r->exposed_atoms.items[k], x, fmin(within, best));
-                        if (!(gap < best)) continue;
-                        best = gap;
-                        if (best < within) return 1;
-                    }
+                int k;
+                const int end = dg_sp_row_items(&r->exposed_atoms, x, lo[0], hi[0], cy, cz, gy,
+                                                reach * reach, &k);
+                for (; k < end; ++k) {
+                    const double gap =
+                        dg_sp_contact_gap(r, r->exposed_atoms.items[k], x, fmin(within, best));
+                    if (!(gap < best)) continue;
+                    best = gap;
+                    if (best < within) return 1;
                 }
             }
         }
@@ -154,15 +170,14 @@ DG_SP_INLINE int dg_sp_shell_outside(const dg_surface_request *r, const double x
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 const double gy = gz + dg_sp_gap2(&r->dot_cells, 1, x, cy);
                 if (gy >= within * within) continue;
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    if (gy + dg_sp_gap2(&r->dot_cells, 0, x, cx) >= within * within) continue;
-                    const int c = cx + r->dot_cells.dim[0] * (cy + r->dot_cells.dim[1] * cz);
-                    for (int k = r->dot_cells.start[c]; k < r->dot_cells.start[c + 1]; ++k) {
-                        const double d2 = dg_sp_distance2(x, r->dots + 3 * r->dot_cells.items[k]);
-                        if (d2 >= best * best || d2 >= within * within) continue;
-                        best = sqrt(d2);
-                        if (best < within) return 1;
-                    }
+                int k;
+                const int end = dg_sp_row_items(&r->dot_cells, x, lo[0], hi[0], cy, cz, gy,
+                                                within * within, &k);
+                for (; k < end; ++k) {
+                    const double d2 = dg_sp_distance2(x, r->dots + 3 * r->dot_cells.items[k]);
+                    if (d2 >= best * best || d2 >= within * within) continue;
+                    best = sqrt(d2);
+                    if (best < within) return 1;
                 }
             }
         }
@@ -202,14 +217,12 @@ DG_SP_INLINE double dg_sp_nearest_probe(const dg_surface_request *r, const doubl
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 const double gy = gz + dg_sp_gap2(g, 1, x, cy);
                 if (!(gy < reach * reach)) continue;
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < reach * reach)) continue;
-                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
-                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
-                        const double gap =
-                            dg_sp_contact_centre(r, g->items[k], x, fmin(within, best), centre);
-                        if (gap < best) best = gap;
-                    }
+                int k;
+                const int end = dg_sp_row_items(g, x, lo[0], hi[0], cy, cz, gy, reach * reach, &k);
+                for (; k < end; ++k) {
+                    const double gap =
+                        dg_sp_contact_centre(r, g->items[k], x, fmin(within, best), centre);
+                    if (gap < best) best = gap;
                 }
             }
         }
@@ -221,17 +234,16 @@ DG_SP_INLINE double dg_sp_nearest_probe(const dg_surface_request *r, const doubl
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 const double gy = gz + dg_sp_gap2(g, 1, x, cy);
                 if (!(gy < within * within)) continue;
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < within * within)) continue;
-                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
-                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
-                        const double *dot = r->dots + 3 * g->items[k];
-                        const double d2 = dg_sp_distance2(x, dot);
-                        if (d2 >= best * best || d2 >= within * within) continue;
-                        best = sqrt(d2);
-                        for (int a = 0; a < 3; ++a)
-                            centre[a] = dot[a];
-                    }
+                int k;
+                const int end =
+                    dg_sp_row_items(g, x, lo[0], hi[0], cy, cz, gy, within * within, &k);
+                for (; k < end; ++k) {
+                    const double *dot = r->dots + 3 * g->items[k];
+                    const double d2 = dg_sp_distance2(x, dot);
+                    if (d2 >= best * best || d2 >= within * within) continue;
+                    best = sqrt(d2);
+                    for (int a = 0; a < 3; ++a)
+                        centre[a] = dot[a];
                 }
             }
         }
@@ -268,16 +280,15 @@ DG_SP_INLINE int dg_sp_project(const dg_surface_request *r, const double x[3], d
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 const double gy = gz + dg_sp_gap2(g, 1, x, cy);
                 if (!(gy < search * search)) continue;
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    if (!(gy + dg_sp_gap2(g, 0, x, cx) < search * search)) continue;
-                    const int c = cx + g->dim[0] * (cy + g->dim[1] * cz);
-                    for (int k = g->start[c]; k < g->start[c + 1]; ++k) {
-                        const int j = g->items[k];
-                        const double d = sqrt(dg_sp_distance2(x, r->xyz + 3 * j));
-                        if (d - r->radius[j] < best_atom)
-                            best_atom = d - r->radius[j], nearest_atom = j;
-                        if (d < r->sas_radius[j]) in_sas = 1;
-                    }
+                int k;
+                const int end =
+                    dg_sp_row_items(g, x, lo[0], hi[0], cy, cz, gy, search * search, &k);
+                for (; k < end; ++k) {
+                    const int j = g->items[k];
+                    const double d = sqrt(dg_sp_distance2(x, r->xyz + 3 * j));
+                    if (d - r->radius[j] < best_atom)
+                        best_atom = d - r->radius[j], nearest_atom = j;
+                    if (d < r->sas_radius[j]) in_sas = 1;
                 }
             }
         }
