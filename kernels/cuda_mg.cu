@@ -115,6 +115,20 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, f
     }
 }
 
+/* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
+   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps (NULL
+   when r is float already). */
+template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, float *z, float *rf) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const float v = (float)r[w];
+        if (rf) rf[w] = v;
+        z[w] = c == 0 ? v : 0.0f;
+    }
+}
+
 /* tmp = r - A z (uniform part). */
 template <typename T>
 __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
@@ -349,6 +363,7 @@ void release(mg_device *d) {
     }
     cudaFree(d->x), cudaFree(d->r), cudaFree(d->p), cudaFree(d->q);
     cudaFree(d->partials), cudaFree(d->result), cudaFree(d->inverse), cudaFree(d->caller);
+    cudaFree(d->rf);
     if (d->levels)
         for (int l = 0; l < d->level_count; ++l) {
             level_view *v = &d->levels[l];
@@ -401,6 +416,8 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
         DG_CUDA_TRY(cudaMemset(*zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
     }
     DG_CUDA_TRY(cudaMalloc((void **)&d->z, n * sizeof(float)), "cudaMalloc (multigrid z)");
+    if (elem != sizeof(float))
+        DG_CUDA_TRY(cudaMalloc((void **)&d->rf, n * sizeof(float)), "cudaMalloc (multigrid r)");
     DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
     DG_CUDA_TRY(cudaMalloc((void **)&d->partials, MG_PARTIALS * sizeof(mg_sums)),
                 "cudaMalloc (multigrid partials)");
@@ -644,11 +661,27 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
 
 template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
-    DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
-                "cudaMemsetAsync (multigrid z)");
+    /* the sweeps read r in float (as the CPU's): a float copy of a double r saves bytes */
+    float *rf = sizeof(T) == sizeof(float) ? NULL : d->rf;
+    const float *rs = rf ? rf : (const float *)r;
     int st;
-    for (int i = 0; i < pr->pre_sweeps; ++i)
-        if ((st = fine_sweep<T>(d, r, 0, err)) || (st = fine_sweep<T>(d, r, 1, err))) return st;
+    if (pr->pre_sweeps > 0) {
+        /* z's faces are 0 from the start and never written; its interior is set here */
+        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, rf);
+        DG_CUDA_LAUNCHED("k_first_sweep");
+        if ((st = fine_sweep<float>(d, rs, 1, err))) return st;
+    } else {
+        DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
+                    "cudaMemsetAsync (multigrid z)");
+        if (rf) {
+            k_convert<T, float>
+                <<<d->blocks, MG_THREADS, 0, d->stream>>>((long long)d->g.sz * d->g.nz, r, rf);
+            DG_CUDA_LAUNCHED("k_convert");
+        }
+    }
+    for (int i = 1; i < pr->pre_sweeps; ++i)
+        if ((st = fine_sweep<float>(d, rs, 0, err)) || (st = fine_sweep<float>(d, rs, 1, err)))
+            return st;
     if (d->level_count > 0) {
         k_fine_residual<T>
             <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
@@ -664,7 +697,8 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
         DG_CUDA_LAUNCHED("k_fine_prolong");
     }
     for (int i = 0; i < pr->post_sweeps; ++i)
-        if ((st = fine_sweep<T>(d, r, 1, err)) || (st = fine_sweep<T>(d, r, 0, err))) return st;
+        if ((st = fine_sweep<float>(d, rs, 1, err)) || (st = fine_sweep<float>(d, rs, 0, err)))
+            return st;
     return DG_OK;
 }
 

@@ -66,6 +66,7 @@ struct mg_device {
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
+    float *rf;                      /* double runs: the residual in float for the sweeps */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
     int phi_is_double, is_double, interior_zero;
