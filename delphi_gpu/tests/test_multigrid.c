@@ -122,7 +122,8 @@ static void auto_choice(void) {
         dg_options o;
         dg_default_options(&o);
         o.solver = DG_SOLVER_AUTO;
-        o.iterations = 1; /* one iteration or cycle: only the choice is tested */
+        o.max_change_tol = 1e-5;
+        if (n >= DG_MG_AUTO_EDGE_CPU) o.max_iterations = 1; /* only the choice is tested */
         dg_solver s = make_cpu_solver(&o);
         CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
         CHECK(!strcmp(dg_solver_choice(s), ""), "choice before a solve: %s", dg_solver_choice(s));
@@ -136,6 +137,13 @@ static void auto_choice(void) {
                                              : "sor: solver AUTO, linear equation"),
               "%s", dg_solver_choice(s));
         if (mg) {
+            /* a fixed count without a criterion counts SOR iterations */
+            o.max_change_tol = 0.0, o.iterations = 2, o.max_iterations = 0;
+            CHECK_OK(dg_set_options(s, &o), s);
+            CHECK_OK(dg_solve_d(s, phi, &r), s);
+            CHECK(r.solver == DG_SOLVER_SOR && r.iterations == 2 &&
+                      strstr(dg_solver_choice(s), "sor: solver AUTO, a fixed iteration count"),
+                  "fixed count: %d %d %s", r.solver, r.iterations, dg_solver_choice(s));
             /* nonlinear PB: SOR whatever the size */
             o.equation = DG_EQUATION_NONLINEAR_PB;
             o.iterations = 10;

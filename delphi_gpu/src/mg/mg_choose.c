@@ -31,6 +31,9 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
         reason = "split over MPI ranks";
     else if (s->stock_behaviour)
         reason = "DelPhi's own entry points keep its SOR";
+    else if (o->iterations > 0 &&
+             !(o->max_change_tol > 0 || o->rms_change_tol > 0 || o->norm_change_tol > 0))
+        reason = "a fixed iteration count without a stopping criterion counts SOR iterations";
     if (reason) {
         snprintf(why, size, "sor: solver AUTO, %s", reason);
         return DG_SOLVER_SOR;
