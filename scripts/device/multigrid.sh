@@ -7,13 +7,15 @@
 #                    in double, cycles within one) and vs the CUDA SOR (energy 1e-6), the
 #                    hand-over paths (zero / non-zero interior, float / double caller and
 #                    working precision, faces kept), AUTO below the CUDA size
-#   bench_385.log    dg_bench_mg --backend cuda at 385^3: SOR vs MG in double, float (maxc
-#                    1e-3: the float SOR cannot reach 1e-5) and mixed, with the MG set-up parts
+#   bench_385.log    dg_bench_mg --backend cuda at 129..385^3 (SOR vs MG in double: where MG
+#                    starts to win, DG_MG_AUTO_EDGE_CUDA in delphi_gpu/src/mg/mg.h), and 385^3
+#                    in float (maxc 1e-3: the float SOR cannot reach 1e-5) and mixed, with the
+#                    MG set-up parts
 #   program.log      the program's two-run at 385^3 (24k atoms, CUDA mixed) with --solver mg
 #                    and with the default (auto), and --solver sor for comparison
 #   bench_769.log    769^3 multigrid only (double, float), SOR skipped (about 8 s)
 #   cpu_auto.log     the CPU backend (all cores): SOR vs MG at 65..161^3 (the AUTO threshold)
-# SIZES_385, SIZES_769, CPU_SIZES override the grids.
+# SIZES_385, SMALL_SIZES, SIZES_769, CPU_SIZES override the grids.  About 3 minutes.
 set -u
 out=${OUT:-$PWD/device-logs}
 mkdir -p "$out"
@@ -43,6 +45,7 @@ grep -E "tests passed|FAIL|hand-over|AUTO|\^3 salt" "$out/gpu_test.log" | head -
 bench=./build/delphi_gpu/bench/dg_bench_mg
 s385=${SIZES_385:-385}
 {
+    timeout 60 $bench --backend cuda --precision double --sizes "${SMALL_SIZES:-129,193,257}"
     timeout 60 $bench --backend cuda --precision double --sizes "$s385"
     timeout 60 $bench --backend cuda --precision float --maxc 1e-3 --sizes "$s385"
     timeout 60 $bench --backend cuda --precision mixed --sizes "$s385"
