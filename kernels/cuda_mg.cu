@@ -642,14 +642,15 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
     level_view &cv = d->levels[l + 1];
-    for (int v = 0; v < pr->coarse_visits; ++v) {
+    const int visits = dg_mg_visits(pr, (long)lv.count);
+    for (int v = 0; v < visits; ++v) {
         k_coarse_restrict<<<dg_cuda_mg_blocks(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
         k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
             lv, cv, (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_coarse_prolong");
-        if (v + 1 < pr->coarse_visits)
+        if (v + 1 < visits)
             if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
                 (st = coarse_sweep(d, lv, 1, err)))
                 return st;

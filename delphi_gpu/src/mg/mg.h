@@ -55,7 +55,13 @@ typedef struct dg_mg_params {
     int coarsest_size;   /* stop coarsening at this many unknowns or fewer (<= DG_MG_DENSE_MAX) */
     double correction_scale; /* over-correction of the aggregation coarse correction */
     int coarse_visits;       /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
+    long w_min_unknowns;     /* a level with fewer unknowns visits the next once (V below) */
 } dg_mg_params;
+
+/** Coarse corrections a level of this many unknowns makes. */
+static inline int dg_mg_visits(const dg_mg_params *p, long unknowns) {
+    return unknowns < p->w_min_unknowns ? 1 : p->coarse_visits;
+}
 
 /** The hierarchy built once per medium (fine level from the prepared medium). */
 typedef struct dg_mg_hierarchy {

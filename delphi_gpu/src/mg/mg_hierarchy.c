@@ -18,6 +18,9 @@ void dg_mg_default_params(dg_mg_params *p) {
     p->coarsest_size = 64;
     p->correction_scale = 1.8;
     p->coarse_visits = 2;
+    /* V-cycle on levels of fewer than 16^3 unknowns: the same cycle counts as the W-cycle
+       (33^3 .. 193^3, docs/MULTIGRID.md) and about half the GPU's coarse-level launches */
+    p->w_min_unknowns = 4096;
 }
 
 static int fail(char *message, size_t size, int status, const char *text) {
@@ -443,11 +446,12 @@ void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
     }
     for (int i = 0; i < h->params.pre_sweeps; ++i)
         coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
-    for (int v = 0; v < h->params.coarse_visits; ++v) {
+    const int visits = dg_mg_visits(&h->params, (long)lv->mx * lv->my * lv->mz);
+    for (int v = 0; v < visits; ++v) {
         coarse_restrict(h, lv, &h->levels[l + 1]);
         dg_mg_coarse_cycle(h, l + 1);
         coarse_prolong(h, lv, &h->levels[l + 1]);
-        if (v + 1 < h->params.coarse_visits) /* smooth between visits (keeps it symmetric) */
+        if (v + 1 < visits) /* smooth between visits (keeps it symmetric) */
             coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
     }
     for (int i = 0; i < h->params.post_sweeps; ++i)
