@@ -7,9 +7,10 @@
  * on A in the inner product weighted by D: the residual and the stopping test stay in the
  * SOR's own scaled form (exactly the SOR's operator), D only enters dot products and the
  * restriction.  D is recovered up to one constant from the coefficient ratios along grid
- * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric V-cycle: red-black
+ * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric cycle: red-black
  * Gauss-Seidel on the fine grid with A, 2x2x2 aggregation with Galerkin coarse operators
- * (exact 7-point stencils that keep the permittivity jump), coarse levels in float.
+ * (exact 7-point stencils that keep the permittivity jump), coarse levels in float (W-cycle,
+ * V below 16^3 unknowns), the coarsest level solved exactly by its dense inverse.
  */
 #ifndef DG_MG_H
 #define DG_MG_H
