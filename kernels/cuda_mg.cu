@@ -488,8 +488,12 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
         target = d->caller;
     }
     if (nonzero) {
+        /* on the legacy stream, which does not wait for the build's (non-blocking) stream; a
+           pageable copy may return before its DMA ends, so the conversion below waits for it */
         DG_CUDA_TRY(cudaMemcpy(target, phi, n * pelem, cudaMemcpyHostToDevice),
                     "cudaMemcpy (multigrid phi)");
+        if (pelem != welem)
+            DG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy), "cudaMemcpy (multigrid phi)");
     } else {
         const size_t plane = (size_t)nx * ny,
                      faces = 2 * plane + 2 * (size_t)nx * nz + 2 * (size_t)ny * nz;
