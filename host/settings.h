@@ -47,8 +47,9 @@ typedef struct map_output {
 } map_output;
 
 /* The program's linear solver when --solver is not given: 0 = DG_SOLVER_SOR (DelPhi's, the
-   kit's default), 1 = DG_SOLVER_MULTIGRID.  One switch, set from GPU measurements. */
-#define SETTINGS_DEFAULT_SOLVER 0
+   kit's default), 1 = DG_SOLVER_MULTIGRID, 2 = DG_SOLVER_AUTO (multigrid for linear runs on
+   grids where it was measured faster, per backend; SOR otherwise: docs/MULTIGRID.md). */
+#define SETTINGS_DEFAULT_SOLVER 2
 
 typedef struct run_settings {
     /* Grid (DelPhi: gsize, scale, perfil, acenter/center). */

@@ -115,6 +115,20 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, f
     }
 }
 
+/* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
+   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps (NULL
+   when r is float already). */
+template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, float *z, float *rf) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const float v = (float)r[w];
+        if (rf) rf[w] = v;
+        z[w] = c == 0 ? v : 0.0f;
+    }
+}
+
 /* tmp = r - A z (uniform part). */
 template <typename T>
 __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
@@ -193,6 +207,65 @@ __global__ void k_coarsest(level_view l, int sweeps) {
             }
             __syncthreads();
         }
+}
+
+/* The coarsest level exactly: e = inverse * rhs (one block; sums in double in unknown order,
+   as dg_mg_dense_solve). */
+__global__ void k_coarsest_dense(level_view l, const float *inverse) {
+    __shared__ float rhs[DG_MG_DENSE_MAX];
+    const int m = (int)l.count, t = threadIdx.x;
+    long long q = 0;
+    if (t < m) {
+        int X, Y, Z;
+        q = level_index(l, t, &X, &Y, &Z);
+        rhs[t] = l.rhs[q];
+    }
+    __syncthreads();
+    if (t < m) {
+        double sum = 0.0;
+        for (int u = 0; u < m; ++u)
+            sum += (double)inverse[(long long)t * m + u] * (double)rhs[u];
+        l.e[q] = (float)sum;
+    }
+}
+
+/* Between the caller's element type and the working one: every point (in) or the interior
+   only (out; the caller's faces stay as they were). */
+template <typename S, typename T> __global__ void k_convert(long long count, const S *src, T *dst) {
+    for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < count;
+         w += (long long)gridDim.x * blockDim.x)
+        dst[w] = (T)src[w];
+}
+
+template <typename S, typename T>
+__global__ void k_convert_interior(grid_dims g, const S *src, T *dst) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        dst[w] = (T)src[w];
+    }
+}
+
+/* The six faces of a grid whose interior is zero, packed on the host (face_pack), into dst. */
+template <typename T> __global__ void k_unpack_faces(grid_dims g, const T *packed, T *dst) {
+    const long long nx = g.nx, ny = g.ny, nz = g.nz, plane = nx * ny;
+    const long long total = 2 * plane + 2 * nx * nz + 2 * ny * nz;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+         k += (long long)gridDim.x * blockDim.x) {
+        long long w;
+        if (k < 2 * plane) {
+            w = k < plane ? k : k - plane + (nz - 1) * plane;
+        } else if (k < 2 * plane + 2 * nx * nz) {
+            const long long j = k - 2 * plane, side = j / (nx * nz), r = j % (nx * nz);
+            w = r % nx + nx * (side ? ny - 1 : 0) + plane * (r / nx);
+        } else {
+            const long long j = k - 2 * plane - 2 * nx * nz, side = j / (ny * nz),
+                            r = j % (ny * nz);
+            w = (side ? nx - 1 : 0) + nx * (r % ny) + plane * (r / ny);
+        }
+        dst[w] = packed[k];
+    }
 }
 
 __global__ void k_coarse_restrict(level_view f, level_view c) {
@@ -289,7 +362,8 @@ void release(mg_device *d) {
         cudaFree(d->boundary_weight[c]), cudaFree(d->charge_source[c]);
     }
     cudaFree(d->x), cudaFree(d->r), cudaFree(d->p), cudaFree(d->q);
-    cudaFree(d->partials), cudaFree(d->result);
+    cudaFree(d->partials), cudaFree(d->result), cudaFree(d->inverse), cudaFree(d->caller);
+    cudaFree(d->rf);
     if (d->levels)
         for (int l = 0; l < d->level_count; ++l) {
             level_view *v = &d->levels[l];
@@ -301,7 +375,7 @@ void release(mg_device *d) {
     if (d->stream) cudaStreamDestroy(d->stream);
 }
 
-int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, dg_error *err) {
+int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     const dg_prepared *p = h->prep;
     d->h = h;
     d->g.nx = p->nx, d->g.ny = p->ny, d->g.nz = p->nz;
@@ -335,13 +409,15 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
                                     sizeof(double) * p->charge_count[c], "multigrid sources", err)))
             return st;
     }
-    if ((st = dg_cuda_mg_upload(&d->x, phi, n * elem, "multigrid phi", err))) return st;
+    DG_CUDA_TRY(cudaMalloc(&d->x, n * elem), "cudaMalloc (multigrid phi)");
     void **zeroed[3] = {&d->r, &d->p, &d->q};
     for (int i = 0; i < 3; ++i) {
         DG_CUDA_TRY(cudaMalloc(zeroed[i], n * elem), "cudaMalloc (multigrid CG vectors)");
         DG_CUDA_TRY(cudaMemset(*zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
     }
     DG_CUDA_TRY(cudaMalloc((void **)&d->z, n * sizeof(float)), "cudaMalloc (multigrid z)");
+    if (elem != sizeof(float))
+        DG_CUDA_TRY(cudaMalloc((void **)&d->rf, n * sizeof(float)), "cudaMalloc (multigrid r)");
     DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
     DG_CUDA_TRY(cudaMalloc((void **)&d->partials, MG_PARTIALS * sizeof(mg_sums)),
                 "cudaMalloc (multigrid partials)");
@@ -361,9 +437,136 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, const void *phi, 
             DG_CUDA_TRY(cudaMemset(*arrays[a], 0, bytes), "cudaMemset (multigrid level)");
         }
     }
-    if ((st = dg_cuda_mg_build(d, err))) return st;
+    if ((st = dg_cuda_mg_build(d, err))) return st; /* phi goes up while it builds */
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
+    if (h->params.coarsest_sweeps == 0 && h->level_count > 0) {
+        /* the coarsest operator comes back (a few hundred floats) for its exact inverse */
+        const dg_mg_level *hl = &h->levels[h->level_count - 1];
+        const level_view *v = &d->levels[h->level_count - 1];
+        const size_t m = (size_t)h->coarsest_count, bytes = hl->padded * sizeof(float);
+        float *host = (float *)malloc(4 * bytes + m * m * sizeof(float));
+        if (!host) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+        float *arrays[4] = {v->diag, v->cx, v->cy, v->cz};
+        cudaError_t code = cudaSuccess;
+        for (int a = 0; a < 4 && code == cudaSuccess; ++a)
+            code = cudaMemcpy(host + a * hl->padded, arrays[a], bytes, cudaMemcpyDeviceToHost);
+        if (code != cudaSuccess) {
+            free(host);
+            return dg_cuda_fail(err, code, "cudaMemcpy (multigrid coarsest level)");
+        }
+        float *inverse = host + 4 * hl->padded;
+        st = dg_mg_dense_inverse(hl, host, host + hl->padded, host + 2 * hl->padded,
+                                 host + 3 * hl->padded, inverse);
+        if (st == DG_OK)
+            st = dg_cuda_mg_upload((void **)&d->inverse, inverse, m * m * sizeof(float),
+                                   "multigrid coarsest inverse", err);
+        else
+            dg_error_set(err, st, "multigrid: the coarsest operator is not positive definite");
+        free(host);
+        if (st) return st;
+    }
+    return DG_OK;
+}
+
+} // namespace
+
+/* The caller's phi to d->x (working precision): one transfer.  When its interior is zero (the
+   usual start) only the six faces go up; a different element type goes through d->caller and
+   is converted on the device. */
+int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
+    const dg_prepared *p = d->h->prep;
+    const void *phi = d->phi;
+    const int phi_is_double = d->phi_is_double, is_double = d->is_double;
+    const size_t n = p->point_count, pelem = phi_is_double ? sizeof(double) : sizeof(float);
+    const size_t welem = is_double ? sizeof(double) : sizeof(float);
+    const long nx = p->nx, ny = p->ny, nz = p->nz;
+    const int nonzero = !d->interior_zero;
+    void *target = d->x;
+    if (pelem != welem) {
+        DG_CUDA_TRY(cudaMalloc(&d->caller, n * pelem), "cudaMalloc (multigrid caller's phi)");
+        target = d->caller;
+    }
+    if (nonzero) {
+        /* on the legacy stream, which does not wait for the build's (non-blocking) stream; a
+           pageable copy may return before its DMA ends, so the conversion below waits for it */
+        DG_CUDA_TRY(cudaMemcpy(target, phi, n * pelem, cudaMemcpyHostToDevice),
+                    "cudaMemcpy (multigrid phi)");
+        if (pelem != welem)
+            DG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy), "cudaMemcpy (multigrid phi)");
+    } else {
+        const size_t plane = (size_t)nx * ny,
+                     faces = 2 * plane + 2 * (size_t)nx * nz + 2 * (size_t)ny * nz;
+        char *packed = (char *)malloc(faces * pelem);
+        void *dpacked = NULL;
+        if (!packed) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+        size_t k = 0;
+        const char *src = (const char *)phi;
+        for (int side = 0; side < 2; ++side, k += plane)
+            memcpy(packed + k * pelem, src + (side ? (nz - 1) * plane : 0) * pelem, plane * pelem);
+        for (int side = 0; side < 2; ++side)
+            for (long z = 0; z < nz; ++z, k += nx)
+                memcpy(packed + k * pelem, src + (nx * (side ? ny - 1 : 0) + plane * z) * pelem,
+                       nx * pelem);
+        for (int side = 0; side < 2; ++side)
+            for (long z = 0; z < nz; ++z)
+                for (long y = 0; y < ny; ++y, ++k)
+                    memcpy(packed + k * pelem,
+                           src + ((side ? nx - 1 : 0) + nx * y + plane * z) * pelem, pelem);
+        cudaError_t code = cudaMemsetAsync(target, 0, n * pelem, d->stream);
+        if (code == cudaSuccess) code = cudaMalloc(&dpacked, faces * pelem);
+        if (code == cudaSuccess)
+            code =
+                cudaMemcpyAsync(dpacked, packed, faces * pelem, cudaMemcpyHostToDevice, d->stream);
+        if (code == cudaSuccess) {
+            if (phi_is_double)
+                k_unpack_faces<double>
+                    <<<dg_cuda_mg_blocks((long long)faces), MG_THREADS, 0, d->stream>>>(
+                        d->g, (const double *)dpacked, (double *)target);
+            else
+                k_unpack_faces<float>
+                    <<<dg_cuda_mg_blocks((long long)faces), MG_THREADS, 0, d->stream>>>(
+                        d->g, (const float *)dpacked, (float *)target);
+            code = cudaGetLastError();
+        }
+        if (code == cudaSuccess) code = cudaStreamSynchronize(d->stream);
+        free(packed);
+        cudaFree(dpacked);
+        if (code != cudaSuccess) return dg_cuda_fail(err, code, "multigrid phi (faces)");
+    }
+    if (pelem != welem) {
+        if (phi_is_double)
+            k_convert<double, float><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+                (long long)n, (const double *)d->caller, (float *)d->x);
+        else
+            k_convert<float, double><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+                (long long)n, (const float *)d->caller, (double *)d->x);
+        DG_CUDA_LAUNCHED("k_convert");
+    }
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid phi");
+    return DG_OK;
+}
+
+namespace {
+
+/* The answer's interior back into the caller's phi: one transfer. */
+int download_phi(mg_device *d, void *phi, int phi_is_double, int is_double, dg_error *err) {
+    const size_t n = d->h->prep->point_count;
+    const size_t pelem = phi_is_double ? sizeof(double) : sizeof(float);
+    const void *source = d->x; /* same type: its faces are the caller's, unchanged */
+    if (phi_is_double != is_double) {
+        if (phi_is_double)
+            k_convert_interior<float, double><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, (const float *)d->x, (double *)d->caller);
+        else
+            k_convert_interior<double, float><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, (const double *)d->x, (float *)d->caller);
+        DG_CUDA_LAUNCHED("k_convert_interior");
+        source = d->caller;
+    }
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");
+    DG_CUDA_TRY(cudaMemcpy(phi, source, n * pelem, cudaMemcpyDeviceToHost),
+                "cudaMemcpy (multigrid result)");
     return DG_OK;
 }
 
@@ -427,6 +630,11 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     level_view &lv = d->levels[l];
     if (l == d->level_count - 1) {
+        if (pr->coarsest_sweeps == 0) {
+            k_coarsest_dense<<<1, DG_MG_DENSE_MAX, 0, d->stream>>>(lv, d->inverse);
+            DG_CUDA_LAUNCHED("k_coarsest_dense");
+            return DG_OK;
+        }
         k_coarsest<<<1, MG_THREADS, 0, d->stream>>>(lv, pr->coarsest_sweeps);
         DG_CUDA_LAUNCHED("k_coarsest");
         return DG_OK;
@@ -438,14 +646,15 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
     level_view &cv = d->levels[l + 1];
-    for (int v = 0; v < pr->coarse_visits; ++v) {
+    const int visits = dg_mg_visits(pr, (long)lv.count);
+    for (int v = 0; v < visits; ++v) {
         k_coarse_restrict<<<dg_cuda_mg_blocks(cv.count), MG_THREADS, 0, d->stream>>>(lv, cv);
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
         k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
             lv, cv, (float)pr->correction_scale);
         DG_CUDA_LAUNCHED("k_coarse_prolong");
-        if (v + 1 < pr->coarse_visits)
+        if (v + 1 < visits)
             if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
                 (st = coarse_sweep(d, lv, 1, err)))
                 return st;
@@ -457,11 +666,27 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
 
 template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
-    DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
-                "cudaMemsetAsync (multigrid z)");
+    /* the sweeps read r in float (as the CPU's): a float copy of a double r saves bytes */
+    float *rf = sizeof(T) == sizeof(float) ? NULL : d->rf;
+    const float *rs = rf ? rf : (const float *)r;
     int st;
-    for (int i = 0; i < pr->pre_sweeps; ++i)
-        if ((st = fine_sweep<T>(d, r, 0, err)) || (st = fine_sweep<T>(d, r, 1, err))) return st;
+    if (pr->pre_sweeps > 0) {
+        /* z's faces are 0 from the start and never written; its interior is set here */
+        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, rf);
+        DG_CUDA_LAUNCHED("k_first_sweep");
+        if ((st = fine_sweep<float>(d, rs, 1, err))) return st;
+    } else {
+        DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
+                    "cudaMemsetAsync (multigrid z)");
+        if (rf) {
+            k_convert<T, float>
+                <<<d->blocks, MG_THREADS, 0, d->stream>>>((long long)d->g.sz * d->g.nz, r, rf);
+            DG_CUDA_LAUNCHED("k_convert");
+        }
+    }
+    for (int i = 1; i < pr->pre_sweeps; ++i)
+        if ((st = fine_sweep<float>(d, rs, 0, err)) || (st = fine_sweep<float>(d, rs, 1, err)))
+            return st;
     if (d->level_count > 0) {
         k_fine_residual<T>
             <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
@@ -477,7 +702,8 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
         DG_CUDA_LAUNCHED("k_fine_prolong");
     }
     for (int i = 0; i < pr->post_sweeps; ++i)
-        if ((st = fine_sweep<T>(d, r, 1, err)) || (st = fine_sweep<T>(d, r, 0, err))) return st;
+        if ((st = fine_sweep<float>(d, rs, 1, err)) || (st = fine_sweep<float>(d, rs, 0, err)))
+            return st;
     return DG_OK;
 }
 
@@ -586,26 +812,25 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 } // namespace
 
 extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                                const dg_mg_control *control, dg_mg_outcome *outcome,
-                                dg_error *err) {
+                                int phi_is_double, int interior_zero, const dg_mg_control *control,
+                                dg_mg_outcome *outcome, dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
     mg_device d;
     memset(&d, 0, sizeof d);
+    d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
+    d.interior_zero = interior_zero;
     const size_t elem = is_double ? sizeof(double) : sizeof(float);
-    const double t0 = dg_wall_seconds();
-    int st = setup(&d, h, elem, phi, err);
+    int st = setup(&d, h, elem, err);
     const double t1 = dg_wall_seconds();
     if (st == DG_OK)
         st = is_double ? solve<double>(&d, control, outcome, err)
                        : solve<float>(&d, control, outcome, err);
     const double t2 = dg_wall_seconds();
-    if (st == DG_OK) {
-        cudaError_t code = cudaStreamSynchronize(d.stream);
-        if (code == cudaSuccess)
-            code = cudaMemcpy(phi, d.x, h->prep->point_count * elem, cudaMemcpyDeviceToHost);
-        if (code != cudaSuccess) st = dg_cuda_fail(err, code, "multigrid solve (result)");
-    }
-    outcome->transfer_seconds = (t1 - t0) + (dg_wall_seconds() - t2);
+    if (st == DG_OK && outcome->outcome != DG_OUTCOME_DIVERGED)
+        st = download_phi(&d, phi, phi_is_double, is_double, err);
+    outcome->phi_in_seconds = d.phi_in_seconds;
+    outcome->cycle_seconds = t2 - t1;
+    outcome->phi_out_seconds = dg_wall_seconds() - t2;
     release(&d);
     return st;
 }

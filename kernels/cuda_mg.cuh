@@ -65,7 +65,17 @@ struct mg_device {
     int blocks; /* grid-stride blocks of the full-grid kernels */
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
+    float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
+    float *rf;                      /* double runs: the residual in float for the sweeps */
+    void *caller;                   /* the caller's phi on the device when its type differs */
+    const void *phi;                /* the caller's phi (host), uploaded during the build */
+    int phi_is_double, is_double, interior_zero;
+    double phi_in_seconds;
 };
+
+/** The caller's phi (d->phi) into d->x (cuda_mg.cu): one transfer, only the six faces when
+ *  d->interior_zero; converted on the device when the caller's type is not the working one. */
+int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err);
 
 /** Blocks of MG_THREADS for count items (at least 1, at most 1048560; kernels grid-stride). */
 int dg_cuda_mg_blocks(long long count);
@@ -73,7 +83,8 @@ int dg_cuda_mg_blocks(long long count);
 /** cudaMalloc + copy of bytes from the host (1 byte allocated when bytes is 0). */
 int dg_cuda_mg_upload(void **dst, const void *src, size_t bytes, const char *what, dg_error *err);
 
-/** Build the salt map, D and the coarse operators of d (arrays allocated, lists uploaded). */
+/** Build the salt map, D and the coarse operators of d (arrays allocated, lists uploaded);
+ *  the caller's phi goes up (dg_cuda_mg_upload_phi) while the build's kernels run. */
 int dg_cuda_mg_build(mg_device *d, dg_error *err);
 
 #endif /* DG_CUDA_MG_CUH */

@@ -221,6 +221,13 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
                 d->levels[l - 1], d->levels[l], bad);
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
     }
+    {
+        /* phi's transfer overlaps the build kernels queued above */
+        const double t0 = dg_wall_seconds();
+        st = dg_cuda_mg_upload_phi(d, err);
+        d->phi_in_seconds = dg_wall_seconds() - t0;
+        if (st != DG_OK) goto done;
+    }
     if ((code = cudaMemcpyAsync(&bad_host, bad, sizeof(int), cudaMemcpyDeviceToHost, d->stream)) !=
             cudaSuccess ||
         (code = cudaStreamSynchronize(d->stream)) != cudaSuccess)

@@ -243,7 +243,7 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
 }
 
 int dg_run_solver(dg_solver s, dg_result *r) {
-    if (s->options.solver == DG_SOLVER_MULTIGRID) return dg_mg_run(s, r);
+    if (s->active_solver == DG_SOLVER_MULTIGRID) return dg_mg_run(s, r);
     const double plan_start = dg_wall_seconds(); /* the spectral radius counts as set-up */
     solve_plan plan = {0};
     int st = make_plan(s, &plan);

@@ -107,8 +107,10 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_checks", "must be >= 1");
     if (!isfinite(o->divergence_factor) || o->divergence_factor <= 1.0)
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "divergence_factor", "must be > 1");
-    if (o->solver != DG_SOLVER_SOR && o->solver != DG_SOLVER_MULTIGRID)
-        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "solver", "must be SOR or MULTIGRID");
+    if (o->solver != DG_SOLVER_SOR && o->solver != DG_SOLVER_MULTIGRID &&
+        o->solver != DG_SOLVER_AUTO)
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "solver",
+                      "must be SOR, MULTIGRID or AUTO");
     if (o->nonlinear_method != DG_NONLINEAR_DELPHI && o->nonlinear_method != DG_NONLINEAR_NEWTON)
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "nonlinear_method",
                       "must be DELPHI or NEWTON");
@@ -125,7 +127,7 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
                       "this build has no MPI support (configure with -DDG_MPI=ON)");
 #endif
     /* Split over MPI ranks: DelPhi's SOR (linear and its nonlinear scheme), float or double. */
-    if (o->mpi_comm && o->solver != DG_SOLVER_SOR)
+    if (o->mpi_comm && o->solver == DG_SOLVER_MULTIGRID)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "the multigrid solver runs on one process; use solver SOR with MPI");
     if (o->equation == DG_EQUATION_NONLINEAR_PB && o->nonlinear_method == DG_NONLINEAR_NEWTON &&

@@ -48,10 +48,18 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     const double checked = dg_wall_seconds();
     s->timing.check_phi = checked - start;
     s->timing.spectral = s->timing.iterate = s->timing.store_phi = 0.0;
-    const int faces_only = interior_bits == 0 && s->backend->load_phi_faces;
+    s->timing.mg_setup = s->timing.mg_cycles = s->timing.mg_phi_in = 0.0;
+    s->timing.mg_build = s->timing.mg_phi_out = 0.0;
+    /* Multigrid reads phi and writes its answer back itself (once each way): the SOR's half
+       grids are not involved. */
+    s->active_solver = r->solver = dg_mg_choose(s, s->solver_choice, sizeof s->solver_choice);
+    const int by_backend = s->active_solver != DG_SOLVER_MULTIGRID;
+    const int faces_only = by_backend && interior_bits == 0 && s->backend->load_phi_faces;
     s->timing.faces_only = faces_only;
-    int st = faces_only ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)
-                        : s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
+    int st = !by_backend ? DG_OK
+             : faces_only
+                 ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)
+                 : s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
@@ -64,7 +72,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     if (st != DG_OK) return st;
     dg_clear_error(s); /* a refused re-entrant call from the callback is not this call's error */
     /* A diverged solve leaves phi as it was on entry rather than returning garbage. */
-    if (r->outcome != DG_OUTCOME_DIVERGED) {
+    if (r->outcome != DG_OUTCOME_DIVERGED && by_backend) {
         const double stored = dg_wall_seconds();
         st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);
         s->timing.store_phi = dg_wall_seconds() - stored;

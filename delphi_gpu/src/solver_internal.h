@@ -15,6 +15,9 @@
 typedef struct dg_solver_timing {
     double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
     int faces_only;
+    /* multigrid (0 for SOR): set-up (hierarchy and phi to the solver), the cycles, and the
+       set-up's parts: phi in, the hierarchy built, the answer back to the caller */
+    double mg_setup, mg_cycles, mg_phi_in, mg_build, mg_phi_out;
 } dg_solver_timing;
 
 struct dg_solver_s {
@@ -31,8 +34,10 @@ struct dg_solver_s {
     int stock_behaviour;    /* 1 = DelPhi's own entry points: exactly stock's iteration rules (no
                                "float resolution reached" stop, the nonlinear scheme's whole linear
                                phase) */
-    const void *mg_phi;     /* the caller's phi during dg_solve (the multigrid path reads it) */
+    void *mg_phi; /* the caller's phi during dg_solve (multigrid reads it and writes its answer) */
     int mg_phi_is_double;
+    int active_solver;       /* the dg_solver_method of the latest dg_solve (AUTO resolved) */
+    char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
 };
@@ -70,6 +75,10 @@ int dg_spectral_radius_scratch(const dg_prepared *prep, int num_threads, double 
 
 /** The cached estimate for the handle's medium (computed on first use). */
 int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
+
+/** The solver a dg_solve uses (options.solver with AUTO resolved by the grid size, backend and
+ *  equation); why (a sentence naming the solver) goes to why.  In src/mg/mg_choose.c. */
+int dg_mg_choose(dg_solver s, char *why, size_t why_size);
 
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);

@@ -1,6 +1,7 @@
 /* Multigrid (dg_options.solver = DG_SOLVER_MULTIGRID) against the SOR converged tightly, on
  * the same discrete equations: a protein-like medium (spheres of eps 2 in 80, charges) with and
  * without salt, the linear potential (exact), and the cycle count over grid sizes. */
+#include "../src/mg/mg.h"
 #include "mg_problem.h"
 
 typedef struct run {
@@ -108,6 +109,101 @@ static void refusals(void) {
     dense_problem_free(&d);
 }
 
+/* DG_SOLVER_AUTO: SOR below the CPU's multigrid size, for nonlinear PB and for a DelPhi-style
+   run; multigrid at and above it; dg_solver_choice and dg_result.solver say which. */
+static void auto_choice(void) {
+    const int sizes[2] = {33, DG_MG_AUTO_EDGE_CPU};
+    for (int i = 0; i < 2; ++i) {
+        const int n = sizes[i];
+        dense_problem d;
+        double *phi = malloc((size_t)n * n * n * sizeof *phi);
+        mg_faces faces;
+        mg_problem_build(&d, phi, n, 1, &faces);
+        dg_options o;
+        dg_default_options(&o);
+        o.solver = DG_SOLVER_AUTO;
+        o.max_change_tol = 1e-5;
+        if (n >= DG_MG_AUTO_EDGE_CPU) o.max_iterations = 1; /* only the choice is tested */
+        dg_solver s = make_cpu_solver(&o);
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        CHECK(!strcmp(dg_solver_choice(s), ""), "choice before a solve: %s", dg_solver_choice(s));
+        dg_result r;
+        CHECK_OK(dg_solve_d(s, phi, &r), s);
+        const int mg = n >= DG_MG_AUTO_EDGE_CPU;
+        printf("AUTO at %d^3: %s\n", n, dg_solver_choice(s));
+        CHECK(r.solver == (mg ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR), "solver %d at %d^3", r.solver,
+              n);
+        CHECK(strstr(dg_solver_choice(s), mg ? "multigrid: solver AUTO, linear equation"
+                                             : "sor: solver AUTO, linear equation"),
+              "%s", dg_solver_choice(s));
+        if (mg) {
+            /* a fixed count without a criterion counts SOR iterations */
+            o.max_change_tol = 0.0, o.iterations = 2, o.max_iterations = 0;
+            CHECK_OK(dg_set_options(s, &o), s);
+            CHECK_OK(dg_solve_d(s, phi, &r), s);
+            CHECK(r.solver == DG_SOLVER_SOR && r.iterations == 2 &&
+                      strstr(dg_solver_choice(s), "sor: solver AUTO, a fixed iteration count"),
+                  "fixed count: %d %d %s", r.solver, r.iterations, dg_solver_choice(s));
+            /* nonlinear PB: SOR whatever the size */
+            o.equation = DG_EQUATION_NONLINEAR_PB;
+            o.iterations = 10;
+            CHECK_OK(dg_set_options(s, &o), s);
+            CHECK_OK(dg_solve_d(s, phi, &r), s);
+            CHECK(r.solver == DG_SOLVER_SOR && strstr(dg_solver_choice(s), "sor: solver AUTO, "
+                                                                           "nonlinear"),
+                  "nonlinear: %d %s", r.solver, dg_solver_choice(s));
+        }
+        dg_destroy(s);
+        free(phi);
+        dense_problem_free(&d);
+    }
+}
+
+/* A float caller's phi with the double multigrid: the answer's interior comes back, the
+   faces stay the caller's own bits, and it matches the double caller's answer. */
+static void float_caller(void) {
+    const int n = 33;
+    dense_problem d;
+    const long points = (long)n * n * n;
+    double *phi = malloc(points * sizeof *phi);
+    float *phif = malloc(points * sizeof *phif), *facesf = malloc(points * sizeof *facesf);
+    mg_faces faces;
+    mg_problem_build(&d, phi, n, 0, &faces);
+    for (int z = 0; z < n; ++z) /* a non-zero start inside, the faces as they are */
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const long w = idx3(n, n, x, y, z);
+                const int face = !x || !y || !z || x == n - 1 || y == n - 1 || z == n - 1;
+                phif[w] = facesf[w] = (float)phi[w] + (!face && w % 7 == 0 ? 1.0f : 0.0f);
+            }
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_MULTIGRID, o.max_change_tol = 1e-8;
+    dg_solver s = make_cpu_solver(&o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    dg_result r;
+    CHECK_OK(dg_solve_f(s, phif, &r), s);
+    run ref = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-8);
+    double worst = 0.0;
+    int faces_kept = 1;
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const long w = idx3(n, n, x, y, z);
+                if (!x || !y || !z || x == n - 1 || y == n - 1 || z == n - 1)
+                    faces_kept &= phif[w] == facesf[w];
+                else
+                    worst = fmax(worst, fabs(phif[w] - ref.phi[w]));
+            }
+    printf("float caller: %d cycles, max |dphi| %.2e of %.3g\n", r.iterations, worst, ref.max_phi);
+    CHECK(r.outcome == DG_OUTCOME_CONVERGED, "%s", dg_outcome_string(r.outcome));
+    CHECK(faces_kept, "the caller's faces changed");
+    CHECK(worst < 1e-6 * ref.max_phi, "float caller's answer off by %.2e", worst);
+    dg_destroy(s);
+    free(phi), free(phif), free(facesf), free(ref.phi);
+    dense_problem_free(&d);
+}
+
 /* Cycles to DelPhi's default maxc = 1e-5 over grid sizes (the box stays 48 A wide). */
 static void cycles_over_grids(void) {
     const int sizes[4] = {33, 65, 97, 129};
@@ -138,6 +234,8 @@ static void cycles_over_grids(void) {
 
 int main(void) {
     linear_potential();
+    auto_choice();
+    float_caller();
     refusals();
     agreement(33, 0, DG_PRECISION_DOUBLE);
     agreement(65, 0, DG_PRECISION_DOUBLE);

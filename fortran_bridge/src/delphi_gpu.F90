@@ -52,7 +52,7 @@ module delphi_gpu
   public :: DG_ERR_STATE, DG_ERR_UNSUPPORTED, DG_ERR_INTERNAL, DG_STATUS_COUNT
   public :: DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA
   public :: DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED
-  public :: DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON
+  public :: DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_SOLVER_AUTO, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON
   public :: DG_NONLINEAR_TERM_AUTO, DG_NONLINEAR_TERM_POLYNOMIAL, DG_NONLINEAR_TERM_EXACT
   public :: DG_EQUATION_AUTO, DG_EQUATION_LINEAR, DG_EQUATION_NONLINEAR_PB
   public :: DG_INDEX_DELPHI_HALF, DG_INDEX_FULL
@@ -70,7 +70,7 @@ module delphi_gpu
   public :: dg_version_string, dg_status_string, dg_outcome_string, dg_backend_built
   public :: dg_begin_cuda_start, dg_wait_cuda_start
   public :: dg_cuda_device_count, dg_default_options, dg_create, dg_destroy, dg_last_error
-  public :: dg_notice, dg_set_options, dg_get_options, dg_get_backend, dg_c_handle
+  public :: dg_notice, dg_solver_choice, dg_set_options, dg_get_options, dg_get_backend, dg_c_handle
   public :: dg_set_sparse_medium, dg_set_dense_medium, dg_sparse_counts_of
   public :: dg_sparse_from_dense, dg_estimate_spectral_radius, dg_estimate_iterations
   public :: dg_solve, dg_delphi_default_control, dg_delphi_itit, dg_delphi_nitit
@@ -269,6 +269,13 @@ contains
     character(len=:), allocatable :: notice
     notice = string_from_c(c_dg_notice(solver%handle))
   end function dg_notice
+
+  !> Which linear solver the latest solve ran and why ("" before the first solve).
+  function dg_solver_choice(solver) result(choice)
+    type(dg_solver), intent(in) :: solver
+    character(len=:), allocatable :: choice
+    choice = string_from_c(c_dg_solver_choice(solver%handle))
+  end function dg_solver_choice
 
   !> The C handle, to call C functions of the library directly.
   function dg_c_handle(solver) result(handle)

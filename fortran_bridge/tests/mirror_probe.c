@@ -82,7 +82,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, equation),
                     OFF(T, setup_seconds),
                     OFF(T, solve_seconds),
-                    OFF(T, total_seconds)};
+                    OFF(T, total_seconds),
+                    OFF(T, solver)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -248,6 +249,7 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_PRECISION_MIXED,
                                 DG_SOLVER_SOR,
                                 DG_SOLVER_MULTIGRID,
+                                DG_SOLVER_AUTO,
                                 DG_NONLINEAR_DELPHI,
                                 DG_NONLINEAR_NEWTON,
                                 DG_NONLINEAR_TERM_AUTO,

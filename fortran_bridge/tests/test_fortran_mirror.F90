@@ -59,7 +59,7 @@ program test_fortran_mirror
     at(c_loc(res%omega)), at(c_loc(res%final_relpar)), &
     at(c_loc(res%estimated_iterations)), at(c_loc(res%backend)), at(c_loc(res%precision)), &
     at(c_loc(res%equation)), at(c_loc(res%setup_seconds)), at(c_loc(res%solve_seconds)), &
-    at(c_loc(res%total_seconds))] - at(c_loc(res)))
+    at(c_loc(res%total_seconds)), at(c_loc(res%solver))] - at(c_loc(res)))
 
   call check_struct(4, 'dg_sparse_medium_f', c_sizeof(smf), [ &
     at(c_loc(smf%nx)), at(c_loc(smf%ny)), at(c_loc(smf%nz)), at(c_loc(smf%index_kind)), &
@@ -184,7 +184,7 @@ contains
       DG_ERR_UNSUPPORTED, DG_ERR_INTERNAL, DG_STATUS_COUNT, &
       DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA, &
       DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED, &
-      DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON, &
+      DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_SOLVER_AUTO, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON, &
       DG_NONLINEAR_TERM_AUTO, DG_NONLINEAR_TERM_POLYNOMIAL, DG_NONLINEAR_TERM_EXACT, &
       DG_EQUATION_AUTO, DG_EQUATION_LINEAR, DG_EQUATION_NONLINEAR_PB, &
       DG_INDEX_DELPHI_HALF, DG_INDEX_FULL, &

@@ -114,6 +114,9 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
                     d->precision == DG_PRECISION_FLOAT   ? "float"
                     : d->precision == DG_PRECISION_MIXED ? "mixed"
                                                          : "double");
+        copy_string(sum.method, sizeof sum.method,
+                    d->solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor");
+        copy_string(sum.method_reason, sizeof sum.method_reason, r->solve_parts.solver_choice);
         sum.iterations = d->iterations;
         sum.converged =
             run_solve_converged(d) && (!r->two_run || run_solve_converged(&r->reference_solve));

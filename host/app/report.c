@@ -143,14 +143,15 @@ static void report_charges(io_log *log, const calc_result *r) {
 }
 
 static void report_solve(io_log *log, const dg_result *res, const progress_state *p,
-                         const char *notice, int solver, int newton) {
+                         const char *notice, const char *choice, int newton) {
     if (notice && notice[0]) log_info(log, "notice: %s", notice);
     log_info(log, "backend              : %s, %s precision",
              res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
              res->precision == DG_PRECISION_FLOAT   ? "float"
              : res->precision == DG_PRECISION_MIXED ? "mixed"
                                                     : "double");
-    if (solver == DG_SOLVER_MULTIGRID && res->equation != DG_EQUATION_NONLINEAR_PB) {
+    if (choice && choice[0]) log_info(log, "solver choice        : %s", choice);
+    if (res->solver == DG_SOLVER_MULTIGRID) {
         log_info(log, "solver               : multigrid-preconditioned CG (iterations are cycles; "
                       "changes are the final scaled residual)");
     } else {
@@ -242,7 +243,7 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
                  r->face_centres[5]);
         break;
     case CALC_STAGE_SOLVE:
-        report_solve(log, &r->solve, progress, r->notice, s->solver,
+        report_solve(log, &r->solve, progress, r->notice, r->solve_parts.solver_choice,
                      r->options.nonlinear_method == DG_NONLINEAR_NEWTON);
         break;
     case CALC_STAGE_ENERGIES:
@@ -250,7 +251,7 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
         break;
     case CALC_STAGE_REFERENCE_SOLVE:
         log_info(log, "reference solve (eps %g everywhere, no salt):", s->indi);
-        report_solve(log, &r->reference_solve, progress, NULL, s->solver, 0);
+        report_solve(log, &r->reference_solve, progress, NULL, r->reference_parts.solver_choice, 0);
         energy_line(log, "reference grid energy", r->energy_grid_reference, "kT");
         energy_line(log, "solvation energy (two runs)", r->energy_solvation_two_run, "kT");
         break;
@@ -279,6 +280,12 @@ void report_timing(io_log *log, const calc_result *r, double read_seconds, doubl
                  "iterations %.3f, store %.3f",
                  k ? "reference parts (s) " : "solve parts (wall s) ", t->upload, t->check_phi,
                  t->load_phi, t->spectral, t->iterate, t->store_phi);
+        if (t->mg_setup > 0.0 || t->mg_cycles > 0.0)
+            log_info(log,
+                     "%s: multigrid set-up %.3f (phi in %.3f, hierarchy %.3f, answer out %.3f), "
+                     "cycles %.3f",
+                     k ? "reference multigrid " : "solve multigrid     ", t->mg_setup, t->mg_phi_in,
+                     t->mg_build, t->mg_phi_out, t->mg_cycles);
     }
     log_info(log, "total time           : %.3f s", total_seconds);
 }

@@ -192,6 +192,10 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     put_string(fp, r->precision);
     key(fp, 4, "equation", &f);
     put_string(fp, r->equation);
+    key(fp, 4, "method", &f);
+    put_string(fp, r->method); /* null when unknown */
+    key(fp, 4, "method_reason", &f);
+    put_string(fp, r->method_reason);
     key(fp, 4, "iterations", &f);
     put_count(fp, r->iterations);
     key(fp, 4, "converged", &f);

@@ -143,8 +143,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     static const char *precision_names[] = {"double", "float", "mixed"};
     static const int precision_values[] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT,
                                            DG_PRECISION_MIXED};
-    static const char *solver_names[] = {"sor", "mg"};
-    static const int solver_values[] = {DG_SOLVER_SOR, DG_SOLVER_MULTIGRID};
+    static const char *solver_names[] = {"sor", "mg", "auto"};
+    static const int solver_values[] = {DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_SOLVER_AUTO};
     static const char *surface_names[] = {"molecular", "vdw"};
     static const int surface_values[] = {SURFACE_MOLECULAR, SURFACE_VDW};
     static const char *nonlinear_names[] = {"newton", "newton-polynomial", "delphi"};
@@ -188,7 +188,7 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         s->precision_given = 1;
         return choose(option, value, precision_names, precision_values, 3, &s->precision, err);
     } else if (!strcmp(name, "solver"))
-        return choose(option, value, solver_names, solver_values, 2, &s->solver, err);
+        return choose(option, value, solver_names, solver_values, 3, &s->solver, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
     else if (!strcmp(name, "nonlinear"))

@@ -63,11 +63,125 @@ static void compare(int n, int salt, int precision) {
     dense_problem_free(&d);
 }
 
+/* One multigrid solve with the caller's phi in float (caller_float) or double, returned as
+   double; faces_kept: the caller's face values came back bit for bit. */
+static double *solve_caller(dense_problem *d, const double *start, int backend, int precision,
+                            int caller_float, int *faces_kept, int *solver) {
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_MULTIGRID, o.precision = precision;
+    o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-8;
+    dg_solver s = gpu_make_solver(backend, &o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
+    const int nx = d->nx, ny = d->ny, nz = d->nz;
+    const long n = (long)nx * ny * nz;
+    double *out = malloc(n * sizeof *out);
+    float *f = caller_float ? malloc(n * sizeof *f) : NULL;
+    for (long w = 0; w < n; ++w)
+        out[w] = start[w];
+    if (f)
+        for (long w = 0; w < n; ++w)
+            f[w] = (float)start[w];
+    dg_result r;
+    CHECK_OK(f ? dg_solve_f(s, f, &r) : dg_solve_d(s, out, &r), s);
+    /* float may stop at its rounding floor before maxc: any outcome but DIVERGED there */
+    CHECK(r.outcome == DG_OUTCOME_CONVERGED ||
+              (precision == DG_PRECISION_FLOAT && r.outcome != DG_OUTCOME_DIVERGED),
+          "%s", dg_outcome_string(r.outcome));
+    *solver = r.solver;
+    *faces_kept = 1;
+    for (int z = 0; z < nz; ++z)
+        for (int y = 0; y < ny; ++y)
+            for (int x = 0; x < nx; ++x) {
+                const long w = x + (long)nx * (y + (long)ny * z);
+                const int face = !x || !y || !z || x == nx - 1 || y == ny - 1 || z == nz - 1;
+                const double v = f ? (double)f[w] : out[w];
+                if (face) *faces_kept &= f ? f[w] == (float)start[w] : v == start[w];
+                out[w] = v;
+            }
+    free(f);
+    dg_destroy(s);
+    return out;
+}
+
+/* How phi travels (once each way, straight between the caller and the device): a zero or a
+   non-zero interior at the start (faces only or the whole grid up), a float or double caller
+   with double or float working precision (converted on the device), the faces left as the
+   caller's; CUDA against the CPU's multigrid on the same inputs. */
+static void hand_over(void) {
+    const int n = 49;
+    dense_problem d;
+    const long points = (long)n * n * n;
+    double *zero = malloc(points * sizeof *zero), *busy = malloc(points * sizeof *busy);
+    mg_faces faces;
+    mg_problem_build(&d, zero, n, 1, &faces);
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const long w = idx3(n, n, x, y, z);
+                const int face = !x || !y || !z || x == n - 1 || y == n - 1 || z == n - 1;
+                busy[w] = zero[w] + (face ? 0.0 : 0.5 * ((x + 2 * y + 3 * z) % 5));
+            }
+    const struct {
+        int precision, caller_float, nonzero;
+        double tol;
+    } cases[5] = {{DG_PRECISION_DOUBLE, 0, 1, 1e-6},
+                  {DG_PRECISION_DOUBLE, 1, 0, 1e-6},
+                  {DG_PRECISION_DOUBLE, 1, 1, 1e-6},
+                  {DG_PRECISION_FLOAT, 0, 1, 1e-4},
+                  {DG_PRECISION_MIXED, 0, 0, 1e-6}};
+    for (int c = 0; c < 5; ++c) {
+        const double *start = cases[c].nonzero ? busy : zero;
+        int kept_cpu = 0, kept_gpu = 0, solver = -1, solver_cpu = -1;
+        double *cpu = solve_caller(&d, start, DG_BACKEND_CPU, cases[c].precision,
+                                   cases[c].caller_float, &kept_cpu, &solver_cpu);
+        double *gpu = solve_caller(&d, start, DG_BACKEND_CUDA, cases[c].precision,
+                                   cases[c].caller_float, &kept_gpu, &solver);
+        double ref = 0.0;
+        const double diff = max_abs_diff(gpu, cpu, points, &ref) / ref;
+        printf("hand-over %d: precision %d, %s caller, %s interior: CUDA vs CPU %.2e of max\n", c,
+               cases[c].precision, cases[c].caller_float ? "float" : "double",
+               cases[c].nonzero ? "non-zero" : "zero", diff);
+        CHECK(solver == DG_SOLVER_MULTIGRID && solver_cpu == DG_SOLVER_MULTIGRID, "solver %d",
+              solver);
+        CHECK(kept_gpu && kept_cpu, "case %d: the caller's faces changed (cuda %d, cpu %d)", c,
+              kept_gpu, kept_cpu);
+        CHECK(diff < cases[c].tol, "case %d: CUDA vs CPU %.2e of the max", c, diff);
+        free(cpu), free(gpu);
+    }
+    free(zero), free(busy);
+    dense_problem_free(&d);
+}
+
+/* DG_SOLVER_AUTO on the CUDA backend: SOR below its multigrid size, and the choice says so. */
+static void auto_below(void) {
+    const int n = 65;
+    dense_problem d;
+    double *phi = malloc((size_t)n * n * n * sizeof *phi);
+    mg_faces faces;
+    mg_problem_build(&d, phi, n, 0, &faces);
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_AUTO, o.max_change_tol = 1e-5;
+    dg_solver s = gpu_make_solver(DG_BACKEND_CUDA, &o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    dg_result r;
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    printf("AUTO at %d^3 on CUDA: %s\n", n, dg_solver_choice(s));
+    CHECK(r.solver == DG_SOLVER_SOR && strstr(dg_solver_choice(s), "cuda backend"), "%d %s",
+          r.solver, dg_solver_choice(s));
+    dg_destroy(s);
+    free(phi);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     gpu_require_device("test_gpu_multigrid");
     compare(65, 0, DG_PRECISION_DOUBLE);
     compare(65, 1, DG_PRECISION_DOUBLE);
     compare(97, 0, DG_PRECISION_DOUBLE);
     compare(65, 0, DG_PRECISION_FLOAT);
+    hand_over();
+    auto_below();
     return test_finish("test_gpu_multigrid");
 }

@@ -120,6 +120,7 @@ class DgResult(ctypes.Structure):
         ("setup_seconds", c_double),
         ("solve_seconds", c_double),
         ("total_seconds", c_double),
+        ("solver", c_int),
     ]
 
 
@@ -202,7 +203,7 @@ PRECISIONS = {"double": 0, "float": 1, "single": 1, "mixed": 2}
 PRECISION_NAMES = {0: "double", 1: "float", 2: "mixed"}
 EQUATIONS = {"auto": 0, "linear": 1, "nonlinear": 2}
 EQUATION_NAMES = {0: "auto", 1: "linear", 2: "nonlinear"}
-SOLVERS = {"sor": 0, "multigrid": 1}
+SOLVERS = {"sor": 0, "multigrid": 1, "auto": 2}
 NONLINEAR_METHODS = {"delphi": 0, "newton": 1}
 OUTCOME_NAMES = {
     0: "converged",

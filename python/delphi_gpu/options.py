@@ -48,7 +48,7 @@ OPTION_HELP = {
     "precision": "'double' (default), 'float' or 'mixed'",
     "device": "CUDA device ordinal (default 0)",
     "threads": "CPU threads (default: OpenMP's)",
-    "solver": "'sor' (default) or 'multigrid'",
+    "solver": "'sor' (default), 'multigrid' or 'auto' (docs/MULTIGRID.md)",
     "nonlinear": "nonlinear PB method: 'newton' (default; exact sinh term), 'newton-polynomial' "
                  "(DelPhi's polynomial) or 'delphi' (DelPhi's nitit scheme)",
     "nonlinear_method": "the same as nonlinear",

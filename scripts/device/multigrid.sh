@@ -1,38 +1,80 @@
 #!/usr/bin/env bash
-# Multigrid on a GPU machine: the GPU tests (CUDA vs CPU multigrid, CUDA multigrid vs SOR) and
-# the SOR vs multigrid benchmark (time to DelPhi's maxc on a protein-like medium) at 129^3 ..
-# 769^3: double at maxc 1e-5, float at maxc 1e-3 (float SOR cannot reach 1e-5: rounding of the
-# ~10^3 kT/e potentials at charges).  Run from the repository root with the build configured
-# in build/ (scripts/configure.sh).  Logs go to "$OUT" (default ./device-logs):
-#   multigrid_build.log  multigrid_test.log  bench_double.log  bench_float.log
-# Prints a short summary.  About 3 minutes; SIZES, FLOAT_SIZES override the grids.
+# Multigrid on a GPU machine, most important first (each step has its own time limit, so a
+# short device slot still returns the first logs).  Run from the repository root; configures
+# build/ when it is missing.  Logs go to "$OUT" (default ./device-logs):
+#   build.log        the build
+#   gpu_test.log     ctest -L gpu -R multigrid: CUDA multigrid vs the CPU's (1e-6 of max |phi|
+#                    in double, cycles within one) and vs the CUDA SOR (energy 1e-6), the
+#                    hand-over paths (zero / non-zero interior, float / double caller and
+#                    working precision, faces kept), AUTO below the CUDA size
+#   bench_385.log    dg_bench_mg --backend cuda at 129..385^3 (SOR vs MG in double: where MG
+#                    starts to win, DG_MG_AUTO_EDGE_CUDA in delphi_gpu/src/mg/mg.h), and 385^3
+#                    in float (maxc 1e-3: the float SOR cannot reach 1e-5) and mixed, with the
+#                    MG set-up parts
+#   program.log      the program's two-run at 385^3 (24k atoms, CUDA mixed) with --solver mg
+#                    and with the default (auto), and --solver sor for comparison
+#   bench_769.log    769^3 multigrid only (double, float), SOR skipped (about 8 s)
+#   cpu_auto.log     the CPU backend (all cores): SOR vs MG at 65..161^3 (the AUTO threshold)
+# SIZES_385, SMALL_SIZES, SIZES_769, CPU_SIZES override the grids.  About 3 minutes.
 set -u
 out=${OUT:-$PWD/device-logs}
 mkdir -p "$out"
 export PATH=$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1 | head -1
+start=$(date +%s)
+stamp() { echo "[$(($(date +%s) - start)) s] $*"; }
 
-if ! cmake --build build -j16 --target test_gpu_multigrid dg_bench_mg > "$out/multigrid_build.log" 2>&1; then
-    tail -30 "$out/multigrid_build.log"
+if [ ! -f build/CMakeCache.txt ]; then
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPU=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        > "$out/build.log" 2>&1
+fi
+if ! cmake --build build -j"$(nproc)" --target test_gpu_multigrid dg_bench_mg delphi-gpu \
+    >> "$out/build.log" 2>&1; then
+    tail -30 "$out/build.log"
     echo "BUILD FAILED"
     exit 1
 fi
+stamp "built"
 
-# GPU tests: CUDA multigrid agrees with the CPU multigrid (1e-9 of max |phi| in double, cycles
-# within 1) and with the CUDA SOR (energy 1e-6 relative), with and without salt, and in float.
-timeout 300 ./build/kernels/tests/test_gpu_multigrid > "$out/multigrid_test.log" 2>&1
-echo "test_gpu_multigrid: exit $? (0 passed, 77 skipped)"
-cat "$out/multigrid_test.log" | tail -8
+(cd build && timeout 120 ctest -L gpu -R 'multigrid|mg' --output-on-failure) \
+    > "$out/gpu_test.log" 2>&1
+stamp "gpu tests: exit $? (0 passed)"
+grep -E "tests passed|FAIL|hand-over|AUTO|\^3 salt" "$out/gpu_test.log" | head -20
+./build/kernels/tests/test_gpu_multigrid > "$out/gpu_test_detail.log" 2>&1 || true
 
-# Benchmark: one line per grid and solver (iterations or cycles, set-up / solve / total
-# seconds, outcome, energy, MG energy relative to the SOR's, speed-up of MG over SOR).
-sizes=${SIZES:-129,257,385,513,769}
-float_sizes=${FLOAT_SIZES:-129,257,385,513}
-timeout 900 ./build/delphi_gpu/bench/dg_bench_mg --backend cuda --precision double \
-    --sizes "$sizes" > "$out/bench_double.log" 2>&1
-echo "bench double: exit $?"
-cat "$out/bench_double.log"
-timeout 600 ./build/delphi_gpu/bench/dg_bench_mg --backend cuda --precision float --maxc 1e-3 \
-    --sizes "$float_sizes" > "$out/bench_float.log" 2>&1
-echo "bench float: exit $?"
-cat "$out/bench_float.log"
+bench=./build/delphi_gpu/bench/dg_bench_mg
+s385=${SIZES_385:-385}
+{
+    timeout 60 $bench --backend cuda --precision double --sizes "${SMALL_SIZES:-129,193,257}"
+    timeout 60 $bench --backend cuda --precision double --sizes "$s385"
+    timeout 60 $bench --backend cuda --precision float --maxc 1e-3 --sizes "$s385"
+    timeout 60 $bench --backend cuda --precision mixed --sizes "$s385"
+} > "$out/bench_385.log" 2>&1
+stamp "bench 385"
+cat "$out/bench_385.log"
+
+python3 scripts/bench_inputs.py lattice regression/data/1hpv.pqr 2 2 2 "$out/two.pqr" \
+    > /dev/null 2>&1
+for solver in mg auto sor; do
+    echo "== --solver $solver"
+    timeout 60 ./build/host/app/delphi-gpu --pqr "$out/two.pqr" --gsize 385 \
+        --solvation-two-run --backend cuda --quiet --energy g,s,c --solver "$solver" \
+        --json "$out/program_$solver.json" 2>&1
+done > "$out/program.log" 2>&1
+rm -f "$out/two.pqr"
+stamp "program"
+grep -E "^== |solver choice|outcome|solve time|parts|multigrid  |total time|solvation" \
+    "$out/program.log"
+
+s769=${SIZES_769:-769}
+{
+    timeout 90 $bench --backend cuda --precision double --no-sor --sizes "$s769"
+    timeout 90 $bench --backend cuda --precision float --maxc 1e-3 --no-sor --sizes "$s769"
+} > "$out/bench_769.log" 2>&1
+stamp "bench 769"
+cat "$out/bench_769.log"
+
+timeout 120 $bench --backend cpu --precision double --sizes "${CPU_SIZES:-65,97,129,161}" \
+    > "$out/cpu_auto.log" 2>&1
+stamp "cpu"
+cat "$out/cpu_auto.log"

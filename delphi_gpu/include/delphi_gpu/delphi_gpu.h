@@ -85,6 +85,11 @@ DG_API const char *dg_last_error(dg_solver solver);
  *  DG_BACKEND_AUTO; it stays for the life of the handle.  The library never prints it. */
 DG_API const char *dg_notice(dg_solver solver);
 
+/** Which linear solver the latest dg_solve_* ran and why, one line (e.g. "multigrid: solver
+ *  AUTO, linear equation, 385^3 grid (>= 193^3 on the cuda backend)"); "" before the first
+ *  solve or for NULL. */
+DG_API const char *dg_solver_choice(dg_solver solver);
+
 /** Replace the iteration, stopping, relaxation, nonlinear, divergence and progress options.
  *  backend, precision, device, num_threads and the block shape cannot change
  *  (DG_ERR_INVALID_ARGUMENT). */

@@ -80,8 +80,11 @@ typedef enum dg_precision {
 
 /** The linear solver. */
 typedef enum dg_solver_method {
-    DG_SOLVER_SOR = 0,      /**< DelPhi's red-black SOR (the DelPhi-compatible default) */
-    DG_SOLVER_MULTIGRID = 1 /**< multigrid (see docs/MULTIGRID.md) */
+    DG_SOLVER_SOR = 0,       /**< DelPhi's red-black SOR (the DelPhi-compatible default) */
+    DG_SOLVER_MULTIGRID = 1, /**< multigrid (see docs/MULTIGRID.md) */
+    DG_SOLVER_AUTO = 2       /**< multigrid for a linear equation on a grid large enough for it
+                                  to be faster on the backend, SOR otherwise (docs/MULTIGRID.md);
+                                  dg_solver_choice says which ran and why */
 } dg_solver_method;
 
 /** The nonlinear PB method. */
@@ -327,6 +330,7 @@ typedef struct dg_result {
     double setup_seconds;     /**< upload, spectral radius, preparation */
     double solve_seconds;     /**< the iteration loop */
     double total_seconds;
+    int solver; /**< dg_solver_method that ran (SOR or MULTIGRID; AUTO resolved) */
 } dg_result;
 
 #ifdef __cplusplus

@@ -196,6 +196,10 @@ static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_o
     parts->upload = timing.upload, parts->check_phi = timing.check_phi;
     parts->load_phi = timing.load_phi, parts->spectral = timing.spectral;
     parts->iterate = timing.iterate, parts->store_phi = timing.store_phi;
+    parts->mg_setup = timing.mg_setup, parts->mg_cycles = timing.mg_cycles;
+    parts->mg_phi_in = timing.mg_phi_in, parts->mg_build = timing.mg_build;
+    parts->mg_phi_out = timing.mg_phi_out;
+    snprintf(parts->solver_choice, sizeof parts->solver_choice, "%s", dg_solver_choice(c->solver));
     options->progress = c->params.solver.progress;
     options->progress_user_data = c->params.solver.progress_user_data;
     if (st != DG_OK) {

@@ -7,9 +7,10 @@
  * on A in the inner product weighted by D: the residual and the stopping test stay in the
  * SOR's own scaled form (exactly the SOR's operator), D only enters dot products and the
  * restriction.  D is recovered up to one constant from the coefficient ratios along grid
- * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric V-cycle: red-black
+ * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric cycle: red-black
  * Gauss-Seidel on the fine grid with A, 2x2x2 aggregation with Galerkin coarse operators
- * (exact 7-point stencils that keep the permittivity jump), coarse levels in float.
+ * (exact 7-point stencils that keep the permittivity jump), coarse levels in float (W-cycle,
+ * V below 16^3 unknowns), the coarsest level solved exactly by its dense inverse.
  */
 #ifndef DG_MG_H
 #define DG_MG_H
@@ -26,6 +27,15 @@
 #define DG_MG_MAX_CYCLES 500
 /* Stop (not converged) after this many cycles without a 1 % fall of the max residual. */
 #define DG_MG_STALL_CYCLES 20
+/* DG_SOLVER_AUTO picks multigrid for a linear equation with at least (edge - 2)^3 interior
+   points: the smallest grid edge at which multigrid was measured to reach the tolerance sooner
+   than the SOR in dg_bench_mg (docs/MULTIGRID.md: CPU from 161^3 in every run; CUDA from 385^3
+   in PERFORMANCE.md run 12, before the set-up and coarsest-level changes, which only make
+   multigrid faster: scripts/device/multigrid.sh measures 129^3 to 385^3 to lower it). */
+#define DG_MG_AUTO_EDGE_CPU  161
+#define DG_MG_AUTO_EDGE_CUDA 385
+/* Largest coarsest level (unknowns) solved by a dense inverse. */
+#define DG_MG_DENSE_MAX 64
 /* In float the scaled residual stops falling near this many float epsilons times max |phi|. */
 #define DG_MG_FLOAT_FLOOR 16.0
 
@@ -42,11 +52,17 @@ typedef struct dg_mg_level {
 /** Tuning of the cycle (defaults in dg_mg_default_params). */
 typedef struct dg_mg_params {
     int pre_sweeps, post_sweeps; /* red-black GS sweeps before/after the coarse correction */
-    int coarsest_sweeps;         /* symmetric GS sweeps on the coarsest level */
-    int coarsest_size;           /* stop coarsening at this many unknowns or fewer */
-    double correction_scale;     /* over-correction of the aggregation coarse correction */
-    int coarse_visits;           /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
+    int coarsest_sweeps; /* symmetric GS sweeps on the coarsest level; 0 = exact (dense inverse) */
+    int coarsest_size;   /* stop coarsening at this many unknowns or fewer (<= DG_MG_DENSE_MAX) */
+    double correction_scale; /* over-correction of the aggregation coarse correction */
+    int coarse_visits;       /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
+    long w_min_unknowns;     /* a level with fewer unknowns visits the next once (V below) */
 } dg_mg_params;
+
+/** Coarse corrections a level of this many unknowns makes. */
+static inline int dg_mg_visits(const dg_mg_params *p, long unknowns) {
+    return unknowns < p->w_min_unknowns ? 1 : p->coarse_visits;
+}
 
 /** The hierarchy built once per medium (fine level from the prepared medium). */
 typedef struct dg_mg_hierarchy {
@@ -57,7 +73,9 @@ typedef struct dg_mg_hierarchy {
     float *z;            /* preconditioner output on the full grid (faces 0) */
     unsigned char *salt; /* 1 where the salt factor applies, full grid (all 0 without salt) */
     int level_count;
-    dg_mg_level *levels; /* levels[0] = first coarse level */
+    dg_mg_level *levels;     /* levels[0] = first coarse level */
+    int coarsest_count;      /* unknowns of the coarsest level (0 without levels) */
+    float *coarsest_inverse; /* its exact inverse (dg_mg_build; the CUDA path builds its own) */
 } dg_mg_hierarchy;
 
 void dg_mg_default_params(dg_mg_params *params);
@@ -72,6 +90,15 @@ int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *prep, const dg_mg_params 
                 int threads, char *message, size_t message_size);
 
 void dg_mg_free(dg_mg_hierarchy *h);
+
+/** The exact inverse of level l's operator (arrays diag, cx, cy, cz laid out as l's), unknown t
+ *  at X = 1 + t % mx, Y = 1 + (t / mx) % my, Z = 1 + t / (mx my); inverse is m x m floats.
+ *  DG_ERR_INTERNAL if the operator is not positive definite, DG_ERR_OUT_OF_MEMORY. */
+int dg_mg_dense_inverse(const dg_mg_level *l, const float *diag, const float *cx, const float *cy,
+                        const float *cz, float *inverse);
+
+/** l->e = inverse * l->rhs on the interior unknowns (sums in double, in unknown order). */
+void dg_mg_dense_solve(const dg_mg_level *l, const float *inverse);
 
 /** Coarse part of the V-cycle: solve level l approximately for levels[l].rhs into levels[l].e. */
 void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l);
@@ -97,7 +124,9 @@ typedef struct dg_mg_control {
 typedef struct dg_mg_outcome {
     int cycles, outcome;
     double max_abs, rms, norm;
-    double transfer_seconds; /* CUDA: uploading the hierarchy and phi, downloading phi */
+    /* CUDA: phi to the device, the cycles (from the first residual to the last), the answer
+       back to the caller; the rest of dg_cuda_mg_solve is the hierarchy's set-up */
+    double phi_in_seconds, cycle_seconds, phi_out_seconds;
 } dg_mg_outcome;
 
 void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int is_double,
@@ -107,11 +136,16 @@ void dg_mg_make_control(const dg_options *options, const dg_prepared *prep, int 
 int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
               double interior);
 
-/** The CUDA solve (kernels/cuda_mg.cu): phi is a host full grid in working precision; h is a
- *  plan (dg_mg_plan): D, the salt map and the levels are built on the device by the same
- *  formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+/** The CUDA solve (kernels/cuda_mg.cu): phi is the caller's full grid (double when
+ *  phi_is_double, else float), uploaded once; the answer's interior is written back into it
+ *  once (only its six faces when interior_zero: the caller's interior is all 0), unless the
+ *  outcome is DIVERGED or an error occurs (phi is then untouched).  The solve
+ *  runs in working precision (double when is_double).  h is a plan (dg_mg_plan): D, the salt
+ *  map and the levels are built on the device by the same formulas as dg_mg_build.
+ *  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
 int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                     const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
+                     int phi_is_double, int interior_zero, const dg_mg_control *control,
+                     dg_mg_outcome *outcome, dg_error *err);
 
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
 int dg_mg_run(dg_solver s, dg_result *result);

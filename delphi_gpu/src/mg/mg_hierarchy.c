@@ -14,10 +14,13 @@
 void dg_mg_default_params(dg_mg_params *p) {
     p->pre_sweeps = 2;
     p->post_sweeps = 2;
-    p->coarsest_sweeps = 40;
+    p->coarsest_sweeps = 0; /* 0: the coarsest level is solved exactly (dense inverse) */
     p->coarsest_size = 64;
     p->correction_scale = 1.8;
     p->coarse_visits = 2;
+    /* V-cycle on levels of fewer than 16^3 unknowns: the same cycle counts as the W-cycle
+       (33^3 .. 193^3, docs/MULTIGRID.md) and about half the GPU's coarse-level launches */
+    p->w_min_unknowns = 4096;
 }
 
 static int fail(char *message, size_t size, int status, const char *text) {
@@ -43,7 +46,7 @@ void dg_mg_free(dg_mg_hierarchy *h) {
     if (!h) return;
     for (int l = 0; l < h->level_count; ++l)
         free_level(&h->levels[l]);
-    free(h->levels), free(h->dscale), free(h->z), free(h->salt);
+    free(h->levels), free(h->dscale), free(h->z), free(h->salt), free(h->coarsest_inverse);
     memset(h, 0, sizeof *h);
 }
 
@@ -193,6 +196,88 @@ static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_lev
             }
 }
 
+/* The exact inverse of a coarse level's operator (symmetric positive definite: a Galerkin
+   product of the D-weighted fine operator), by Cholesky in double.  Unknown t is the point
+   X = 1 + t % mx, Y = 1 + (t / mx) % my, Z = 1 + t / (mx my); inverse[t * m + u] in float. */
+int dg_mg_dense_inverse(const dg_mg_level *l, const float *diag, const float *cx, const float *cy,
+                        const float *cz, float *inverse) {
+    const int m = l->mx * l->my * l->mz;
+    double *a = calloc((size_t)m * m, sizeof(double)), *col = malloc(sizeof(double) * m);
+    if (!a || !col) {
+        free(a), free(col);
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    for (int t = 0; t < m; ++t) {
+        const int X = 1 + t % l->mx, Y = 1 + (t / l->mx) % l->my, Z = 1 + t / (l->mx * l->my);
+        const size_t q = X + l->sx * Y + l->sy * Z;
+        a[(size_t)t * m + t] = diag[q];
+        const int next[3] = {X < l->mx ? t + 1 : -1, Y < l->my ? t + l->mx : -1,
+                             Z < l->mz ? t + l->mx * l->my : -1};
+        const float c[3] = {cx[q], cy[q], cz[q]};
+        for (int d = 0; d < 3; ++d)
+            if (next[d] >= 0) a[(size_t)t * m + next[d]] = a[(size_t)next[d] * m + t] = -c[d];
+    }
+    int st = DG_OK;
+    /* Cholesky: lower triangle of a becomes L with A = L L^T */
+    for (int j = 0; j < m && st == DG_OK; ++j) {
+        double d = a[(size_t)j * m + j];
+        for (int k = 0; k < j; ++k)
+            d -= a[(size_t)j * m + k] * a[(size_t)j * m + k];
+        if (!(d > 0.0) || !isfinite(d)) {
+            st = DG_ERR_INTERNAL;
+            break;
+        }
+        const double ljj = sqrt(d);
+        a[(size_t)j * m + j] = ljj;
+        for (int i = j + 1; i < m; ++i) {
+            double v = a[(size_t)i * m + j];
+            for (int k = 0; k < j; ++k)
+                v -= a[(size_t)i * m + k] * a[(size_t)j * m + k];
+            a[(size_t)i * m + j] = v / ljj;
+        }
+    }
+    /* column u of the inverse: L y = e_u, L^T x = y */
+    for (int u = 0; u < m && st == DG_OK; ++u) {
+        for (int i = 0; i < m; ++i) {
+            double v = i == u ? 1.0 : 0.0;
+            for (int k = 0; k < i; ++k)
+                v -= a[(size_t)i * m + k] * col[k];
+            col[i] = v / a[(size_t)i * m + i];
+        }
+        for (int i = m - 1; i >= 0; --i) {
+            double v = col[i];
+            for (int k = i + 1; k < m; ++k)
+                v -= a[(size_t)k * m + i] * col[k];
+            col[i] = v / a[(size_t)i * m + i];
+        }
+        for (int i = 0; i < m; ++i)
+            inverse[(size_t)i * m + u] = (float)col[i];
+    }
+    /* the exact inverse is symmetric: make the float one so (the preconditioner must be) */
+    for (int i = 0; i < m && st == DG_OK; ++i)
+        for (int j = 0; j < i; ++j)
+            inverse[(size_t)j * m + i] = inverse[(size_t)i * m + j];
+    free(a), free(col);
+    return st;
+}
+
+void dg_mg_dense_solve(const dg_mg_level *l, const float *inverse) {
+    const int m = l->mx * l->my * l->mz;
+    size_t q[DG_MG_DENSE_MAX];
+    float rhs[DG_MG_DENSE_MAX];
+    for (int t = 0; t < m; ++t) {
+        const int X = 1 + t % l->mx, Y = 1 + (t / l->mx) % l->my, Z = 1 + t / (l->mx * l->my);
+        q[t] = X + l->sx * Y + l->sy * Z;
+        rhs[t] = l->rhs[q[t]];
+    }
+    for (int t = 0; t < m; ++t) {
+        double sum = 0.0;
+        for (int u = 0; u < m; ++u)
+            sum += (double)inverse[(size_t)t * m + u] * (double)rhs[u];
+        l->e[q[t]] = (float)sum;
+    }
+}
+
 int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *params, int threads,
                char *message, size_t size) {
     memset(h, 0, sizeof *h);
@@ -216,6 +301,13 @@ int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *par
         level_dims(&h->levels[l], mx, my, mz);
     }
     h->level_count = levels;
+    if (levels > 0) {
+        const dg_mg_level *c = &h->levels[levels - 1];
+        const long m = (long)c->mx * c->my * c->mz;
+        if (params->coarsest_sweeps == 0 && m > DG_MG_DENSE_MAX)
+            return fail(message, size, DG_ERR_INTERNAL, "the coarsest level is too large");
+        h->coarsest_count = (int)m;
+    }
     return DG_OK;
 }
 
@@ -256,6 +348,20 @@ int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *pa
             build_next(h, &h->levels[l - 1], &h->levels[l]);
     }
     free(slot);
+    if (h->level_count > 0 && h->params.coarsest_sweeps == 0) {
+        const dg_mg_level *c = &h->levels[h->level_count - 1];
+        h->coarsest_inverse = malloc(sizeof(float) * h->coarsest_count * h->coarsest_count);
+        st = h->coarsest_inverse
+                 ? dg_mg_dense_inverse(c, c->diag, c->cx, c->cy, c->cz, h->coarsest_inverse)
+                 : DG_ERR_OUT_OF_MEMORY;
+        if (st != DG_OK) {
+            dg_mg_free(h);
+            return fail(message, size, st,
+                        st == DG_ERR_OUT_OF_MEMORY
+                            ? "out of host memory (coarsest inverse)"
+                            : "the coarsest operator is not positive definite");
+        }
+    }
     for (int l = 0; l < h->level_count; ++l) {
         const dg_mg_level *c = &h->levels[l];
         for (int Z = 1; Z <= c->mz; ++Z)
@@ -328,6 +434,10 @@ void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
     dg_mg_level *lv = &h->levels[l];
     memset(lv->e, 0, lv->padded * sizeof(float));
     if (l == h->level_count - 1) {
+        if (h->params.coarsest_sweeps == 0) {
+            dg_mg_dense_solve(lv, h->coarsest_inverse);
+            return;
+        }
         for (int i = 0; i < h->params.coarsest_sweeps; ++i) {
             coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
             coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0);
@@ -336,11 +446,12 @@ void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
     }
     for (int i = 0; i < h->params.pre_sweeps; ++i)
         coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
-    for (int v = 0; v < h->params.coarse_visits; ++v) {
+    const int visits = dg_mg_visits(&h->params, (long)lv->mx * lv->my * lv->mz);
+    for (int v = 0; v < visits; ++v) {
         coarse_restrict(h, lv, &h->levels[l + 1]);
         dg_mg_coarse_cycle(h, l + 1);
         coarse_prolong(h, lv, &h->levels[l + 1]);
-        if (v + 1 < h->params.coarse_visits) /* smooth between visits (keeps it symmetric) */
+        if (v + 1 < visits) /* smooth between visits (keeps it symmetric) */
             coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
     }
     for (int i = 0; i < h->params.post_sweeps; ++i)

@@ -1,6 +1,7 @@
-/* The multigrid path of dg_run_solver: checks what it supports, builds the hierarchy on the
- * host, solves a working-precision copy of phi on the solver's backend and hands the answer to
- * the backend (store_phi then returns it). */
+/* The multigrid path of dg_run_solver: checks what it supports, solves a working-precision copy
+ * of the caller's phi (CPU: on the host; CUDA: on the device, hierarchy built there) and writes
+ * the answer's interior back into the caller's phi.  The SOR backend's half grids are not
+ * involved (dg_solve neither loads nor stores them for multigrid). */
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -33,6 +34,54 @@ int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_
            (c->tol[2] > 0 && sqrt(sum_sq) <= c->tol[2]);
 }
 
+/* The caller's phi <-> a working-precision grid: in = all points, out = interior only (the
+   faces stay the caller's own values, as the SOR's store leaves them). */
+static void copy_grid(const dg_prepared *p, const void *src, int src_double, void *dst,
+                      int dst_double, int interior_only, int threads) {
+    const long nx = p->nx, ny = p->ny, nz = p->nz;
+#pragma omp parallel for schedule(static) num_threads(threads) if (nz > 16)
+    for (long z = 0; z < nz; ++z)
+        for (long y = 0; y < ny; ++y) {
+            const int inner = z > 0 && z < nz - 1 && y > 0 && y < ny - 1;
+            if (interior_only && !inner) continue;
+            const long first = interior_only ? 1 : 0, last = interior_only ? nx - 1 : nx;
+            const size_t row = (size_t)nx * (y + ny * z);
+            for (long x = first; x < last; ++x) {
+                const size_t w = row + x;
+                const double v =
+                    src_double ? ((const double *)src)[w] : (double)((const float *)src)[w];
+                if (dst_double)
+                    ((double *)dst)[w] = v;
+                else
+                    ((float *)dst)[w] = (float)v;
+            }
+        }
+}
+
+/* 1 when every interior point of phi is 0 (the usual start: then only the faces need to go to
+   the device); the scan stops early at the first non-zero row. */
+static int interior_is_zero(const dg_prepared *p, const void *phi, int phi_is_double, int threads) {
+    const long nx = p->nx, ny = p->ny, nz = p->nz;
+    int found = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (long z = 1; z < nz - 1; ++z) {
+        int mine;
+#pragma omp atomic read
+        mine = found;
+        for (long y = 1; y < ny - 1 && !mine; ++y) {
+            const size_t row = (size_t)nx * (y + ny * z);
+            for (long x = 1; x < nx - 1; ++x)
+                mine |= phi_is_double ? ((const double *)phi)[row + x] != 0.0
+                                      : ((const float *)phi)[row + x] != 0.0f;
+        }
+        if (mine) {
+#pragma omp atomic write
+            found = 1;
+        }
+    }
+    return !found;
+}
+
 int dg_mg_run(dg_solver s, dg_result *r) {
     const dg_options *o = &s->options;
     const dg_prepared *p = &s->prep;
@@ -45,61 +94,66 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     const double start = dg_wall_seconds();
     /* MIXED runs the double loop: its preconditioner is float already (docs/MULTIGRID.md). */
     const int is_double = o->precision != DG_PRECISION_FLOAT;
-    const size_t n = p->point_count;
-    void *work = malloc(n * (is_double ? sizeof(double) : sizeof(float)));
-    if (!work) return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (phi copy)");
     const int threads = o->num_threads > 0 ? o->num_threads : omp_get_max_threads();
-    const void *phi = s->mg_phi;
+    void *phi = s->mg_phi;
     const int phi_is_double = s->mg_phi_is_double;
-#pragma omp parallel for schedule(static) num_threads(threads) if (n > 65536)
-    for (size_t w = 0; w < n; ++w) {
-        const double v = phi_is_double ? ((const double *)phi)[w] : (double)((const float *)phi)[w];
-        if (is_double)
-            ((double *)work)[w] = v;
-        else
-            ((float *)work)[w] = (float)v;
-    }
     dg_mg_params params;
     dg_mg_default_params(&params);
     dg_mg_hierarchy h;
     char message[512];
-    int st = on_cuda ? dg_mg_plan(&h, p, &params, o->num_threads, message, sizeof message)
-                     : dg_mg_build(&h, p, &params, o->num_threads, message, sizeof message);
-    if (st != DG_OK) {
-        free(work);
-        return dg_fail(s, st, "%s", message);
-    }
-    r->setup_seconds += dg_wall_seconds() - start;
     r->equation = DG_EQUATION_LINEAR;
     r->final_relpar = 1.0;
-    const double solve_start = dg_wall_seconds();
     dg_mg_outcome out = {0};
     dg_error err = {0};
+    int st;
+    double solve_start = 0.0, solve_end = 0.0;
     if (on_cuda) {
+        /* phi goes to the device and the answer comes back once, straight from and to the
+           caller's array; the hierarchy is built there */
+        st = dg_mg_plan(&h, p, &params, o->num_threads, message, sizeof message);
+        if (st != DG_OK) return dg_fail(s, st, "%s", message);
         dg_mg_control ctl;
         dg_mg_make_control(o, p, is_double, &ctl);
-        st = dg_cuda_mg_solve(o->device, &h, is_double, work, &ctl, &out, &err);
-        if (st != DG_OK) st = dg_fail(s, st, "multigrid on CUDA: %s", err.message);
+        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double,
+                              interior_is_zero(p, phi, phi_is_double, threads), &ctl, &out, &err);
+        dg_mg_free(&h);
+        if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
+        s->timing.mg_phi_in = out.phi_in_seconds;
+        s->timing.mg_build = (dg_wall_seconds() - start) - out.phi_in_seconds - out.cycle_seconds -
+                             out.phi_out_seconds;
+        s->timing.mg_phi_out = out.phi_out_seconds;
+        r->solve_seconds = out.cycle_seconds;
     } else {
+        void *work = malloc(p->point_count * (is_double ? sizeof(double) : sizeof(float)));
+        if (!work)
+            return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "multigrid: out of host memory (phi copy)");
+        copy_grid(p, phi, phi_is_double, work, is_double, 0, threads);
+        const double copied = dg_wall_seconds();
+        st = dg_mg_build(&h, p, &params, o->num_threads, message, sizeof message);
+        if (st != DG_OK) {
+            free(work);
+            return dg_fail(s, st, "%s", message);
+        }
+        solve_start = dg_wall_seconds();
         st = is_double ? dg_mg_solve_d(s, &h, work, &out) : dg_mg_solve_f(s, &h, work, &out);
+        dg_mg_free(&h);
+        solve_end = dg_wall_seconds();
+        if (st == DG_OK && out.outcome != DG_OUTCOME_DIVERGED)
+            copy_grid(p, work, is_double, phi, phi_is_double, 1, threads);
+        free(work);
+        if (st != DG_OK) return st;
+        s->timing.mg_phi_in = copied - start;
+        s->timing.mg_build = solve_start - copied;
+        s->timing.mg_phi_out = dg_wall_seconds() - solve_end;
+        r->solve_seconds = solve_end - solve_start;
     }
-    dg_mg_free(&h);
-    const double solve_end = dg_wall_seconds();
-    if (st == DG_OK) {
-        r->outcome = out.outcome;
-        r->iterations = r->linear_iterations = r->checks = out.cycles;
-        r->max_change = out.max_abs, r->rms_change = out.rms, r->norm_change = out.norm;
-    }
-    if (st == DG_OK && out.outcome != DG_OUTCOME_DIVERGED) {
-        st = s->backend->load_phi(s->backend_state, work, is_double, &err);
-        if (st != DG_OK)
-            st = dg_fail(s, st, "%s backend could not take the multigrid answer: %s",
-                         s->backend->name, err.message);
-    }
-    free(work);
-    /* set-up: the host hierarchy, the transfers (CUDA) and handing phi to the backend;
-       solve: the cycles */
-    r->setup_seconds += out.transfer_seconds + (dg_wall_seconds() - solve_end);
-    r->solve_seconds = solve_end - solve_start - out.transfer_seconds;
-    return st;
+    r->outcome = out.outcome;
+    r->iterations = r->linear_iterations = r->checks = out.cycles;
+    r->max_change = out.max_abs, r->rms_change = out.rms, r->norm_change = out.norm;
+    /* set-up: phi in, the hierarchy, the answer out; solve: the cycles */
+    s->timing.mg_cycles = r->solve_seconds;
+    s->timing.mg_setup = s->timing.mg_phi_in + s->timing.mg_build + s->timing.mg_phi_out;
+    s->timing.iterate = r->solve_seconds;
+    r->setup_seconds += s->timing.mg_setup;
+    return DG_OK;
 }

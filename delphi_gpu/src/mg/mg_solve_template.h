@@ -140,6 +140,21 @@ static double SFX(weighted_dot)(const dg_mg_hierarchy *h, const REAL *a, const f
     return sum;
 }
 
+/* The first half sweep (colour 0) from z = 0, exactly: z = r at colour 0 (its neighbours, so
+   its boundary corrections, are 0) and z = 0 at colour 1; z's faces stay 0. */
+static void SFX(first_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r) {
+    const dg_prepared *p = h->prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    float *restrict zz = h->z;
+#pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y) {
+            const size_t row = sy * y + sz * z;
+            for (int x = 1; x < p->nx - 1; ++x)
+                zz[row + x] = ((x + y + z) & 1) == 0 ? (float)r[row + x] : 0.0f;
+        }
+}
+
 /* Gauss-Seidel half sweep of colour c for A z = r: z = C z + r (z float, r REAL). */
 static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, int c) {
     const dg_prepared *p = h->prep;
@@ -245,8 +260,13 @@ static void SFX(fine_prolong)(dg_mg_hierarchy *h) {
 
 /* One symmetric V-cycle from a zero start: z ~ A^-1 r.  tmp is a REAL work grid. */
 static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
-    memset(h->z, 0, h->prep->point_count * sizeof(float));
-    for (int i = 0; i < h->params.pre_sweeps; ++i)
+    if (h->params.pre_sweeps > 0) {
+        SFX(first_sweep)(h, r); /* z's faces are 0 from the build and never written */
+        SFX(fine_sweep)(h, r, 1);
+    } else {
+        memset(h->z, 0, h->prep->point_count * sizeof(float));
+    }
+    for (int i = 1; i < h->params.pre_sweeps; ++i)
         SFX(fine_sweep)(h, r, 0), SFX(fine_sweep)(h, r, 1);
     if (h->level_count > 0) {
         SFX(fine_residual)(h, r, tmp);

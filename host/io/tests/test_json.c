@@ -28,6 +28,8 @@ static const struct {
     {"solver.backend", JSON_STRING},
     {"solver.precision", JSON_STRING},
     {"solver.equation", JSON_STRING},
+    {"solver.method", JSON_STRING},
+    {"solver.method_reason", JSON_STRING},
     {"solver.iterations", JSON_NUMBER},
     {"solver.converged", JSON_BOOL},
     {"solver.outcome", JSON_STRING},
@@ -56,6 +58,9 @@ static void fill(run_summary *r) {
     snprintf(r->backend, sizeof r->backend, "cpu");
     snprintf(r->precision, sizeof r->precision, "double");
     snprintf(r->equation, sizeof r->equation, "poisson");
+    snprintf(r->method, sizeof r->method, "multigrid");
+    snprintf(r->method_reason, sizeof r->method_reason,
+             "multigrid: solver AUTO, linear equation, 65x65x67 grid");
     r->iterations = 480;
     r->converged = 1;
     snprintf(r->outcome, sizeof r->outcome, "converged");

@@ -113,6 +113,7 @@ static const layout_entry entries[] = {
     FIELD(dg_result, setup_seconds),
     FIELD(dg_result, solve_seconds),
     FIELD(dg_result, total_seconds),
+    FIELD(dg_result, solver),
     FIELD(dg_calc_energies, grid),
     FIELD(dg_calc_energies, coulombic),
     FIELD(dg_calc_energies, reaction_field),

@@ -1,0 +1,47 @@
+/* DG_SOLVER_AUTO: multigrid where it reaches the tolerance sooner than the SOR, by the grid
+ * size per backend (measured, docs/MULTIGRID.md), SOR for everything multigrid does not solve
+ * (nonlinear PB, MPI) and for DelPhi's own entry points. */
+#include <stdio.h>
+
+#include "mg.h"
+
+const char *dg_solver_choice(dg_solver s) {
+    return s ? s->solver_choice : "";
+}
+
+int dg_mg_choose(dg_solver s, char *why, size_t size) {
+    const dg_options *o = &s->options;
+    const dg_prepared *p = &s->prep;
+    if (o->solver == DG_SOLVER_SOR) {
+        snprintf(why, size, "sor: solver SOR");
+        return DG_SOLVER_SOR;
+    }
+    if (o->solver == DG_SOLVER_MULTIGRID) {
+        snprintf(why, size, "multigrid: solver MULTIGRID");
+        return DG_SOLVER_MULTIGRID;
+    }
+    const int on_cuda = s->backend != &dg_cpu_backend_ops;
+    const int edge = on_cuda ? DG_MG_AUTO_EDGE_CUDA : DG_MG_AUTO_EDGE_CPU;
+    const double interior = (double)p->interior_count,
+                 least = (edge - 2.0) * (edge - 2.0) * (edge - 2.0);
+    const char *reason = NULL;
+    if (o->equation == DG_EQUATION_NONLINEAR_PB)
+        reason = "nonlinear equation (multigrid solves linear ones)";
+    else if (o->mpi_comm)
+        reason = "split over MPI ranks";
+    else if (s->stock_behaviour)
+        reason = "DelPhi's own entry points keep its SOR";
+    else if (o->iterations > 0 &&
+             !(o->max_change_tol > 0 || o->rms_change_tol > 0 || o->norm_change_tol > 0))
+        reason = "a fixed iteration count without a stopping criterion counts SOR iterations";
+    if (reason) {
+        snprintf(why, size, "sor: solver AUTO, %s", reason);
+        return DG_SOLVER_SOR;
+    }
+    const int mg = interior >= least;
+    snprintf(why, size,
+             "%s: solver AUTO, linear equation, %dx%dx%d grid (%s %d^3 on the %s backend)",
+             mg ? "multigrid" : "sor", p->nx, p->ny, p->nz, mg ? ">=" : "<", edge,
+             on_cuda ? "cuda" : "cpu");
+    return mg ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR;
+}
