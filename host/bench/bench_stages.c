@@ -190,7 +190,7 @@ static int geometry(const char *in, double scale, double perfil, int repeats) {
     for (int rep = 0; rep < repeats; ++rep) {
         surface_model_free(&sm);
         stopwatch t0 = stopwatch_now();
-        if (surface_model_build(&sm, &cm, p.surface, p.probe_radius, SURFACE_DOT_SPACING, msg,
+        if (surface_model_build(&sm, &cm, p.surface, p.probe_radius, SURFACE_CIRCLE_DOTS, msg,
                                 sizeof msg) != 0) {
             fprintf(stderr, "surface: %s\n", msg);
             return 1;

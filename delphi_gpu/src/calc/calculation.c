@@ -86,7 +86,7 @@ static int stage_surface(dg_calc c) {
     calc_result *r = &c->r;
     char msg[1024];
     surface_model_free(&c->surface);
-    if (surface_model_build(&c->surface, &c->mol, s->surface, s->probe_radius, SURFACE_DOT_SPACING,
+    if (surface_model_build(&c->surface, &c->mol, s->surface, s->probe_radius, SURFACE_CIRCLE_DOTS,
                             msg, sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "surface", msg);
     r->surface_atoms = c->surface.count, r->arc_dots = c->surface.dot_count;

@@ -208,44 +208,28 @@ static int sas_circle(const surface_model *sm, int i, int j, double m[3], double
     return 1;
 }
 
-/* cos and sin of 2 pi t / n for t < n, n = 8 .. max_n, each computed once: the same values the
- * calls per dot would give, at a table look-up each. */
-typedef struct circle_table {
-    int max_n;
-    int *start; /* [max_n + 1]: entries of n at start[n] .. start[n] + n - 1 */
-    double *cs; /* [2 * entries]: cos, sin */
-} circle_table;
-
-static int circle_table_build(circle_table *ct, int max_n) {
-    ct->max_n = max_n;
-    ct->start = calloc((size_t)max_n + 1, sizeof *ct->start);
-    size_t entries = 0;
-    for (int n = 8; n <= max_n; ++n)
-        entries += (size_t)n;
-    ct->cs = malloc((2 * entries + 2) * sizeof *ct->cs);
-    if (!ct->start || !ct->cs) return -1;
-    int next = 0;
-    for (int n = 8; n <= max_n; ++n) {
-        ct->start[n] = next;
-        for (int t = 0; t < n; ++t) {
-            const double angle = 2.0 * M_PI * t / n;
-            ct->cs[2 * (next + t)] = cos(angle), ct->cs[2 * (next + t) + 1] = sin(angle);
-        }
-        next += n;
+/* cos and sin of 2 pi t / n for t < n (n >= 1), each computed once: [2 n] doubles, or NULL
+ * when out of memory. */
+static double *circle_angles(int n) {
+    double *cs = malloc(((size_t)n + 1) * 2 * sizeof *cs);
+    if (!cs) return NULL;
+    for (int t = 0; t < n; ++t) {
+        const double angle = 2.0 * M_PI * t / n;
+        cs[2 * t] = cos(angle), cs[2 * t + 1] = sin(angle);
     }
-    return 0;
+    return cs;
 }
 
 /* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
  * per atom i (in parallel) over its pairs i < j into a list of its own, then the lists in atom
- * order (one pass of the accessibility tests). */
-static int build_dots(surface_model *sm, double spacing) {
-    circle_table ct = {0, NULL, NULL};
-    /* rho <= the SAS radius: n never exceeds the table's largest circle */
-    const int max_n = (int)fmax(8.0, ceil(2.0 * M_PI * sm->max_sas_radius / spacing));
+ * order (one pass of the accessibility tests).  Every circle gets circle_dots equally spaced
+ * angles, whatever its radius (as DelPhi samples its circles: see surface.h). */
+static int build_dots(surface_model *sm, int circle_dots) {
+    const int n = circle_dots > 8 ? circle_dots : 8;
+    double *cs = circle_angles(n);
     int *first = calloc((size_t)sm->count + 1, sizeof *first);
     double **own = calloc((size_t)sm->count + 1, sizeof *own);
-    int failed = !first || !own || circle_table_build(&ct, max_n) != 0;
+    int failed = !first || !own || !cs;
     if (!failed) {
 #pragma omp parallel for schedule(dynamic, 16) reduction(| : failed)
         for (int i = 0; i < sm->count; ++i) {
@@ -256,13 +240,8 @@ static int build_dots(surface_model *sm, double spacing) {
                 double m[3], rho, e1[3], e2[3];
                 if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
                 int hint = -1; /* per circle: a neighbour of i other than j */
-                int n = (int)ceil(2.0 * M_PI * rho / spacing);
-                if (n < 8) n = 8;
-                const double *cs = n <= ct.max_n ? ct.cs + 2 * ct.start[n] : NULL;
                 for (int t = 0; t < n; ++t) {
-                    const double angle = 2.0 * M_PI * t / n;
-                    const double c = cs ? cs[2 * t] : cos(angle),
-                                 s = cs ? cs[2 * t + 1] : sin(angle);
+                    const double c = cs[2 * t], s = cs[2 * t + 1];
                     double p[3];
                     for (int a = 0; a < 3; ++a)
                         p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
@@ -302,7 +281,7 @@ static int build_dots(surface_model *sm, double spacing) {
                    (size_t)(first[i + 1] - first[i]) * 3 * sizeof(double));
         free(own[i]);
     }
-    free(first), free(own), free(ct.start), free(ct.cs);
+    free(first), free(own), free(cs);
     if (failed) return -1;
     return cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
                            fmax(SURFACE_DOT_CELL, 0.25 * sm->probe));
@@ -375,7 +354,7 @@ static int mark_exposed(surface_model *sm) {
 }
 
 int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, double probe,
-                        double dot_spacing, char *msg, size_t msg_size) {
+                        int circle_dots, char *msg, size_t msg_size) {
     memset(sm, 0, sizeof *sm);
     sm->kind = kind;
     sm->probe = kind == DG_SURFACE_MOLECULAR ? probe : 0.0;
@@ -418,7 +397,7 @@ int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, d
         return -1;
     }
     if (neighbors != 0) goto out_of_memory;
-    if (sm->probe > 0.0 && build_dots(sm, dot_spacing) != 0) goto out_of_memory;
+    if (sm->probe > 0.0 && build_dots(sm, circle_dots) != 0) goto out_of_memory;
     if (mark_exposed(sm) != 0) goto out_of_memory;
     if (cell_list_build_subset(&sm->exposed_atoms, sm->xyz, sm->count, cell, sm->exposed) != 0)
         goto out_of_memory;

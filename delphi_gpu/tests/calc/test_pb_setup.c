@@ -37,7 +37,7 @@ int main(void) {
     surface_model sm;
     medium_maps m;
     charge_list c;
-    CHECK(surface_model_build(&sm, &mol, DG_SURFACE_MOLECULAR, 1.4, SURFACE_DOT_SPACING, msg,
+    CHECK(surface_model_build(&sm, &mol, DG_SURFACE_MOLECULAR, 1.4, SURFACE_CIRCLE_DOTS, msg,
                               sizeof msg) == 0);
     CHECK(medium_build(&sm, &g, 1, 2.0, &m, msg, sizeof msg) == 0);
     CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) == 0);

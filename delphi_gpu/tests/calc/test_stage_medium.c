@@ -19,7 +19,7 @@ static double uniform(unsigned *state) {
 static void compare(const calc_molecule *mol, int kind, int n, double scale, int backend) {
     surface_model sm;
     char msg[512];
-    CHECK(surface_model_build(&sm, mol, kind, 1.4, SURFACE_DOT_SPACING, msg, sizeof msg) == 0);
+    CHECK(surface_model_build(&sm, mol, kind, 1.4, SURFACE_CIRCLE_DOTS, msg, sizeof msg) == 0);
     grid_spec g;
     memset(&g, 0, sizeof g);
     g.n = n, g.scale = scale, g.center[0] = 0.3, g.center[1] = -0.2, g.center[2] = 0.1;

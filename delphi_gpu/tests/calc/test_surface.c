@@ -24,7 +24,7 @@ int main(void) {
     const double exact = 4.0 / 3.0 * M_PI * 27.0;
     for (int kind = 0; kind < 2; ++kind) {
         surface_model sm;
-        CHECK(surface_model_build(&sm, &sphere, kind, 1.4, SURFACE_DOT_SPACING, msg, sizeof msg) ==
+        CHECK(surface_model_build(&sm, &sphere, kind, 1.4, SURFACE_CIRCLE_DOTS, msg, sizeof msg) ==
               0);
         medium_maps m;
         CHECK(medium_build(&sm, &g, 1, 2.0, &m, msg, sizeof msg) == 0);
@@ -56,9 +56,9 @@ int main(void) {
     const double xyz2[6] = {0, 0, 0, 3.2, 0, 0}, q2[2] = {0.5, -0.5}, r2[2] = {1.5, 1.5};
     calc_molecule pair = test_molecule(2, xyz2, q2, r2);
     surface_model ses, vdw;
-    CHECK(surface_model_build(&ses, &pair, DG_SURFACE_MOLECULAR, 1.4, SURFACE_DOT_SPACING, msg,
+    CHECK(surface_model_build(&ses, &pair, DG_SURFACE_MOLECULAR, 1.4, SURFACE_CIRCLE_DOTS, msg,
                               sizeof msg) == 0);
-    CHECK(surface_model_build(&vdw, &pair, DG_SURFACE_VDW, 1.4, SURFACE_DOT_SPACING, msg,
+    CHECK(surface_model_build(&vdw, &pair, DG_SURFACE_VDW, 1.4, SURFACE_CIRCLE_DOTS, msg,
                               sizeof msg) == 0);
     const double top = sqrt(2.9 * 2.9 - 1.6 * 1.6) - 1.4;
     for (double angle = 0; angle < 6.3; angle += 0.7) {

@@ -24,7 +24,7 @@ int main(void) {
     char msg[512] = "";
     calc_molecule crowd = cloud(70000, 0.0);
     surface_model sm;
-    CHECK(surface_model_build(&sm, &crowd, DG_SURFACE_MOLECULAR, 1.4, SURFACE_DOT_SPACING, msg,
+    CHECK(surface_model_build(&sm, &crowd, DG_SURFACE_MOLECULAR, 1.4, SURFACE_CIRCLE_DOTS, msg,
                               sizeof msg) != 0);
     CHECK(strstr(msg, "10000") != NULL && strstr(msg, "limit") != NULL);
     printf("70000 atoms at one point: %s\n", msg);
@@ -33,7 +33,7 @@ int main(void) {
     /* A few atoms a kilometre apart in three directions: built, with a small cell list. */
     calc_molecule far = cloud(30, 1.0e7);
     msg[0] = '\0';
-    CHECK(surface_model_build(&sm, &far, DG_SURFACE_MOLECULAR, 1.4, SURFACE_DOT_SPACING, msg,
+    CHECK(surface_model_build(&sm, &far, DG_SURFACE_MOLECULAR, 1.4, SURFACE_CIRCLE_DOTS, msg,
                               sizeof msg) == 0);
     CHECK((double)sm.atoms.dim[0] * sm.atoms.dim[1] * sm.atoms.dim[2] <= 1048576.0);
     surface_model_free(&sm);

@@ -1,0 +1,57 @@
+/* Parity with stock DelPhi on ubiquitin: the dielectric-boundary points and the corrected
+ * reaction field.  The reference values below are DelPhi's own output, not ours: stock DelPhi
+ * v4 (the 2010 release, built with gfortran -fdefault-real-8: double precision) run on the same
+ * atoms (examples/1ubq/1ubq.pqr written as DelPhi's PDB with charge and radius columns; its radii
+ * are rounded to 3 decimals there) with the parameter file written below; its log reported:
+ *   grid size 115, "number of dielectric boundary points 12949",
+ *   "total grid energy 45203.556127667827 kt", "coulombic energy -20545.195998151979 kt",
+ *   "corrected reaction field energy: -956.18002427732074 kt".
+ * Tolerances: the corrected reaction field to 0.05 % (we are at 0.008 % from this input and at
+ * 4e-7 from the radii DelPhi read; arc dots every 0.2 A, the rule before, gave 0.16 %), the
+ * boundary point count to 0.1 % (13 points; we mark 12949 here, 0.2 A dots marked 12921), the
+ * grid energy to 0.02 % (0.007 % today) and the Coulombic energy to 1e-6 (the radii do not
+ * enter it; the charges are the same to 4 decimals). */
+#include <math.h>
+#include <stdio.h>
+
+#include "app_test.h"
+
+#ifndef EXAMPLES_DIR
+#error "EXAMPLES_DIR must be defined"
+#endif
+
+static const double delphi_boundary_points = 12949;
+static const double delphi_grid_energy = 45203.556127667827;
+static const double delphi_coulombic = -20545.195998151979;
+static const double delphi_corrected_rf = -956.18002427732074;
+
+int main(void) {
+    FILE *f = fopen("parity.prm", "w");
+    CHECK(f != NULL);
+    if (!f) return 1;
+    fprintf(f, "in(pqr,file=\"%s\")\n", EXAMPLES_DIR "/1ubq/1ubq.pqr");
+    fputs("scale=2.0\nperfil=70\nindi=2.0\nexdi=80.0\nprbrad=1.4\nbndcon=2\nmaxc=0.0001\n"
+          "energy(g,s,c)\n",
+          f);
+    fclose(f);
+    pipeline *p = calloc(1, sizeof *p);
+    const int st = run_program(p, 0, "parity.prm", "--quiet", NULL);
+    CHECK(st == EXIT_OK);
+    const calc_result *r = p->result;
+    CHECK(r && r->status == CALC_OK);
+    if (!r || r->status != CALC_OK) CHECK_DONE();
+    CHECK(r->grid.n == 115);
+    CHECK(r->solve.outcome == DG_OUTCOME_CONVERGED);
+    printf("boundary points %zu (DelPhi %.0f)\n", r->boundary_count, delphi_boundary_points);
+    printf("corrected reaction field %.6f kT (DelPhi %.6f, relative %.2e)\n",
+           r->energy_reaction_field, delphi_corrected_rf,
+           (r->energy_reaction_field - delphi_corrected_rf) / fabs(delphi_corrected_rf));
+    printf("grid energy %.6f kT (DelPhi %.6f)\n", r->energy_grid, delphi_grid_energy);
+    CHECK(fabs((double)r->boundary_count - delphi_boundary_points) <= 13.0);
+    CHECK_REL(r->energy_reaction_field, delphi_corrected_rf, 5e-4);
+    CHECK_REL(r->energy_grid, delphi_grid_energy, 2e-4);
+    CHECK_REL(r->energy_coulombic, delphi_coulombic, 1e-6);
+    pipeline_free(p);
+    free(p);
+    CHECK_DONE();
+}
