@@ -10,15 +10,17 @@
  * where three meet (both found through the arc dots).  The contact (single-sphere) part is
  * exact; the rest is as exact as the dots are dense.
  *
- * Dot density, DelPhi's: each circle is sampled at 384 equally spaced angles (DelPhi's arc
- * points: 12 per circle halved five times along the accessible arcs), whatever its radius.
- * Along an arc that is within about (pi rho / 384)^2 / (2 probe) of the exact SES (1e-4 A), but an
- * arc's last dot stops up to one step (about 0.05 A) short of the arc's end, where a third
- * sphere cuts it (a vertex); near a vertex the nearest probe centre is the vertex itself, so the
- * SES there is placed slightly inside the exact one, and by as much as DelPhi places it.
- * The sampling is DelPhi's on purpose: on ubiquitin and the HIV-1 protease dimer at scale 2
- * the corrected reaction-field energy agrees with DelPhi v4's (the same grid) to within 0.03 %,
- * where 0.2 A spacing gave 0.15-0.2 % and exact vertices (the converged SES) give 0.03-0.07 %. */
+ * Dot density: each circle is sampled at 256 equally spaced angles, whatever its radius
+ * (DelPhi samples 384: 12 per circle halved five times along the accessible arcs).  Along an arc
+ * that is within about (pi rho / 256)^2 / (2 probe) of the exact SES, but an arc's last dot stops
+ * up to one step (about 0.07 A) short of the arc's end, where a third sphere cuts it (a vertex);
+ * near a vertex the nearest probe centre is the vertex itself, so the SES there is placed
+ * slightly inside the exact one, as DelPhi places it.  Measured against DelPhi v4 on the same
+ * grid (scale 2, perfil 70): the corrected reaction-field energy of ubiquitin is 0.014 % and of
+ * the HIV-1 protease dimer 0.018 % from DelPhi's (384 angles: 0.008 % and 0.013 %; 192: 0.034 %
+ * and 0.056 %; the former 0.2 A spacing: 0.16 % and 0.21 %; exact vertices, the converged SES:
+ * 0.03-0.07 %).  256 keeps within the 0.05 % goal at two thirds of the dots (and of the dot
+ * tests, the surface model's largest cost) of 384. */
 #ifndef HOST_SURFACE_H
 #define HOST_SURFACE_H
 
@@ -27,7 +29,7 @@
 #include "cell_list.h"
 #include "calc_atoms.h"
 
-#define SURFACE_CIRCLE_DOTS 384 /* dots (equally spaced angles) on each SAS intersection circle */
+#define SURFACE_CIRCLE_DOTS 256 /* dots (equally spaced angles) on each SAS intersection circle */
 #define SURFACE_DOT_CELL    0.5 /* Angstrom, smallest cell side of the cell lists */
 #define SURFACE_MAX_REACH   8.0 /* Angstrom, the largest reach surface_project searches */
 #define SURFACE_MAX_NEIGHBORS                                                                      \
