@@ -2,10 +2,13 @@
  * values onto the solver API and add what is DelPhi-specific around the solve (see
  * delphi_gpu/delphi_compat.h).  The typed bodies are in delphi_compat_template.h. */
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "delphi_compat_internal.h"
 #include "delphi_gpu/delphi_compat.h"
 #include "delphi_gpu/delphi_gpu.h"
 #include "solver_internal.h"
@@ -201,6 +204,86 @@ static void choose_backend(const dg_delphi_control *c, dg_options *o, dg_delphi_
 static void keep_notice(dg_solver s, dg_delphi_report *r) {
     const char *notice = dg_notice(s);
     if (notice && notice[0]) snprintf(r->notice, sizeof r->notice, "%s", notice);
+}
+
+/* ---- timing (delphi_compat_internal.h) ----------------------------------------------------- */
+
+static _Thread_local dg_delphi_timing last_timing;
+
+void dg_delphi_last_timing(dg_delphi_timing *timing) {
+    *timing = last_timing;
+}
+
+static void record_timing(const dg_delphi_timing *t) {
+    last_timing = *t;
+}
+
+static void finish_timing(dg_delphi_timing *t, double start) {
+    t->total = dg_wall_seconds() - start;
+    record_timing(t);
+}
+
+/* ---- the solver kept between calls --------------------------------------------------------
+   DelPhi calls itit (or nitit) more than once per run (focusing, two-run solvation energies):
+   one solver is kept from call to call, so that the backend's start (CUDA's context queries,
+   stream and pinned buffers; the CPU's thread set-up) and its autotuned CUDA block shape are
+   paid once.  It serves a call that asks for the same backend, precision, device and thread
+   count (its options are replaced, its medium set anew); otherwise it is replaced.  One caller
+   at a time uses it: a call made while another thread holds it gets a solver of its own,
+   destroyed at the end.  A call that fails destroys the kept solver. */
+typedef struct kept_solver {
+    dg_solver solver; /* NULL when none is kept */
+    int backend, precision, device, num_threads;
+} kept_solver;
+
+static kept_solver kept;
+static atomic_int kept_busy; /* 1 while a call holds kept */
+
+static int kept_fits(const dg_options *o) {
+    return kept.solver && kept.backend == o->backend && kept.precision == o->precision &&
+           kept.device == o->device && kept.num_threads == o->num_threads;
+}
+
+/* A solver for o in *solver (on failure possibly a handle holding the error, or NULL); *taken = 1
+   when the kept slot was taken (give_back_solver must then be called); *reused = 1 when the
+   kept solver serves the call. */
+static int take_solver(const dg_options *o, dg_solver *solver, int *taken, int *reused) {
+    *solver = NULL, *taken = 0, *reused = 0;
+    if (atomic_exchange(&kept_busy, 1) != 0) return dg_create(solver, o); /* in use elsewhere */
+    *taken = 1;
+    if (kept_fits(o) && dg_set_options(kept.solver, o) == DG_OK) {
+        *solver = kept.solver, *reused = 1;
+        return DG_OK;
+    }
+    dg_destroy(kept.solver);
+    kept.solver = NULL;
+    int st = dg_create(solver, o);
+    if (st == DG_OK) {
+        kept.solver = *solver;
+        kept.backend = o->backend, kept.precision = o->precision;
+        kept.device = o->device, kept.num_threads = o->num_threads;
+    }
+    return st;
+}
+
+/* The end of a call: the kept solver stays after a success; any other solver is destroyed. */
+static void give_back_solver(dg_solver solver, int taken, int status) {
+    if (!taken) { /* a solver of this call's own */
+        dg_destroy(solver);
+        return;
+    }
+    if (solver != kept.solver || status != DG_OK) {
+        if (solver == kept.solver) kept.solver = NULL;
+        dg_destroy(solver);
+    }
+    atomic_store(&kept_busy, 0);
+}
+
+void dg_delphi_drop_kept_solver(void) {
+    if (atomic_exchange(&kept_busy, 1) != 0) return;
+    dg_destroy(kept.solver);
+    kept.solver = NULL;
+    atomic_store(&kept_busy, 0);
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */
