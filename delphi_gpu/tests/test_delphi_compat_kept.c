@@ -8,7 +8,8 @@
  *  - the medium's errors name the same entry with 1 and 3 threads (the parallel path hands any
  *    problem to the serial one, which names it): a repeated boundary point, a non-finite weight,
  *    three distinct salt factors.
- * Problem: a dielectric sphere (eps 2 in 80) with charges inside, salt outside (sf arrays). */
+ * Problem: a dielectric sphere (eps 2 in 80) with charges inside, salt outside (sf arrays).
+ * The CPU backend; DG_TEST_BACKEND=cuda runs the calls on the GPU (scripts/device/kit.sh). */
 #include "delphi_compat_internal.h"
 #include "delphi_gpu/delphi_compat.h"
 #include "test_util.h"
@@ -126,7 +127,9 @@ static outcome run(const call *k) {
     void *phi = to_real(p.phi, points, d);
     dg_delphi_control c;
     dg_delphi_default_control(&c);
+    const char *backend = getenv("DG_TEST_BACKEND");
     c.igrid = k->n, c.nlit = 400, c.automatic = 1, c.maxc = 1e-5, c.backend = DG_BACKEND_CPU;
+    if (backend && strcmp(backend, "cuda") == 0) c.backend = DG_BACKEND_CUDA;
     c.num_threads = k->threads;
     c.ionic_strength = k->salt || k->nonlinear ? 0.15 : 0.0;
     c.epsout = 80.0, c.deblen = 7.9, c.scale = 2.0, c.chi[0] = -1.0, c.chi[1] = 0.0;

@@ -4,7 +4,8 @@
  * and two-run calls), the arrays set up anew before each call (outside the timing).
  *
  *   kit_bench --igrid N [--medium born|sphere] [--salt 0|1] [--charges Q] [--double 0|1]
- *             [--backend auto|cpu|cuda] [--threads T] [--early SECONDS] [--calls K]
+ *             [--backend auto|cpu|cuda] [--threads T] [--early SECONDS] [--warm 0|1]
+ *             [--calls K]
  *
  * --medium born (default): a uniform dielectric, one unit source at the centre (a Born ion).
  * --medium sphere: a protein stand-in, a sphere of radius 0.3 (igrid - 1) with eps 2 inside and
@@ -15,9 +16,11 @@
  *   (DelPhi always passes them; the kit scales them by omega).
  * Faces hold 10/r from the centre, the interior starts at zero; DelPhi's automatic mode with
  * maxc = 1e-4 and the uniform operator's Gauss-Seidel radius as spec.
- * --early S begins CUDA's start-up (dg_begin_cuda_start) and then sleeps S seconds, standing
- * in for DelPhi's own set-up before its first itit call (the kit's library does the same when
- * it is loaded with DELPHI_GPU_EARLY_START=1).
+ * --early S begins the kit's warm-up (dg_delphi_begin_warm_up: CUDA's start-up, the SOR
+ * kernels loaded, a float solver kept), or with --warm 0 only CUDA's start-up
+ * (dg_begin_cuda_start), and then sleeps S seconds, standing in for DelPhi's own set-up before
+ * its first itit call (the kit's library does the former when it is loaded with
+ * DELPHI_GPU_EARLY_START=1).
  *
  * Prints one line per call:
  *   kit_bench igrid=N medium=M salt=S real=R backend=B call=K iterations=I call_s=... loop_s=...
@@ -140,6 +143,10 @@ static int build(problem *p, int n, int sphere, int salt, int charges) {
     p->qval = malloc((size_t)charges * sizeof *p->qval);
     size_t *chosen = malloc((size_t)charges * sizeof *chosen);
     if (!p->iqpos || !p->qval || !chosen) return 1;
+    size_t available = 0; /* interior points inside the sphere: at most half of them charged */
+    for (size_t w = 0; w < p->points; ++w)
+        available += kind[w] == 1;
+    if (sphere && (size_t)charges > available / 2) charges = (int)(available / 2);
     unsigned long long state = 12345;
     int found = 0;
     if (!sphere) chosen[found++] = ((size_t)c * n + c) * n + c;
@@ -197,7 +204,7 @@ static void fill(const problem *p, int is_double, arrays *a) {
 
 int main(int argc, char **argv) {
     int n = 17, backend = DG_BACKEND_AUTO, calls = 2, sphere = 0, salt = 0, charges = 4000;
-    int is_double = 0, threads = 0;
+    int is_double = 0, threads = 0, warm = 1;
     double early = -1.0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--igrid") == 0)
@@ -218,6 +225,8 @@ int main(int argc, char **argv) {
             is_double = atoi(argv[i + 1]) != 0;
         else if (strcmp(argv[i], "--threads") == 0)
             threads = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--warm") == 0)
+            warm = atoi(argv[i + 1]) != 0;
         else {
             fprintf(stderr, "kit_bench: unknown argument %s\n", argv[i]);
             return 2;
@@ -228,9 +237,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (early >= 0.0) {
-        int st = dg_begin_cuda_start(0);
+        int st = warm ? dg_delphi_begin_warm_up(0) : dg_begin_cuda_start(0);
         if (st != DG_OK)
-            fprintf(stderr, "kit_bench: dg_begin_cuda_start: %s\n", dg_status_string(st));
+            fprintf(stderr, "kit_bench: %s: %s\n",
+                    warm ? "dg_delphi_begin_warm_up" : "dg_begin_cuda_start",
+                    dg_status_string(st));
         struct timespec pause = {(time_t)early, (long)((early - floor(early)) * 1e9)};
         nanosleep(&pause, NULL);
     }
@@ -286,6 +297,7 @@ int main(int argc, char **argv) {
                t.spectral, t.store, t.finish, t.release, t.reused, rep.notice[0] ? " notice: " : "",
                rep.notice);
     }
-    dg_wait_cuda_start(); /* as the kit's library does when the program ends */
+    dg_delphi_wait_warm_up(); /* as the kit's library does when the program ends */
+    dg_wait_cuda_start();
     return 0;
 }
