@@ -246,8 +246,8 @@ static atomic_int kept_busy; /* 1 while a call (or the warm-up) holds kept */
 static int kept_fits(const dg_options *o) {
     const int backend = kept.backend == o->backend ||
                         (o->backend == DG_BACKEND_AUTO && kept.resolved == DG_BACKEND_CUDA);
-    return kept.solver && backend && kept.precision == o->precision &&
-           kept.device == o->device && kept.num_threads == o->num_threads;
+    return kept.solver && backend && kept.precision == o->precision && kept.device == o->device &&
+           kept.num_threads == o->num_threads;
 }
 
 static void keep(dg_solver s, const dg_options *o) {
@@ -318,23 +318,41 @@ static dg_solver warm_up_solver(int precision) {
     if (precision == DG_PRECISION_FLOAT) {
         for (long h = 0; h < (N * N * N + 1) / 2; ++h)
             sf_f[0][h] = sf_f[1][h] = h % 2 ? 1.0f / 6.0f : 1.0f / 6.1f;
-        dg_sparse_medium_f m = {.nx = N, .ny = N, .nz = N, .index_kind = DG_INDEX_DELPHI_HALF,
-                                .boundary_count_odd = 1, .boundary_count = 1,
-                                .boundary_index = &boundary, .boundary_weights = db_f,
-                                .charge_count_odd = 1, .charge_count = 1, .charge_index = &charge,
-                                .charge_source = &q_f, .salt_model = DG_SALT_PER_POINT,
-                                .salt_factor_odd = sf_f[0], .salt_factor_even = sf_f[1]};
+        dg_sparse_medium_f m = {.nx = N,
+                                .ny = N,
+                                .nz = N,
+                                .index_kind = DG_INDEX_DELPHI_HALF,
+                                .boundary_count_odd = 1,
+                                .boundary_count = 1,
+                                .boundary_index = &boundary,
+                                .boundary_weights = db_f,
+                                .charge_count_odd = 1,
+                                .charge_count = 1,
+                                .charge_index = &charge,
+                                .charge_source = &q_f,
+                                .salt_model = DG_SALT_PER_POINT,
+                                .salt_factor_odd = sf_f[0],
+                                .salt_factor_even = sf_f[1]};
         if (st == DG_OK) st = dg_set_sparse_medium_f(s, &m);
         if (st == DG_OK) st = dg_solve_f(s, phi_f, NULL);
     } else {
         for (long h = 0; h < (N * N * N + 1) / 2; ++h)
             sf_d[0][h] = sf_d[1][h] = h % 2 ? 1.0 / 6.0 : 1.0 / 6.1;
-        dg_sparse_medium_d m = {.nx = N, .ny = N, .nz = N, .index_kind = DG_INDEX_DELPHI_HALF,
-                                .boundary_count_odd = 1, .boundary_count = 1,
-                                .boundary_index = &boundary, .boundary_weights = db_d,
-                                .charge_count_odd = 1, .charge_count = 1, .charge_index = &charge,
-                                .charge_source = &q_d, .salt_model = DG_SALT_PER_POINT,
-                                .salt_factor_odd = sf_d[0], .salt_factor_even = sf_d[1]};
+        dg_sparse_medium_d m = {.nx = N,
+                                .ny = N,
+                                .nz = N,
+                                .index_kind = DG_INDEX_DELPHI_HALF,
+                                .boundary_count_odd = 1,
+                                .boundary_count = 1,
+                                .boundary_index = &boundary,
+                                .boundary_weights = db_d,
+                                .charge_count_odd = 1,
+                                .charge_count = 1,
+                                .charge_index = &charge,
+                                .charge_source = &q_d,
+                                .salt_model = DG_SALT_PER_POINT,
+                                .salt_factor_odd = sf_d[0],
+                                .salt_factor_even = sf_d[1]};
         if (st == DG_OK) st = dg_set_sparse_medium_d(s, &m);
         if (st == DG_OK) st = dg_solve_d(s, phi_d, NULL);
     }

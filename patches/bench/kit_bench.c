@@ -240,8 +240,7 @@ int main(int argc, char **argv) {
         int st = warm ? dg_delphi_begin_warm_up(0) : dg_begin_cuda_start(0);
         if (st != DG_OK)
             fprintf(stderr, "kit_bench: %s: %s\n",
-                    warm ? "dg_delphi_begin_warm_up" : "dg_begin_cuda_start",
-                    dg_status_string(st));
+                    warm ? "dg_delphi_begin_warm_up" : "dg_begin_cuda_start", dg_status_string(st));
         struct timespec pause = {(time_t)early, (long)((early - floor(early)) * 1e9)};
         nanosleep(&pause, NULL);
     }
