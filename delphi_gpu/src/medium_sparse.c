@@ -80,16 +80,22 @@ static int marks_alloc(marks *k, const dg_prepared *p) {
     return k->m[0] && k->m[1] ? DG_OK : DG_ERR_OUT_OF_MEMORY;
 }
 
+/* Whether a salt factor is DelPhi's no-salt factor (within 1e-5 of 1/6). */
+static inline int is_no_salt_factor(double v) {
+    const double sixth = 1.0 / 6.0;
+    return fabs(v - sixth) <= 1e-5 * sixth;
+}
+
 /* DelPhi's sf arrays hold at most two values at non-boundary points (distinct, in grid order):
    the one within 1e-5 of 1/6 is the no-salt factor, the other the salt factor.  Sets factor[],
-   has_salt and (with salt) allocates the flags. */
-static int pick_salt_factors(dg_prepared *p, const double distinct[2], int ndistinct, char *msg,
-                             size_t size) {
+   has_salt and (with salt and allocate_flags) allocates the flags. */
+static int pick_salt_factors(dg_prepared *p, const double distinct[2], int ndistinct,
+                             int allocate_flags, char *msg, size_t size) {
     const double sixth = 1.0 / 6.0;
     double f0 = sixth, f1 = 0.0;
     int have_salt = 0;
     for (int i = 0; i < ndistinct; ++i) {
-        if (fabs(distinct[i] - sixth) <= 1e-5 * sixth)
+        if (is_no_salt_factor(distinct[i]))
             f0 = distinct[i];
         else if (!have_salt)
             f1 = distinct[i], have_salt = 1;
@@ -104,7 +110,7 @@ static int pick_salt_factors(dg_prepared *p, const double distinct[2], int ndist
     p->factor[0] = f0;
     p->factor[1] = have_salt ? f1 : f0;
     p->has_salt = have_salt;
-    if (have_salt && dg_prepared_alloc_flags(p) != DG_OK) {
+    if (have_salt && allocate_flags && dg_prepared_alloc_flags(p) != DG_OK) {
         snprintf(msg, size, "out of memory for the salt flags");
         return DG_ERR_OUT_OF_MEMORY;
     }

@@ -106,7 +106,7 @@ static int SFX(classify_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
                     distinct[ndistinct++] = v;
                 }
             }
-    int st = pick_salt_factors(p, distinct, ndistinct, msg, size);
+    int st = pick_salt_factors(p, distinct, ndistinct, 1, msg, size);
     if (st != DG_OK || !p->has_salt) return st;
     const double f1 = p->factor[1];
     for (int c = 0; c < 2; ++c)
@@ -283,7 +283,10 @@ static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, i
     return bad ? SPARSE_SERIAL_PATH : DG_OK;
 }
 
-/* DelPhi's sf arrays (salt model PER_POINT): the two factors and the flags. */
+/* DelPhi's sf arrays (salt model PER_POINT): the two factors and the flags, in one pass.  A
+   non-boundary point is flagged where its factor is not the no-salt one: once the values are
+   checked (at most two, at most one of them not within 1e-5 of 1/6) that is exactly where it
+   equals the salt factor, as the serial path flags it. */
 static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
                                       const marks *boundary_marks, int threads, char *msg,
                                       size_t size) {
@@ -291,10 +294,11 @@ static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
     const long rows = p->nz - 2, planes = 2 * rows; /* (colour, z) in grid order */
     double(*values)[2] = malloc((size_t)planes * sizeof *values);
     int *found = malloc((size_t)planes * sizeof *found);
-    if (!values || !found) {
+    if (!values || !found || dg_prepared_alloc_flags(p) != DG_OK) {
         free(values), free(found);
         return SPARSE_SERIAL_PATH;
     }
+    unsigned char *flag[2] = {p->flag[0], p->flag[1]};
     int bad = 0;
 #pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
     for (long q = 0; q < planes; ++q) {
@@ -306,6 +310,7 @@ static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
             for (long h = first; h <= last; ++h) {
                 if (boundary_marks->m[c][h]) continue;
                 const double v = (double)sf[c][h];
+                flag[c][h] = !is_no_salt_factor(v);
                 if (n > 0 && v == values[q][0]) continue;
                 if (n > 1 && v == values[q][1]) continue;
                 if (!isfinite(v) || v <= 0.0 || n == 2) { /* a third value: more than two */
@@ -331,20 +336,12 @@ static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
         }
     free(values), free(found);
     if (bad) return SPARSE_SERIAL_PATH;
-    int st = pick_salt_factors(p, distinct, ndistinct, msg, size);
-    if (st != DG_OK || !p->has_salt) return st;
-    const double f1 = p->factor[1];
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (long q = 0; q < planes; ++q) {
-        const int c = (int)(q / rows), z = 1 + (int)(q % rows);
-        for (int y = 1; y < p->ny - 1; ++y) {
-            long first, last;
-            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            for (long h = first; h <= last; ++h)
-                p->flag[c][h] = !boundary_marks->m[c][h] && (double)sf[c][h] == f1;
-        }
+    int st = pick_salt_factors(p, distinct, ndistinct, 0, msg, size);
+    if (st == DG_OK && !p->has_salt) { /* no salt: no flags */
+        free(p->flag[0]), free(p->flag[1]);
+        p->flag[0] = p->flag[1] = NULL;
     }
-    return DG_OK;
+    return st;
 }
 
 /* Solvent flags (salt model FLAG): as set_solvent_flags, one pass per plane and colour. */
