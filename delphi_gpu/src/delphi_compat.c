@@ -2,10 +2,14 @@
  * values onto the solver API and add what is DelPhi-specific around the solve (see
  * delphi_gpu/delphi_compat.h).  The typed bodies are in delphi_compat_template.h. */
 #include <math.h>
+#include <omp.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "delphi_compat_internal.h"
 #include "delphi_gpu/delphi_compat.h"
 #include "delphi_gpu/delphi_gpu.h"
 #include "solver_internal.h"
@@ -201,6 +205,214 @@ static void choose_backend(const dg_delphi_control *c, dg_options *o, dg_delphi_
 static void keep_notice(dg_solver s, dg_delphi_report *r) {
     const char *notice = dg_notice(s);
     if (notice && notice[0]) snprintf(r->notice, sizeof r->notice, "%s", notice);
+}
+
+/* ---- timing (delphi_compat_internal.h) ----------------------------------------------------- */
+
+static _Thread_local dg_delphi_timing last_timing;
+
+void dg_delphi_last_timing(dg_delphi_timing *timing) {
+    *timing = last_timing;
+}
+
+static void record_timing(const dg_delphi_timing *t) {
+    last_timing = *t;
+}
+
+static void finish_timing(dg_delphi_timing *t, double start) {
+    t->total = dg_wall_seconds() - start;
+    record_timing(t);
+}
+
+/* ---- the solver kept between calls --------------------------------------------------------
+   DelPhi calls itit (or nitit) more than once per run (focusing, two-run solvation energies):
+   one solver is kept from call to call, so that the backend's start (CUDA's context queries,
+   stream and pinned buffers; the CPU's thread set-up) and its autotuned CUDA block shape are
+   paid once.  It serves a call that asks for the same backend, precision, device and thread
+   count (its options are replaced, its medium set anew); otherwise it is replaced.  One caller
+   at a time uses it: a call made while another thread holds it gets a solver of its own,
+   destroyed at the end.  A call that fails destroys the kept solver. */
+typedef struct kept_solver {
+    dg_solver solver; /* NULL when none is kept */
+    int backend;      /* as asked for (AUTO, CPU or CUDA) */
+    int resolved;     /* what it runs on (CPU or CUDA) */
+    int precision, device, num_threads;
+} kept_solver;
+
+static kept_solver kept;
+static atomic_int kept_busy; /* 1 while a call (or the warm-up) holds kept */
+
+/* The same backend, precision, device and threads; AUTO is served by a kept CUDA solver. */
+static int kept_fits(const dg_options *o) {
+    const int backend = kept.backend == o->backend ||
+                        (o->backend == DG_BACKEND_AUTO && kept.resolved == DG_BACKEND_CUDA);
+    return kept.solver && backend && kept.precision == o->precision && kept.device == o->device &&
+           kept.num_threads == o->num_threads;
+}
+
+static void keep(dg_solver s, const dg_options *o) {
+    kept.solver = s;
+    kept.backend = o->backend, kept.resolved = s->options.backend;
+    kept.precision = o->precision, kept.device = o->device, kept.num_threads = o->num_threads;
+}
+
+/* A solver for o in *solver (on failure possibly a handle holding the error, or NULL); *taken = 1
+   when the kept slot was taken (give_back_solver must then be called); *reused = 1 when the
+   kept solver serves the call. */
+static int take_solver(const dg_options *o, dg_solver *solver, int *taken, int *reused) {
+    *solver = NULL, *taken = 0, *reused = 0;
+    dg_delphi_wait_warm_up();
+    if (atomic_exchange(&kept_busy, 1) != 0) return dg_create(solver, o); /* in use elsewhere */
+    *taken = 1;
+    if (kept_fits(o) && dg_set_options(kept.solver, o) == DG_OK) {
+        *solver = kept.solver, *reused = 1;
+        return DG_OK;
+    }
+    dg_destroy(kept.solver);
+    kept.solver = NULL;
+    int st = dg_create(solver, o);
+    if (st == DG_OK) keep(*solver, o);
+    return st;
+}
+
+/* The end of a call: the kept solver stays after a success; any other solver is destroyed. */
+static void give_back_solver(dg_solver solver, int taken, int status) {
+    if (!taken) { /* a solver of this call's own */
+        dg_destroy(solver);
+        return;
+    }
+    if (solver != kept.solver || status != DG_OK) {
+        if (solver == kept.solver) kept.solver = NULL;
+        dg_destroy(solver);
+    }
+    atomic_store(&kept_busy, 0);
+}
+
+/* ---- the warm-up (dg_delphi_begin_warm_up) ------------------------------------------------
+   A background thread starts CUDA on the device and runs two iterations of a tiny salt problem
+   in double and then in float, through the solver API, so that the kernels the SOR loop uses
+   are loaded (CUDA loads them on first use) before DelPhi's first call; the float solver is
+   then kept (DelPhi's default build is single precision).  Every failure only means no
+   warm-up: the first call meets and reports it. */
+enum { WARM_NONE, WARM_RUNNING, WARM_JOINED };
+static pthread_mutex_t warm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t warm_thread;
+static int warm_state = WARM_NONE;
+static int warm_device;
+
+/* Two iterations of a 9^3 problem with one boundary point, one charge and salt. */
+static dg_solver warm_up_solver(int precision) {
+    enum { N = 9 };
+    const long centre = (N * N * N - 1) / 2; /* 0-based full index of the centre, even */
+    static float phi_f[N * N * N], sf_f[2][(N * N * N + 1) / 2];
+    static double phi_d[N * N * N], sf_d[2][(N * N * N + 1) / 2];
+    const int boundary = (int)(centre / 2 + 1), charge = (int)(centre / 2 + 1 + N * N);
+    const float db_f[6] = {0.01f, 0.01f, 0.01f, 0.01f, 0.01f, 0.01f}, q_f = 1.0f;
+    const double db_d[6] = {0.01, 0.01, 0.01, 0.01, 0.01, 0.01}, q_d = 1.0;
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = DG_BACKEND_CUDA, o.device = warm_device, o.precision = precision;
+    o.iterations = 2, o.spectral_radius = 0.9, o.run_until_converged = 0;
+    dg_solver s = NULL;
+    int st = dg_create(&s, &o);
+    if (precision == DG_PRECISION_FLOAT) {
+        for (long h = 0; h < (N * N * N + 1) / 2; ++h)
+            sf_f[0][h] = sf_f[1][h] = h % 2 ? 1.0f / 6.0f : 1.0f / 6.1f;
+        dg_sparse_medium_f m = {.nx = N,
+                                .ny = N,
+                                .nz = N,
+                                .index_kind = DG_INDEX_DELPHI_HALF,
+                                .boundary_count_odd = 1,
+                                .boundary_count = 1,
+                                .boundary_index = &boundary,
+                                .boundary_weights = db_f,
+                                .charge_count_odd = 1,
+                                .charge_count = 1,
+                                .charge_index = &charge,
+                                .charge_source = &q_f,
+                                .salt_model = DG_SALT_PER_POINT,
+                                .salt_factor_odd = sf_f[0],
+                                .salt_factor_even = sf_f[1]};
+        if (st == DG_OK) st = dg_set_sparse_medium_f(s, &m);
+        if (st == DG_OK) st = dg_solve_f(s, phi_f, NULL);
+    } else {
+        for (long h = 0; h < (N * N * N + 1) / 2; ++h)
+            sf_d[0][h] = sf_d[1][h] = h % 2 ? 1.0 / 6.0 : 1.0 / 6.1;
+        dg_sparse_medium_d m = {.nx = N,
+                                .ny = N,
+                                .nz = N,
+                                .index_kind = DG_INDEX_DELPHI_HALF,
+                                .boundary_count_odd = 1,
+                                .boundary_count = 1,
+                                .boundary_index = &boundary,
+                                .boundary_weights = db_d,
+                                .charge_count_odd = 1,
+                                .charge_count = 1,
+                                .charge_index = &charge,
+                                .charge_source = &q_d,
+                                .salt_model = DG_SALT_PER_POINT,
+                                .salt_factor_odd = sf_d[0],
+                                .salt_factor_even = sf_d[1]};
+        if (st == DG_OK) st = dg_set_sparse_medium_d(s, &m);
+        if (st == DG_OK) st = dg_solve_d(s, phi_d, NULL);
+    }
+    if (st != DG_OK) {
+        dg_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void *warm_up_main(void *unused) {
+    (void)unused;
+    dg_destroy(warm_up_solver(DG_PRECISION_DOUBLE));
+    dg_solver s = warm_up_solver(DG_PRECISION_FLOAT);
+    if (!s) return NULL;
+    /* Kept as a DelPhi call would keep it: the kit's options, float, on this device. */
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = DG_BACKEND_CUDA, o.device = warm_device, o.precision = DG_PRECISION_FLOAT;
+    if (atomic_exchange(&kept_busy, 1) != 0) { /* cannot happen: calls wait for the warm-up */
+        dg_destroy(s);
+        return NULL;
+    }
+    dg_destroy(kept.solver);
+    keep(s, &o);
+    atomic_store(&kept_busy, 0);
+    return NULL;
+}
+
+int dg_delphi_begin_warm_up(int device) {
+    if (device < 0) return DG_ERR_INVALID_ARGUMENT;
+    if (!dg_backend_built(DG_BACKEND_CUDA)) return DG_ERR_BACKEND_NOT_BUILT;
+    int status = DG_OK;
+    pthread_mutex_lock(&warm_lock);
+    if (warm_state == WARM_NONE) {
+        warm_device = device;
+        if (pthread_create(&warm_thread, NULL, warm_up_main, NULL) == 0)
+            warm_state = WARM_RUNNING;
+        else
+            status = DG_ERR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_unlock(&warm_lock);
+    return status;
+}
+
+void dg_delphi_wait_warm_up(void) {
+    pthread_mutex_lock(&warm_lock);
+    if (warm_state == WARM_RUNNING) {
+        pthread_join(warm_thread, NULL);
+        warm_state = WARM_JOINED;
+    }
+    pthread_mutex_unlock(&warm_lock);
+}
+
+void dg_delphi_drop_kept_solver(void) {
+    dg_delphi_wait_warm_up();
+    if (atomic_exchange(&kept_busy, 1) != 0) return;
+    dg_destroy(kept.solver);
+    kept.solver = NULL;
+    atomic_store(&kept_busy, 0);
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */

@@ -16,18 +16,28 @@ static REAL SFX(delphi_signature)(REAL phi) {
     return truncated > 0 ? (truncated + mark) / (REAL)10000 : (truncated - mark) / (REAL)10000;
 }
 
-/* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do. */
+/* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do (element by element,
+   so the result does not depend on the number of threads). */
 static void SFX(scale_by_omega)(REAL omega, int igrid, REAL *db, int boundary_count, REAL *sf1,
-                                REAL *sf2, REAL *qval, int charge_count) {
-    size_t half = ((size_t)igrid * igrid * igrid + 1) / 2;
-    for (size_t i = 0; db && i < 6 * (size_t)boundary_count; ++i)
-        db[i] *= omega;
-    for (size_t i = 0; sf1 && i < half; ++i)
-        sf1[i] *= omega;
-    for (size_t i = 0; sf2 && i < half; ++i)
-        sf2[i] *= omega;
-    for (size_t i = 0; qval && i < (size_t)charge_count; ++i)
-        qval[i] *= omega;
+                                REAL *sf2, REAL *qval, int charge_count, int threads) {
+    const long half = (long)(((size_t)igrid * igrid * igrid + 1) / 2);
+    const long weights = db ? 6L * boundary_count : 0, charges = qval ? charge_count : 0;
+    const long salt1 = sf1 ? half : 0, salt2 = sf2 ? half : 0;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+#pragma omp for schedule(static) nowait
+        for (long i = 0; i < weights; ++i)
+            db[i] *= omega;
+#pragma omp for schedule(static) nowait
+        for (long i = 0; i < salt1; ++i)
+            sf1[i] *= omega;
+#pragma omp for schedule(static) nowait
+        for (long i = 0; i < salt2; ++i)
+            sf2[i] *= omega;
+#pragma omp for schedule(static) nowait
+        for (long i = 0; i < charges; ++i)
+            qval[i] *= omega;
+    }
 }
 
 /* DelPhi's arrays as a sparse medium (salt model chosen by the caller). */
@@ -50,24 +60,46 @@ static SFX(dg_sparse_medium)
     return m;
 }
 
-/* Create a solver, set the medium, solve phimap in place; messages go to the report. */
+/* Take a solver (the kept one when it fits), set the medium, solve phimap in place; messages go
+   to the report, the parts' times to t. */
 static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const char *entry,
                              const SFX(dg_sparse_medium) * m, REAL spec, REAL omega, int icon1,
-                             REAL qfact, REAL *phimap, dg_delphi_report *r) {
+                             REAL qfact, REAL *phimap, dg_delphi_report *r, dg_delphi_timing *t) {
+    double start = dg_wall_seconds();
     dg_options o;
     delphi_options(c, nonlinear, DG_PRECISION_OF_REAL, (double)spec, (double)omega, icon1,
                    (double)qfact, &o);
     choose_backend(c, &o, r);
     dg_solver s = NULL;
-    int st = dg_create(&s, &o);
-    if (!s) return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    int kept_taken = 0;
+    int st = take_solver(&o, &s, &kept_taken, &t->reused);
+    if (!s) {
+        give_back_solver(s, kept_taken, st);
+        return compat_fail(r, entry, st, "could not create a solver: %s", dg_status_string(st));
+    }
     s->stock_behaviour = 1; /* stock's iteration counts, float solves to their limit included */
     keep_notice(s, r);
-    if (st == DG_OK) st = SFX(dg_set_sparse_medium)(s, m);
-    if (st == DG_OK) st = SFX(dg_solve)(s, phimap, &r->result);
+    double now = dg_wall_seconds();
+    t->handle = now - start, start = now;
+    dg_solver_timing parts;
+    if (st == DG_OK) {
+        st = SFX(dg_set_sparse_medium)(s, m);
+        now = dg_wall_seconds();
+        dg_solver_get_timing(s, &parts);
+        t->upload = st == DG_OK ? parts.upload : 0.0;
+        t->prepare = now - start - t->upload, start = now;
+    }
+    if (st == DG_OK) {
+        st = SFX(dg_solve)(s, phimap, &r->result);
+        dg_solver_get_timing(s, &parts);
+        t->check_phi = parts.check_phi, t->load = parts.load_phi, t->spectral = parts.spectral;
+        t->loop = parts.iterate, t->store = parts.store_phi;
+    }
     keep_notice(s, r);
     if (st != DG_OK) compat_fail(r, entry, st, "%s", dg_last_error(s));
-    dg_destroy(s);
+    start = dg_wall_seconds();
+    give_back_solver(s, kept_taken, st);
+    t->release = dg_wall_seconds() - start;
     return st;
 }
 
@@ -79,6 +111,10 @@ static int SFX(delphi_itit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf
                                  int idirectalg, const REAL *cgbp, const dg_delphi_control *control,
                                  dg_delphi_report *report) {
     const char *entry = "dg_delphi_itit" SUFFIX_TEXT;
+    dg_delphi_timing t;
+    memset(&t, 0, sizeof t);
+    const double start = dg_wall_seconds();
+    record_timing(&t);
     dg_delphi_report local;
     if (!report) report = &local;
     memset(report, 0, sizeof *report);
@@ -103,11 +139,16 @@ static int SFX(delphi_itit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf
     const REAL omega = SFX(delphi_omega)(spec);
     /* DelPhi checks every min(icon1, nlit) iterations and leaves that in icon1. */
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
-    st = SFX(delphi_solve)(control, 0, entry, &m, spec, omega, icon1, (REAL)0, phimap, report);
-    if (st != DG_OK) return st;
+    t.check = dg_wall_seconds() - start;
+    st = SFX(delphi_solve)(control, 0, entry, &m, spec, omega, icon1, (REAL)0, phimap, report, &t);
+    if (st != DG_OK) return finish_timing(&t, start), st;
 
-    SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);
+    const double finish = dg_wall_seconds();
+    SFX(scale_by_omega)
+    (omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b, control->num_threads);
     phimap[0] = SFX(delphi_signature)(phimap[0]);
+    t.finish = dg_wall_seconds() - finish;
+    finish_timing(&t, start);
     report->nlit = control->nlit;
     report->icon1 = icon1;
     report->relpar = control->relpar;
@@ -125,6 +166,10 @@ static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *s
                                   REAL qfact, const dg_delphi_control *control,
                                   dg_delphi_report *report) {
     const char *entry = "dg_delphi_nitit" SUFFIX_TEXT;
+    dg_delphi_timing t;
+    memset(&t, 0, sizeof t);
+    const double start = dg_wall_seconds();
+    record_timing(&t);
     dg_delphi_report local;
     if (!report) report = &local;
     memset(report, 0, sizeof *report);
@@ -157,10 +202,15 @@ static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *s
     const REAL omega = SFX(delphi_omega)(spec);
     /* nitit, too, clips icon1 to nlit for its linear phase. */
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
-    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report);
-    if (st != DG_OK) return st;
+    t.check = dg_wall_seconds() - start;
+    st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report, &t);
+    if (st != DG_OK) return finish_timing(&t, start), st;
 
-    SFX(scale_by_omega)(omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b);
+    const double finish = dg_wall_seconds();
+    SFX(scale_by_omega)
+    (omega, control->igrid, db, icount2b, sf1, sf2, qval, icount1b, control->num_threads);
+    t.finish = dg_wall_seconds() - finish;
+    finish_timing(&t, start);
     report->nlit = DELPHI_NONLINEAR_BLOCK;
     report->icon1 = DELPHI_NONLINEAR_BLOCK;
     report->relpar = report->result.final_relpar;

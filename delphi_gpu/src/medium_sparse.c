@@ -1,5 +1,6 @@
 /* dg_set_sparse_medium_f/_d: validate DelPhi's sparse form and turn it into a dg_prepared. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,42 +12,57 @@ static const char *section_name(int colour) {
     return colour == 0 ? "odd" : "even";
 }
 
-int dg_decode_sparse_index(const dg_prepared *p, int index_kind, int colour, const char *list,
-                           long entry, long value, long *half_index, char *message, size_t size) {
+/* The reasons a sparse-list entry is refused. */
+enum { INDEX_OK, INDEX_HALF_RANGE, INDEX_FULL_RANGE, INDEX_PARITY, INDEX_FACE };
+
+/* Decode without a message (the parallel path); INDEX_OK or the reason. */
+static inline int sparse_half_index(const dg_prepared *p, int index_kind, int colour, long value,
+                                    long *half_index) {
     long w;
     if (index_kind == DG_INDEX_DELPHI_HALF) {
-        long top = (long)p->half_count[colour];
-        if (value < 1 || value > top) {
-            snprintf(message, size, "%s[%ld] (%s section): half-index %ld is out of range 1..%ld",
-                     list, entry, section_name(colour), value, top);
-            return DG_ERR_INDEX_OUT_OF_RANGE;
-        }
+        if (value < 1 || value > (long)p->half_count[colour]) return INDEX_HALF_RANGE;
         w = 2 * (value - 1) + colour;
     } else {
-        if (value < 0 || value >= (long)p->point_count) {
-            snprintf(message, size, "%s[%ld]: full index %ld is out of range 0..%ld", list, entry,
-                     value, (long)p->point_count - 1);
-            return DG_ERR_INDEX_OUT_OF_RANGE;
-        }
+        if (value < 0 || value >= (long)p->point_count) return INDEX_FULL_RANGE;
         w = value;
-        if ((int)(w & 1) != colour) {
-            snprintf(message, size,
-                     "%s[%ld]: full index %ld is an %s point but is listed in the %s section", list,
-                     entry, value, section_name((int)(w & 1)), section_name(colour));
-            return DG_ERR_WRONG_PARITY;
-        }
+        if ((int)(w & 1) != colour) return INDEX_PARITY;
     }
     int x, y, z;
     dg_coords_of(p, w, &x, &y, &z);
-    if (!dg_is_interior(p, x, y, z)) {
+    if (!dg_is_interior(p, x, y, z)) return INDEX_FACE;
+    *half_index = w / 2;
+    return INDEX_OK;
+}
+
+int dg_decode_sparse_index(const dg_prepared *p, int index_kind, int colour, const char *list,
+                           long entry, long value, long *half_index, char *message, size_t size) {
+    switch (sparse_half_index(p, index_kind, colour, value, half_index)) {
+    case INDEX_OK:
+        return DG_OK;
+    case INDEX_HALF_RANGE:
+        snprintf(message, size, "%s[%ld] (%s section): half-index %ld is out of range 1..%ld", list,
+                 entry, section_name(colour), value, (long)p->half_count[colour]);
+        return DG_ERR_INDEX_OUT_OF_RANGE;
+    case INDEX_FULL_RANGE:
+        snprintf(message, size, "%s[%ld]: full index %ld is out of range 0..%ld", list, entry,
+                 value, (long)p->point_count - 1);
+        return DG_ERR_INDEX_OUT_OF_RANGE;
+    case INDEX_PARITY:
+        snprintf(message, size,
+                 "%s[%ld]: full index %ld is an %s point but is listed in the %s section", list,
+                 entry, value, section_name((int)(value & 1)), section_name(colour));
+        return DG_ERR_WRONG_PARITY;
+    default: {
+        const long w = index_kind == DG_INDEX_DELPHI_HALF ? 2 * (value - 1) + colour : value;
+        int x, y, z;
+        dg_coords_of(p, w, &x, &y, &z);
         snprintf(message, size,
                  "%s[%ld] (%s section): index %ld is the face point (x=%d, y=%d, z=%d, 0-based); "
                  "only interior points may be listed",
                  list, entry, section_name(colour), value, x, y, z);
         return DG_ERR_INDEX_OUT_OF_RANGE;
     }
-    *half_index = w / 2;
-    return DG_OK;
+    }
 }
 
 /* Per-colour byte marks of boundary points (needed by the salt classification). */
@@ -63,6 +79,47 @@ static int marks_alloc(marks *k, const dg_prepared *p) {
     k->m[1] = calloc(p->half_count[1] + 1, 1);
     return k->m[0] && k->m[1] ? DG_OK : DG_ERR_OUT_OF_MEMORY;
 }
+
+/* Whether a salt factor is DelPhi's no-salt factor (within 1e-5 of 1/6). */
+static inline int is_no_salt_factor(double v) {
+    const double sixth = 1.0 / 6.0;
+    return fabs(v - sixth) <= 1e-5 * sixth;
+}
+
+/* DelPhi's sf arrays hold at most two values at non-boundary points (distinct, in grid order):
+   the one within 1e-5 of 1/6 is the no-salt factor, the other the salt factor.  Sets factor[],
+   has_salt and (with salt and allocate_flags) allocates the flags. */
+static int pick_salt_factors(dg_prepared *p, const double distinct[2], int ndistinct,
+                             int allocate_flags, char *msg, size_t size) {
+    const double sixth = 1.0 / 6.0;
+    double f0 = sixth, f1 = 0.0;
+    int have_salt = 0;
+    for (int i = 0; i < ndistinct; ++i) {
+        if (is_no_salt_factor(distinct[i]))
+            f0 = distinct[i];
+        else if (!have_salt)
+            f1 = distinct[i], have_salt = 1;
+        else {
+            snprintf(msg, size,
+                     "salt factors %g and %g: neither is the no-salt factor 1/6 (DelPhi's sf "
+                     "arrays hold 1/6 where there are no ions)",
+                     distinct[0], distinct[1]);
+            return DG_ERR_UNSUPPORTED;
+        }
+    }
+    p->factor[0] = f0;
+    p->factor[1] = have_salt ? f1 : f0;
+    p->has_salt = have_salt;
+    if (have_salt && allocate_flags && dg_prepared_alloc_flags(p) != DG_OK) {
+        snprintf(msg, size, "out of memory for the salt flags");
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    return DG_OK;
+}
+
+/* Returned by the parallel path when the input has a problem: the serial path then runs from
+   the start and names it. */
+#define SPARSE_SERIAL_PATH (-1)
 
 #define DG_TEMPLATE "medium_sparse_template.h"
 #include "for_each_precision.h" /* set_sparse_medium_impl_f, set_sparse_medium_impl_d */

@@ -106,31 +106,9 @@ static int SFX(classify_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
                     distinct[ndistinct++] = v;
                 }
             }
-    /* The value within 1e-5 of 1/6 is the no-salt factor. */
-    const double sixth = 1.0 / 6.0;
-    double f0 = sixth, f1 = 0.0;
-    int have_salt = 0;
-    for (int i = 0; i < ndistinct; ++i) {
-        if (fabs(distinct[i] - sixth) <= 1e-5 * sixth)
-            f0 = distinct[i];
-        else if (!have_salt)
-            f1 = distinct[i], have_salt = 1;
-        else {
-            snprintf(msg, size,
-                     "salt factors %g and %g: neither is the no-salt factor 1/6 (DelPhi's sf "
-                     "arrays hold 1/6 where there are no ions)",
-                     distinct[0], distinct[1]);
-            return DG_ERR_UNSUPPORTED;
-        }
-    }
-    p->factor[0] = f0;
-    p->factor[1] = have_salt ? f1 : f0;
-    p->has_salt = have_salt;
-    if (!have_salt) return DG_OK;
-    if (dg_prepared_alloc_flags(p) != DG_OK) {
-        snprintf(msg, size, "out of memory for the salt flags");
-        return DG_ERR_OUT_OF_MEMORY;
-    }
+    int st = pick_salt_factors(p, distinct, ndistinct, 1, msg, size);
+    if (st != DG_OK || !p->has_salt) return st;
+    const double f1 = p->factor[1];
     for (int c = 0; c < 2; ++c)
         for (int z = 1; z < p->nz - 1; ++z)
             for (int y = 1; y < p->ny - 1; ++y) {
@@ -245,6 +223,194 @@ static int SFX(check_sparse_header)(const SFX(dg_sparse_medium) * m, char *msg, 
     return DG_OK;
 }
 
+/* The whole medium on the serial path (each problem named in msg). */
+static int SFX(prepare_serial)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+                               marks *boundary_marks, char *msg, size_t size) {
+    int st = SFX(load_lists)(p, m, boundary_marks, msg, size);
+    if (st == DG_OK && m->salt_model == DG_SALT_PER_POINT)
+        st = SFX(classify_salt_factors)(p, m, boundary_marks, msg, size);
+    if (st == DG_OK && m->salt_model == DG_SALT_FLAG)
+        st = SFX(set_solvent_flags)(p, m, boundary_marks, msg, size);
+    if (st == DG_OK) st = SFX(convert_boundary_weights)(p, m, msg, size);
+    return st;
+}
+
+/* ---- The parallel path ---------------------------------------------------------------------
+   The same prepared medium as the serial functions above, on all threads: each list in one
+   parallel pass (duplicates found with an atomic mark), the salt factors in one pass per grid
+   plane and colour (the first distinct values of each plane, merged in grid order, are those
+   the serial scan meets first), the flags in one more.  It checks everything the serial path
+   checks but names nothing: on any problem it returns SPARSE_SERIAL_PATH, and the caller runs
+   the serial path from the start on a fresh prep, which names the first problem. */
+
+/* One list (boundary when weights, else charges) decoded, marked and copied. */
+static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, int is_boundary,
+                              marks *seen, int threads) {
+    const int odd = is_boundary ? m->boundary_count_odd : m->charge_count_odd;
+    const long total = is_boundary ? m->boundary_count : m->charge_count;
+    const int *index = is_boundary ? m->boundary_index : m->charge_index;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
+    for (long e = 0; e < total; ++e) {
+        const int c = e < odd ? 0 : 1;
+        const long k = c == 0 ? e : e - odd;
+        long h = 0;
+        if (sparse_half_index(p, m->index_kind, c, index[e], &h) != INDEX_OK) {
+            bad = 1;
+            continue;
+        }
+        unsigned char was;
+#pragma omp atomic capture
+        {
+            was = seen->m[c][h];
+            seen->m[c][h] = 1;
+        }
+        bad |= was != 0;
+        if (is_boundary) {
+            p->boundary_index[c][k] = (int)h;
+            for (int f = 0; f < 6; ++f) {
+                const double wgt = (double)m->boundary_weights[6 * e + f];
+                bad |= !isfinite(wgt);
+                p->boundary_weight[c][6 * k + f] = wgt;
+            }
+        } else {
+            const double q = (double)m->charge_source[e];
+            bad |= !isfinite(q);
+            p->charge_index[c][k] = (int)h;
+            p->charge_source[c][k] = q;
+        }
+    }
+    return bad ? SPARSE_SERIAL_PATH : DG_OK;
+}
+
+/* DelPhi's sf arrays (salt model PER_POINT): the two factors and the flags, in one pass.  A
+   non-boundary point is flagged where its factor is not the no-salt one: once the values are
+   checked (at most two, at most one of them not within 1e-5 of 1/6) that is exactly where it
+   equals the salt factor, as the serial path flags it. */
+static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+                                      const marks *boundary_marks, int threads, char *msg,
+                                      size_t size) {
+    const REAL *sf[2] = {m->salt_factor_odd, m->salt_factor_even};
+    const long rows = p->nz - 2, planes = 2 * rows; /* (colour, z) in grid order */
+    double(*values)[2] = malloc((size_t)planes * sizeof *values);
+    int *found = malloc((size_t)planes * sizeof *found);
+    if (!values || !found || dg_prepared_alloc_flags(p) != DG_OK) {
+        free(values), free(found);
+        return SPARSE_SERIAL_PATH;
+    }
+    unsigned char *flag[2] = {p->flag[0], p->flag[1]};
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
+    for (long q = 0; q < planes; ++q) {
+        const int c = (int)(q / rows), z = 1 + (int)(q % rows);
+        int n = 0;
+        for (int y = 1; y < p->ny - 1 && !bad; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            for (long h = first; h <= last; ++h) {
+                if (boundary_marks->m[c][h]) continue;
+                const double v = (double)sf[c][h];
+                flag[c][h] = !is_no_salt_factor(v);
+                if (n > 0 && v == values[q][0]) continue;
+                if (n > 1 && v == values[q][1]) continue;
+                if (!isfinite(v) || v <= 0.0 || n == 2) { /* a third value: more than two */
+                    bad = 1;
+                    break;
+                }
+                values[q][n++] = v;
+            }
+        }
+        found[q] = n;
+    }
+    double distinct[2] = {0.0, 0.0};
+    int ndistinct = 0;
+    for (long q = 0; q < planes && !bad; ++q)
+        for (int i = 0; i < found[q] && !bad; ++i) {
+            const double v = values[q][i];
+            if ((ndistinct > 0 && v == distinct[0]) || (ndistinct > 1 && v == distinct[1]))
+                continue;
+            if (ndistinct == 2)
+                bad = 1;
+            else
+                distinct[ndistinct++] = v;
+        }
+    free(values), free(found);
+    if (bad) return SPARSE_SERIAL_PATH;
+    int st = pick_salt_factors(p, distinct, ndistinct, 0, msg, size);
+    if (st == DG_OK && !p->has_salt) { /* no salt: no flags */
+        free(p->flag[0]), free(p->flag[1]);
+        p->flag[0] = p->flag[1] = NULL;
+    }
+    return st;
+}
+
+/* Solvent flags (salt model FLAG): as set_solvent_flags, one pass per plane and colour. */
+static int SFX(parallel_solvent_flags)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+                                       const marks *boundary_marks, int threads) {
+    if (!isfinite(m->salt_factor) || m->salt_factor <= 0.0) return SPARSE_SERIAL_PATH;
+    if (dg_prepared_alloc_flags(p) != DG_OK) return SPARSE_SERIAL_PATH;
+    p->factor[0] = 1.0 / 6.0;
+    p->factor[1] = m->salt_factor;
+    p->has_salt = 1;
+    const long rows = p->nz - 2, planes = 2 * rows;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long q = 0; q < planes; ++q) {
+        const int c = (int)(q / rows), z = 1 + (int)(q % rows);
+        for (int y = 1; y < p->ny - 1; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            for (long h = first; h <= last; ++h)
+                p->flag[c][h] = !boundary_marks->m[c][h] && m->solvent_flag[2 * h + c] != 0;
+        }
+    }
+    return DG_OK;
+}
+
+/* The boundary weights as corrections (convert_boundary_weights), in parallel. */
+static int SFX(parallel_boundary_weights)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+                                          int threads) {
+    const REAL *sf[2] = {m->salt_factor_odd, m->salt_factor_even};
+    int bad = 0;
+    for (int c = 0; c < 2; ++c) {
+        const int count = p->boundary_count[c];
+#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
+        for (int k = 0; k < count; ++k) {
+            const int h = p->boundary_index[c][k];
+            double delphi_factor = 1.0 / 6.0;
+            if (m->salt_model == DG_SALT_PER_POINT) delphi_factor = (double)sf[c][h];
+            if (m->salt_model == DG_SALT_FLAG) delphi_factor = 0.0;
+            for (int f = 0; f < 6; ++f) {
+                double *wgt = &p->boundary_weight[c][6 * k + f];
+                bad |= *wgt + delphi_factor <= 0.0;
+                if (m->salt_model != DG_SALT_NONE) *wgt += delphi_factor - p->factor[0];
+            }
+        }
+    }
+    return bad ? SPARSE_SERIAL_PATH : DG_OK;
+}
+
+/* The whole medium on the parallel path: DG_OK, an error with msg, or SPARSE_SERIAL_PATH. */
+static int SFX(prepare_parallel)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+                                 marks *boundary_marks, int threads, char *msg, size_t size) {
+    const int bcount[2] = {m->boundary_count_odd, m->boundary_count - m->boundary_count_odd};
+    const int ccount[2] = {m->charge_count_odd, m->charge_count - m->charge_count_odd};
+    if (dg_prepared_alloc_lists(p, bcount, ccount) != DG_OK) return SPARSE_SERIAL_PATH;
+    int st = SFX(parallel_list)(p, m, 1, boundary_marks, threads);
+    if (st == DG_OK) {
+        marks charge_marks = {{NULL, NULL}};
+        st = marks_alloc(&charge_marks, p) == DG_OK
+                 ? SFX(parallel_list)(p, m, 0, &charge_marks, threads)
+                 : SPARSE_SERIAL_PATH;
+        marks_free(&charge_marks);
+    }
+    if (st == DG_OK && m->salt_model == DG_SALT_PER_POINT)
+        st = SFX(parallel_salt_factors)(p, m, boundary_marks, threads, msg, size);
+    if (st == DG_OK && m->salt_model == DG_SALT_FLAG)
+        st = SFX(parallel_solvent_flags)(p, m, boundary_marks, threads);
+    if (st == DG_OK) st = SFX(parallel_boundary_weights)(p, m, threads);
+    return st;
+}
+
 static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) * m) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_set_sparse_medium") != DG_OK) return DG_ERR_STATE;
@@ -261,19 +427,31 @@ static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) 
         snprintf(msg, size, "out of memory");
         st = DG_ERR_OUT_OF_MEMORY;
     }
-    if (st == DG_OK) st = SFX(load_lists)(&prep, m, &boundary_marks, msg, size);
-    if (st == DG_OK && m->salt_model == DG_SALT_PER_POINT)
-        st = SFX(classify_salt_factors)(&prep, m, &boundary_marks, msg, size);
-    if (st == DG_OK && m->salt_model == DG_SALT_FLAG)
-        st = SFX(set_solvent_flags)(&prep, m, &boundary_marks, msg, size);
-    if (st == DG_OK) st = SFX(convert_boundary_weights)(&prep, m, msg, size);
+    const int threads = s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads();
     if (st == DG_OK) {
-        for (int c = 0; c < 2; ++c)
-            for (int k = 0; k < prep.charge_count[c]; ++k) {
-                int h = prep.charge_index[c][k];
-                if (boundary_marks.m[c][h] || (prep.has_salt && prep.flag[c][h]))
-                    prep.charges_not_interior++;
+        st = SFX(prepare_parallel)(&prep, m, &boundary_marks, threads, msg, size);
+        if (st == SPARSE_SERIAL_PATH) { /* a problem in the input: the serial path names it */
+            dg_prepared_free(&prep);
+            marks_free(&boundary_marks);
+            st = dg_prepared_init_grid(&prep, m->nx, m->ny, m->nz, msg, size);
+            if (st == DG_OK && marks_alloc(&boundary_marks, &prep) != DG_OK) {
+                snprintf(msg, size, "out of memory");
+                st = DG_ERR_OUT_OF_MEMORY;
             }
+            if (st == DG_OK) st = SFX(prepare_serial)(&prep, m, &boundary_marks, msg, size);
+        }
+    }
+    if (st == DG_OK) {
+        int outside = 0;
+        for (int c = 0; c < 2; ++c) {
+            const int count = prep.charge_count[c];
+#pragma omp parallel for schedule(static) reduction(+ : outside) num_threads(threads)
+            for (int k = 0; k < count; ++k) {
+                int h = prep.charge_index[c][k];
+                outside += boundary_marks.m[c][h] || (prep.has_salt && prep.flag[c][h]);
+            }
+        }
+        prep.charges_not_interior = outside;
         prep.nonlinear_ready = prep.has_salt && m->nonlinear_coefficient != 0.0;
         prep.nonlinear_coefficient = m->nonlinear_coefficient;
         for (int i = 0; i < 4; ++i)

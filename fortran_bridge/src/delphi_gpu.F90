@@ -69,6 +69,7 @@ module delphi_gpu
   ! Procedures (generic names, then the kind-specific names).
   public :: dg_version_string, dg_status_string, dg_outcome_string, dg_backend_built
   public :: dg_begin_cuda_start, dg_wait_cuda_start
+  public :: dg_delphi_begin_warm_up, dg_delphi_wait_warm_up
   public :: dg_cuda_device_count, dg_default_options, dg_create, dg_destroy, dg_last_error
   public :: dg_notice, dg_solver_choice, dg_set_options, dg_get_options, dg_get_backend, dg_c_handle
   public :: dg_set_sparse_medium, dg_set_dense_medium, dg_sparse_counts_of
@@ -228,6 +229,21 @@ contains
   subroutine dg_wait_cuda_start()
     call c_dg_wait_cuda_start()
   end subroutine dg_wait_cuda_start
+
+  !> Begin the DelPhi entry points' warm-up on device on a background thread (see
+  !> dg_delphi_begin_warm_up in delphi_compat.h).  Without status, a failure (also
+  !> DG_ERR_BACKEND_NOT_BUILT) stops the program.
+  subroutine dg_delphi_begin_warm_up(device, status)
+    integer, intent(in) :: device
+    integer, intent(out), optional :: status
+    call finish(c_dg_delphi_begin_warm_up(int(device, c_int)), 'dg_delphi_begin_warm_up', &
+                status, '')
+  end subroutine dg_delphi_begin_warm_up
+
+  !> Wait for a warm-up begun by dg_delphi_begin_warm_up (returns at once when none was begun).
+  subroutine dg_delphi_wait_warm_up()
+    call c_dg_delphi_wait_warm_up()
+  end subroutine dg_delphi_wait_warm_up
 
   !> The default options (documented in delphi_gpu_types.h).
   subroutine dg_default_options(options)

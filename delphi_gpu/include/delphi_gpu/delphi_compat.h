@@ -129,6 +129,26 @@ DG_API void dg_delphi_default_control(dg_delphi_control *control);
 DG_DECLARE_DELPHI_ENTRY_POINTS(float, f)  /* dg_delphi_itit_f, dg_delphi_nitit_f */
 DG_DECLARE_DELPHI_ENTRY_POINTS(double, d) /* dg_delphi_itit_d, dg_delphi_nitit_d */
 
+/* The entry points keep one solver from call to call (DelPhi calls itit or nitit more than once
+ * in focusing and two-run calculations): a call with the same backend, precision, device and
+ * num_threads as the previous one reuses it (the backend's start and its autotuned CUDA block
+ * shape are paid once); any other call replaces it; a failed call destroys it.  It holds the
+ * backend's memory for the last grid (on the GPU, or on the host for the CPU backend) until
+ * the process ends.  Calls from several threads at once are safe (one of them uses the kept
+ * solver, the others solvers of their own). */
+
+/** Begin, on a background thread, CUDA's start-up on device and a warm-up of the SOR kernels
+ *  (two iterations of a tiny problem in double and in float, so that CUDA loads the kernels
+ *  before the first call), leaving a float CUDA solver kept for the first call.  The entry
+ *  points wait for it before they start.  Failures only mean no warm-up (the first call meets
+ *  and reports them).  Returns DG_OK (also when already begun), DG_ERR_INVALID_ARGUMENT for
+ *  device < 0, DG_ERR_BACKEND_NOT_BUILT without CUDA, DG_ERR_OUT_OF_MEMORY when no thread can
+ *  be started. */
+DG_API int dg_delphi_begin_warm_up(int device);
+
+/** Wait for a warm-up begun by dg_delphi_begin_warm_up (returns at once when none was begun). */
+DG_API void dg_delphi_wait_warm_up(void);
+
 #ifdef __cplusplus
 }
 #endif
