@@ -28,12 +28,12 @@
 /* Stop (not converged) after this many cycles without a 1 % fall of the max residual. */
 #define DG_MG_STALL_CYCLES 20
 /* DG_SOLVER_AUTO picks multigrid for a linear equation with at least (edge - 2)^3 interior
-   points: the smallest grid edge at which multigrid was measured to reach the tolerance sooner
-   than the SOR in dg_bench_mg (docs/MULTIGRID.md: CPU from 161^3 in every run; CUDA from 385^3
-   in PERFORMANCE.md run 12, before the set-up and coarsest-level changes, which only make
-   multigrid faster: scripts/device/multigrid.sh measures 129^3 to 385^3 to lower it). */
+   points: a grid edge from which multigrid was measured to reach the tolerance sooner than the
+   SOR in dg_bench_mg (docs/MULTIGRID.md: CPU from 161^3 in every run; CUDA faster at every size
+   from 129^3 to 769^3 in PERFORMANCE.md run 15: 1.19x at 193^3, 2.2x at 385^3, 3.9x at 769^3;
+   below 193^3 a solve takes milliseconds either way). */
 #define DG_MG_AUTO_EDGE_CPU  161
-#define DG_MG_AUTO_EDGE_CUDA 385
+#define DG_MG_AUTO_EDGE_CUDA 193
 /* Largest coarsest level (unknowns) solved by a dense inverse. */
 #define DG_MG_DENSE_MAX 64
 /* In float the scaled residual stops falling near this many float epsilons times max |phi|. */
