@@ -54,13 +54,13 @@ __global__ void k_fold(const mg_sums *partials, mg_sums *result) {
 
 /* out = in - f * sum(in neighbours) (apply) or f * sum - in (residual), interior points. */
 template <typename T>
-__global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, float f0, float df,
-                                const T *in, T *out, int residual) {
+__global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, T f0, T df, const T *in,
+                                T *out, int residual) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const T f = (T)f0 + (T)df * (T)salt[w];
+        const T f = f0 + df * (T)salt[w];
         const T sum =
             in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
         out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
@@ -385,6 +385,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
                             "multigrid on CUDA handles grids of fewer than 2^32 interior points");
     d->f0 = (float)p->factor[0], d->df = (float)(p->factor[1] - p->factor[0]);
+    d->f0d = p->factor[0], d->dfd = p->factor[1] - p->factor[0];
     const size_t n = p->point_count;
     d->blocks = (int)((d->g.interior + MG_THREADS - 1) / MG_THREADS);
     if (d->blocks > 65535 * 16) d->blocks = 65535 * 16;
@@ -594,8 +595,8 @@ int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
 
 /* out = A in (residual = 0) or b - A in (residual = 1). */
 template <typename T> int apply(mg_device *d, const T *in, T *out, int residual, dg_error *err) {
-    k_apply_uniform<T>
-        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, in, out, residual);
+    k_apply_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd,
+                                                                in, out, residual);
     DG_CUDA_LAUNCHED("k_apply_uniform");
     int st = boundary<T, T>(d, in, out, residual ? (T)1 : (T)-1, err);
     if (st || !residual) return st;

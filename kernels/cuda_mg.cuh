@@ -52,7 +52,9 @@ static __device__ __forceinline__ long long level_index(const level_view &l, lon
 struct mg_device {
     grid_dims g;
     const dg_mg_hierarchy *h;
-    float f0, df;
+    float f0, df; /* the smoother's factors (float) */
+    double f0d,
+        dfd; /* the operator's (A p, b - A x): cast to the working precision, as on the CPU */
     unsigned char *salt;
     float *dscale, *z;
     int boundary_count[2], charge_count[2];

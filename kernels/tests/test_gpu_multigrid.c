@@ -51,10 +51,12 @@ static void compare(int n, int salt, int precision) {
         CHECK(gpu.status == DG_OUTCOME_CONVERGED, "CUDA MG %s", dg_outcome_string(gpu.status));
         CHECK(abs(gpu.iterations - cpu.iterations) <= 1, "cycles %d vs %d", gpu.iterations,
               cpu.iterations);
-        /* Not bit for bit: the float coarse levels round differently on the two backends; both
-           answers lie within the stopping tolerance of the exact discrete solution. */
-        CHECK(diff < 1e-6, "CUDA vs CPU multigrid differ by %.2e of the max", diff);
-        CHECK(de_sor < 1e-6, "CUDA MG vs SOR energy %.2e", de_sor);
+        /* Not bit for bit (the float coarse levels, a preconditioner only, round differently on
+           the two backends), but the operator of the CG is applied in double on both, so both
+           converge to the same discrete solution (measured: 2e-16 of the max; an operator
+           factor rounded to float once gave 2.7e-7 here and 2e-6 in a 385^3 energy). */
+        CHECK(diff < 1e-12, "CUDA vs CPU multigrid differ by %.2e of the max", diff);
+        CHECK(de_sor < 1e-9, "CUDA MG vs SOR energy %.2e", de_sor);
     } else {
         CHECK(diff < 1e-4, "float CUDA vs CPU multigrid differ by %.2e of the max", diff);
         CHECK(de_sor < 1e-4, "float CUDA MG vs SOR energy %.2e", de_sor);
