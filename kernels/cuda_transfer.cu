@@ -22,6 +22,22 @@ void dg_cuda_free_pinned(dg_cuda_state *st) {
     st->pinned_bytes = 0;
 }
 
+/* Planes per chunk of a full-grid transfer: what a slab holds, but at least 8 chunks when the grid
+   allows, so that the host copies overlap the DMA on smaller grids too. */
+static size_t slab_planes(const dg_cuda_state *st) {
+    const size_t plane_bytes = (size_t)st->nx * st->ny * sizeof(double);
+    size_t planes = st->staging_bytes / plane_bytes;
+    const size_t eighth = ((size_t)st->nz + 7) / 8;
+    if (planes > eighth) planes = eighth;
+    return planes > 0 ? planes : 1;
+}
+
+/* Bytes of one pinned slab: one chunk of a full-grid transfer (at most a device staging slab, and
+   on smaller grids an eighth of the grid, so the pinning cost follows the grid's size). */
+static size_t pinned_need(const dg_cuda_state *st) {
+    return slab_planes(st) * (size_t)st->nx * st->ny * sizeof(double);
+}
+
 /* Two pinned slabs of at least `bytes` each (kept while large enough). */
 static int ensure_pinned(dg_cuda_state *st, size_t bytes, dg_error *err) {
     if (st->pinned_bytes >= bytes) return DG_OK;
@@ -54,7 +70,7 @@ static int send_pinned(dg_cuda_state *st, int b, void *dst, size_t bytes, dg_err
 }
 
 int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, dg_error *err) {
-    int status = ensure_pinned(st, st->staging_bytes, err);
+    int status = ensure_pinned(st, pinned_need(st), err);
     const size_t step = st->pinned_bytes;
     for (size_t at = 0, j = 0; status == DG_OK && at < bytes; at += step, ++j) {
         const int b = (int)(j & 1);
@@ -66,16 +82,6 @@ int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, 
         status = send_pinned(st, b, static_cast<char *>(dst) + at, n, err);
     }
     return status;
-}
-
-/* Planes per chunk of a full-grid transfer: what a slab holds, but at least 8 chunks when the grid
-   allows, so that the host copies overlap the DMA on smaller grids too. */
-static size_t slab_planes(const dg_cuda_state *st) {
-    const size_t plane_bytes = (size_t)st->nx * st->ny * sizeof(double);
-    size_t planes = st->staging_bytes / plane_bytes;
-    const size_t eighth = ((size_t)st->nz + 7) / 8;
-    if (planes > eighth) planes = eighth;
-    return planes > 0 ? planes : 1;
 }
 
 /* What load_phi does after the half grids are written: the nonlinear source reset, the sparse
@@ -96,7 +102,7 @@ int dg_cuda_load_phi(dg_cuda_state *st, const void *phi, int is_double, dg_error
     const size_t plane = (size_t)st->nx * st->ny, es = is_double ? sizeof(double) : sizeof(float);
     const size_t step = slab_planes(st);
     const char *src = static_cast<const char *>(phi);
-    int status = ensure_pinned(st, st->staging_bytes, err);
+    int status = ensure_pinned(st, pinned_need(st), err);
     for (size_t z0 = 0, j = 0; status == DG_OK && z0 < (size_t)st->nz; z0 += step, ++j) {
         const int b = (int)(j & 1);
         const size_t planes = z0 + step <= (size_t)st->nz ? step : st->nz - z0;
@@ -142,8 +148,10 @@ int dg_cuda_load_phi_faces(dg_cuda_state *st, const void *phi, int is_double, dg
         DG_CUDA_TRY(cudaMemsetAsync(half[c], 0, st->half_count[c] * target_es, st->stream),
                     "cudaMemsetAsync (interior of phi)");
     const size_t es = is_double ? sizeof(double) : sizeof(float);
-    const size_t faces = dg_face_count(st->nx, st->ny, st->nz), step = st->staging_bytes / es;
-    int status = ensure_pinned(st, st->staging_bytes, err);
+    int status = ensure_pinned(st, pinned_need(st), err);
+    /* a chunk fits both the pinned slab and the device staging slab it is sent to */
+    const size_t slab = st->pinned_bytes < st->staging_bytes ? st->pinned_bytes : st->staging_bytes;
+    const size_t faces = dg_face_count(st->nx, st->ny, st->nz), step = slab / es;
     for (size_t first = 0, j = 0; status == DG_OK && first < faces; first += step, ++j) {
         const int b = (int)(j & 1);
         const size_t count = first + step <= faces ? step : faces - first;
@@ -169,7 +177,7 @@ int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err
     const size_t plane = (size_t)st->nx * st->ny;
     const size_t es = is_double ? sizeof(double) : sizeof(float);
     const size_t step = slab_planes(st), last = (size_t)st->nz - 1;
-    int status = ensure_pinned(st, st->staging_bytes, err);
+    int status = ensure_pinned(st, pinned_need(st), err);
     /* Chunk j's merge and DMA are queued before the host copies chunk j - 1 out of its slab. */
     size_t pending_z0 = 0, pending_planes = 0;
     int pending_b = 0;
