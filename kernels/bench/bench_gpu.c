@@ -150,10 +150,10 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
             printf("  autotune (%d^3 %s, ms for 2 iterations):", prep->nx,
                    precision == DG_PRECISION_FLOAT ? "float" : "double");
             for (int i = 0; i < info.tune_count; ++i)
-                printf(" %dx%dd%dp%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
-                       info.tune_planes[i], info.tune_ms[i]);
-            printf("; kept %dx%d d%d p%d, %d z chunks\n", info.block_x, info.block_y, info.depth,
-                   info.planes, info.zchunks);
+                printf(" %dx%dd%dp%dw%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
+                       info.tune_planes[i], info.tune_width[i], info.tune_ms[i]);
+            printf("; kept %dx%d d%d p%d w%d, %d z chunks\n", info.block_x, info.block_y,
+                   info.depth, info.planes, info.width, info.zchunks);
         }
     }
 done:
