@@ -56,6 +56,8 @@ struct dg_cuda_shape {
 };
 
 #define DG_CUDA_MAX_CANDIDATES DG_CUDA_TUNE_MAX
+/* A later sweep mode on a tuned grid times only this many of the fastest earlier candidates. */
+#define DG_CUDA_RETUNE_CANDIDATES 8
 
 struct dg_cuda_tuner {
     int active; /* timing candidates now */
@@ -68,7 +70,10 @@ struct dg_cuda_tuner {
     dg_cuda_shape best;               /* the last tuning's choice */
     int mode;                         /* sweep mode (DG_SWEEP_*) being tuned now */
     int tuned_modes;                  /* bit m: best_by_mode[m] holds mode m's choice */
+    int full;                         /* timing every candidate (not only the ranked ones) */
     dg_cuda_shape best_by_mode[4];
+    dg_cuda_shape ranked[DG_CUDA_RETUNE_CANDIDATES]; /* the fastest of the last full tuning */
+    int ranked_count;
 };
 
 struct dg_cuda_state {

@@ -107,10 +107,19 @@ int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err) {
     return status;
 }
 
-static int start_tuner(dg_cuda_state *st, dg_error *err) {
+/* Time every candidate, or (ranked) only the fastest of the last full tuning of this grid. */
+static int start_tuner(dg_cuda_state *st, int ranked, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     t->count = 0;
-    for (int v = 0; v < variant_count; ++v) {
+    t->full = !ranked;
+    for (int k = 0; ranked && k < t->ranked_count; ++k) {
+        const dg_cuda_shape *r = &t->ranked[k];
+        int status = make_shape_at(st, r->bx, r->by, r->depth, r->planes, r->width,
+                                   &t->candidate[t->count], err);
+        if (status != DG_OK) return status;
+        t->ms[t->count++] = 0.0f;
+    }
+    for (int v = 0; !ranked && v < variant_count; ++v) {
         if (candidate_variants[v][2] > 1 && !st->is_float) continue; /* float kernels only */
         for (int i = 0; i < candidate_count && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
             int status = make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1],
@@ -148,11 +157,11 @@ int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {
         t->tuned_modes = 0; /* tuned for another grid */
     if (st->config.autotune && (t->tuned_modes >> mode & 1)) return tuned_shape(st, mode, err);
     int status = dg_cuda_make_shape(st, DG_CUDA_DEFAULT_BX, DG_CUDA_DEFAULT_BY, &st->shape, err);
-    if (status == DG_OK && st->config.autotune) status = start_tuner(st, err);
+    if (status == DG_OK && st->config.autotune) status = start_tuner(st, 0, err);
     return status;
 }
 
-/* All candidates timed: keep the fastest. */
+/* All candidates timed: keep the fastest (and, after a full tuning, rank the fastest few). */
 static int finish_tuner(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
@@ -174,6 +183,17 @@ static int finish_tuner(dg_cuda_state *st, dg_error *err) {
     t->best_by_mode[t->mode] = t->best;
     t->tuned_modes |= 1 << t->mode;
     t->tuned_nx = st->nx, t->tuned_ny = st->ny, t->tuned_nz = st->nz;
+    if (t->full) { /* selection of the fastest; ties keep the candidate order */
+        unsigned char taken[DG_CUDA_MAX_CANDIDATES] = {0};
+        t->ranked_count = 0;
+        while (t->ranked_count < DG_CUDA_RETUNE_CANDIDATES && t->ranked_count < t->count) {
+            int k = -1;
+            for (int i = 0; i < t->count; ++i)
+                if (!taken[i] && (k < 0 || t->ms[i] < t->ms[k])) k = i;
+            taken[k] = 1;
+            t->ranked[t->ranked_count++] = t->candidate[k];
+        }
+    }
     t->active = 0;
     st->shape = t->best;
     st->shape_from_autotune = 1;
@@ -182,7 +202,10 @@ static int finish_tuner(dg_cuda_state *st, dg_error *err) {
 
 /* The sweep mode changed since the shape was chosen (mixed precision's float phase ended, the
    nonlinear source began): the tuned shape of the new mode, else tune for it (a tuner still
-   timing the old mode starts over); with a fixed block or a forced variant, keep the shape. */
+   timing the old mode starts over): among the fastest DG_CUDA_RETUNE_CANDIDATES of a full
+   tuning of this grid in another mode if there is one (the modes differ by one load per point;
+   so the re-tuning costs 17 iterations, not all candidates'), else all candidates.  With a fixed
+   block or a forced variant, keep the shape. */
 static int follow_mode(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     const int mode = dg_cuda_sweep_mode(st);
@@ -191,7 +214,8 @@ static int follow_mode(dg_cuda_state *st, dg_error *err) {
     if (st->config.block_x > 0 || !st->config.autotune || st->sweep_forced) return DG_OK;
     t->active = 0;
     if (t->tuned_modes >> mode & 1) return tuned_shape(st, mode, err);
-    return start_tuner(st, err);
+    const int same_grid = t->tuned_nx == st->nx && t->tuned_ny == st->ny && t->tuned_nz == st->nz;
+    return start_tuner(st, same_grid && t->tuned_modes != 0 && t->ranked_count > 0, err);
 }
 
 int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err) {
