@@ -203,15 +203,17 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (st->mixed && st->float_phase && change && change->end_float_phase)
         status = dg_cuda_refine_end_float(st, err);
     const int float_phase = st->mixed && st->float_phase; /* float phase: the iterate itself */
-    if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
+    /* A fold due after the last block runs here, in one pass with the residual that follows it
+       (the CPU backend folds at the end of that block: the same values). */
+    if (status == DG_OK && st->mixed && !float_phase && st->refine_pending >= DG_REFINE_SWEEPS)
+        status = dg_cuda_refine_fold_residual(st, err);
+    else if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
     for (int i = 0; i < count && status == DG_OK; ++i)
         status = dg_cuda_tuned_iteration(st, measure && i == count - 1, stride, err);
     if (status == DG_OK && float_phase) st->float_iterations += count;
-    if (status == DG_OK && st->mixed && !float_phase) { /* fold every DG_REFINE_SWEEPS or more */
+    if (status == DG_OK && st->mixed && !float_phase) /* a fold every DG_REFINE_SWEEPS or more */
         st->refine_pending += count;
-        if (st->refine_pending >= DG_REFINE_SWEEPS) status = dg_cuda_refine_fold(st, err);
-    }
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
     if (status == DG_OK && measure && float_phase) {
         change->float_phase = 1;

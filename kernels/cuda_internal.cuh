@@ -145,8 +145,10 @@ struct dg_cuda_state {
     dg_rhs16 *rhs[2];               /* residual / factor, bfloat16 (refine_rhs.h) */
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
-    int refine_pending;             /* iterations since the last fold (0: correction is zero) */
-    int float_phase; /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
+    int refine_pending; /* iterations since the last fold (0: correction is zero); a fold due
+                           (>= DG_REFINE_SWEEPS) waits for the next iterate, store_phi or
+                           nonlinear source, so that it runs with the next residual */
+    int float_phase;    /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
     int float_iterations;      /* iterations of the float phase since load_phi */
     double float_previous_max; /* max change of its last check, -1 if none */
 };
@@ -269,6 +271,9 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
 int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err);
 /** Residual of the double iterate into rhs (before a block of correction sweeps). */
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
+/** The pending fold (if any) and then the residual, in one pass over the grid: the same values
+ *  as dg_cuda_refine_fold followed by dg_cuda_refine_residual. */
+int dg_cuda_refine_fold_residual(dg_cuda_state *st, dg_error *err);
 /** phi_d += correction, correction = 0, if any iterations ran since the last fold. */
 int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err);
 /** Nonlinear source from the double iterate. */
