@@ -109,11 +109,12 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
             const T *const slot = set + j * plane_slots;
             /* x - 1 is pair j - 1's O value (a = 0) or pair j's own (a = 1); x + 1 is pair j's
                own (a = 0) or pair j + 1's (a = 1). */
-            const T left =
-                j > 0 ? o[1][j > 0 ? j - 1 : 0] : set[(WIDTH - 1) * plane_slots + self - 1];
-            const T right = j < WIDTH - 1 ? o[1][j < WIDTH - 1 ? j + 1 : 0] : set[self + 1];
-            const T x_minus = a ? o[1][j] : left;
-            const T x_plus = a ? right : o[1][j];
+            const T x_minus = a       ? o[1][j]
+                              : j > 0 ? o[1][j > 0 ? j - 1 : 0]
+                                      : set[(WIDTH - 1) * plane_slots + self - 1];
+            const T x_plus = !a              ? o[1][j]
+                             : j < WIDTH - 1 ? o[1][j < WIDTH - 1 ? j + 1 : 0]
+                                             : set[self + 1];
             T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + o[0][j] + o[2][j];
             T weight = p.w0;
             if (MODE != DG_SWEEP_POISSON && (f[0][j] & 1)) {
