@@ -89,9 +89,16 @@ static double run_backend(const dg_backend_ops *ops, const dg_backend_config *co
         goto failed;
     if (equation == EQ_NONLINEAR && ops->update_nonlinear_source(state, 1.0, &err) != DG_OK)
         goto failed;
-    /* Warm-up (on the GPU also the autotune: 15 iterations). */
+    /* Warm-up; on the GPU until the autotune has timed every candidate (up to 2 x 80 + 1
+       iterations, in blocks of 10). */
     if (time_blocks(ops, state, 0, 0.0, strcmp(ops->name, "cuda") == 0 ? 2 : 1, &err) < 0.0)
         goto failed;
+    for (int block = 0; strcmp(ops->name, "cuda") == 0 && block < 20; ++block) {
+        dg_cuda_info info;
+        if (dg_cuda_get_info(state, &info, &err) != DG_OK) goto failed;
+        if (!info.tuning) break;
+        if (time_blocks(ops, state, 0, 0.0, 1, &err) < 0.0) goto failed;
+    }
     ms = time_blocks(ops, state, equation == EQ_NONLINEAR, min_seconds, max_blocks, &err);
     if (ms < 0.0) goto failed;
     if (shape && strcmp(ops->name, "cuda") == 0) {
