@@ -15,8 +15,8 @@
  *                     [--skip-shapes] [--skip-readers]
  *                     [--only-sweeps [--precision float|double] [--block BXxBY]]
  * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given.
- * Sweep variants are written dD pP: prefetch depth D, P planes per barrier (cuda_sweep.cuh,
- * cuda_sweep_pair.cuh).
+ * Sweep variants are written dD pP wW: prefetch depth D, P planes per barrier, W pairs per thread
+ * (cuda_sweep.cuh, cuda_sweep_pair.cuh, cuda_sweep_wide.cuh).
  */
 #include <stdio.h>
 #include <stdlib.h>

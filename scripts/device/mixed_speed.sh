@@ -12,6 +12,8 @@
 #               ratios of iterations (target <= 1.1), iterations time and solve time (target
 #               <= 0.65) and the grid energy's relative difference (target <= 1e-7), and
 #               float/double for reference
+#   sweeps.log  dg_bench_gpu --only-sweeps at 385^3 in float: the autotune's table (ms for 2
+#               iterations of every candidate, wW = pairs per thread) and the kept shape
 #   runs/       the program's log of every run
 # About 2 minutes with the build.
 set -u
@@ -24,7 +26,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DGPU=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
         > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 2; }
 fi
-if ! cmake --build "$build" -j16 --target delphi-gpu test_gpu_agreement test_gpu_mixed \
+if ! cmake --build "$build" -j16 --target delphi-gpu test_gpu_agreement test_gpu_mixed dg_bench_gpu \
     > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log"
     echo "mixed_speed.sh: build failed"
@@ -33,6 +35,11 @@ fi
 echo "build: $((SECONDS - start)) s"
 (ctest --test-dir "$build" -L gpu -R "agreement|mixed" -V --timeout 120 > "$out/tests.log" 2>&1)
 grep -E "tests passed|tests failed|Passed|Failed|FAIL|\*\*\*" "$out/tests.log"
+
+bench=$(find "$build" -name dg_bench_gpu -type f -perm -u+x | head -1)
+[ -n "$bench" ] && timeout 60 "$bench" --only-sweeps --sizes 385 --precision float \
+    > "$out/sweeps.log" 2>&1
+grep -E "autotune|kept|bare|G upd" "$out/sweeps.log" | cut -c1-2000
 
 program=$PWD/$build/host/app/delphi-gpu
 pqr=$PWD/regression/data/1hpv.pqr
