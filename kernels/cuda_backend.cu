@@ -367,6 +367,7 @@ extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) 
     info->depth = st->shape.depth;
     info->planes = st->shape.planes;
     info->width = st->shape.width;
+    info->segments = st->shape.segments;
     info->autotuned = st->shape_from_autotune;
     info->tuning = st->tuner.active;
     info->sparse_reader = st->sparse_reader;
@@ -378,6 +379,7 @@ extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) 
             info->tune_depth[i] = st->tuner.candidate[i].depth;
             info->tune_planes[i] = st->tuner.candidate[i].planes;
             info->tune_width[i] = st->tuner.candidate[i].width;
+            info->tune_segments[i] = st->tuner.candidate[i].segments;
             info->tune_ms[i] = st->tuner.ms[i];
         }
     }
@@ -400,7 +402,8 @@ extern "C" int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err)
 
 /* Sweep kernels with depth, planes per barrier and pairs per thread: keep the block, refit the
    chunks. */
-static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, int width, dg_error *err) {
+static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, int width, int segments,
+                             dg_error *err) {
     const int most = planes == 2 || width == 4 ? 2 : DG_CUDA_MAX_DEPTH;
     if (depth < 1 || depth > most)
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
@@ -416,7 +419,7 @@ static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, int width
                             planes);
     int status = use_device(st, err);
     if (status != DG_OK) return status;
-    st->depth = depth, st->planes = planes, st->width = width;
+    st->depth = depth, st->planes = planes, st->width = width, st->segments = segments;
     st->sweep_forced = 1;
     if (!st->has_medium) return DG_OK;
     status = dg_cuda_make_shape(st, st->shape.bx, st->shape.by, &st->shape, err);
@@ -426,21 +429,23 @@ static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, int width
 
 extern "C" int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
-    return set_sweep_variant(st, depth, st->planes, st->width, err);
+    return set_sweep_variant(st, depth, st->planes, st->width, st->segments, err);
 }
 
 extern "C" int dg_cuda_set_planes_per_barrier(void *state, int planes, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     if (planes != 1 && planes != 2)
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "%d planes per barrier (1 or 2)", planes);
-    return set_sweep_variant(st, st->depth, planes, st->width, err);
+    return set_sweep_variant(st, st->depth, planes, st->width, st->segments, err);
 }
 
-extern "C" int dg_cuda_set_pairs_per_thread(void *state, int width, dg_error *err) {
+extern "C" int dg_cuda_set_pairs_per_thread(void *state, int width, int segments, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     if (width != 1 && width != 2 && width != 4)
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "%d pairs per thread (1, 2 or 4)", width);
-    return set_sweep_variant(st, st->depth, st->planes, width, err);
+    if (segments != 0 && segments != 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "pairs layout %d (0 or 1)", segments);
+    return set_sweep_variant(st, st->depth, st->planes, width, segments, err);
 }
 
 extern "C" int dg_cuda_copy_bandwidth(int device, size_t bytes, int repeats, double *gb_per_s,

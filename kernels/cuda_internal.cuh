@@ -49,6 +49,7 @@ struct dg_cuda_shape {
     int depth;            /* barriers ahead that loads are issued (dg_sweep_kernel DEPTH) */
     int planes;           /* planes updated per barrier (1 or 2, dg_sweep_kernel PLANES) */
     int width;            /* pairs per thread along x (1, or 2 / 4: dg_sweep_wide_kernel) */
+    int segments;         /* width > 1: 1 = the SEGMENTS layout, 0 = adjacent pairs */
     int tiles_x, tiles_y; /* blocks over the x-y plane */
     int zchunks;          /* blocks along z; each marches over planes_per_chunk planes */
     int planes_per_chunk;
@@ -128,6 +129,7 @@ struct dg_cuda_state {
     int depth;         /* prefetch depth of the sweeps (DG_CUDA_DEFAULT_DEPTH unless set) */
     int planes;        /* planes per barrier of the sweeps (1 unless set) */
     int width;         /* pairs per thread of the sweeps (1 unless set) */
+    int segments;      /* their layout (cuda_sweep_wide.cuh; 0 unless set) */
     int shape_mode;    /* sweep mode (DG_SWEEP_*) the shape in use was chosen for */
     int sweep_forced;  /* depth, planes or width set by hand: no re-tuning per mode */
 

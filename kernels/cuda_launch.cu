@@ -36,26 +36,27 @@ size_t dg_cuda_sweep_shared_bytes(const dg_cuda_shape *s, size_t element_size) {
     return 2 * (size_t)s->planes * s->width * s->bx * s->by * element_size;
 }
 
-/* The (planes per barrier, prefetch depth, pairs per thread) triples that have kernels:
-   1 plane 1 pair: depth 1..3 (variants 1-3); 2 planes: depth 1..2 (4-5); float only, 2 pairs:
-   depth 1..3 (6-8), 4 pairs: depth 1..2 (9-10). */
+/* The (planes per barrier, prefetch depth, pairs per thread, layout) that have kernels: 1 plane
+   1 pair: depth 1..3 (variants 1-3); 2 planes: depth 1..2 (4-5); float only, 1 plane, adjacent
+   pairs: 2 pairs depth 1..3 (6-8), 4 pairs depth 1..2 (9-10); segments: the same (11-15). */
 static int sweep_variant(const dg_cuda_shape *s) {
-    const int d = s->depth;
+    const int d = s->depth, seg = s->segments ? 5 : 0;
     if (s->width == 1 && s->planes == 1 && d >= 1 && d <= 3) return d;
     if (s->width == 1 && s->planes == 2 && d >= 1 && d <= 2) return 3 + d;
-    if (s->width == 2 && s->planes == 1 && d >= 1 && d <= 3) return 5 + d;
-    if (s->width == 4 && s->planes == 1 && d >= 1 && d <= 2) return 8 + d;
+    if (s->width == 2 && s->planes == 1 && d >= 1 && d <= 3) return 5 + d + seg;
+    if (s->width == 4 && s->planes == 1 && d >= 1 && d <= 2) return 8 + d + seg;
     return 0;
 }
 
-template <typename T, int MODE, bool MEASURE, int DEPTH, int PLANES, int WIDTH>
+template <typename T, int MODE, bool MEASURE, int DEPTH, int PLANES, int WIDTH, bool SEGMENTS>
 static void sweep_launch(const dg_cuda_shape *s, size_t shared, cudaStream_t stream,
                          const dg_sweep_params<T> &p) {
     const dim3 block(s->bx, s->by), grid(s->tiles_x, s->tiles_y, s->zchunks);
     if constexpr (WIDTH > 1 && sizeof(T) == 8)
         return; /* no double kernel: sweep_variant names none (dg_cuda_make_shape refuses it) */
     else if constexpr (WIDTH > 1)
-        dg_sweep_wide_kernel<T, MODE, MEASURE, DEPTH, WIDTH><<<grid, block, shared, stream>>>(p);
+        dg_sweep_wide_kernel<T, MODE, MEASURE, DEPTH, WIDTH, SEGMENTS>
+            <<<grid, block, shared, stream>>>(p);
     else if constexpr (PLANES == 1)
         dg_sweep_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
     else
@@ -68,34 +69,49 @@ static bool sweep_depth(const dg_cuda_shape *s, size_t shared, cudaStream_t stre
                         const dg_sweep_params<T> &p) {
     switch (sweep_variant(s)) {
     case 1:
-        sweep_launch<T, MODE, MEASURE, 1, 1, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 1, 1, false>(s, shared, stream, p);
         return true;
     case 2:
-        sweep_launch<T, MODE, MEASURE, 2, 1, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 1, 1, false>(s, shared, stream, p);
         return true;
     case 3:
-        sweep_launch<T, MODE, MEASURE, 3, 1, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 3, 1, 1, false>(s, shared, stream, p);
         return true;
     case 4:
-        sweep_launch<T, MODE, MEASURE, 1, 2, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 2, 1, false>(s, shared, stream, p);
         return true;
     case 5:
-        sweep_launch<T, MODE, MEASURE, 2, 2, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 2, 1, false>(s, shared, stream, p);
         return true;
     case 6:
-        sweep_launch<T, MODE, MEASURE, 1, 1, 2>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 1, 2, false>(s, shared, stream, p);
         return true;
     case 7:
-        sweep_launch<T, MODE, MEASURE, 2, 1, 2>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 1, 2, false>(s, shared, stream, p);
         return true;
     case 8:
-        sweep_launch<T, MODE, MEASURE, 3, 1, 2>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 3, 1, 2, false>(s, shared, stream, p);
         return true;
     case 9:
-        sweep_launch<T, MODE, MEASURE, 1, 1, 4>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 1, 4, false>(s, shared, stream, p);
         return true;
     case 10:
-        sweep_launch<T, MODE, MEASURE, 2, 1, 4>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 1, 4, false>(s, shared, stream, p);
+        return true;
+    case 11:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 12:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 13:
+        sweep_launch<T, MODE, MEASURE, 3, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 14:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 4, true>(s, shared, stream, p);
+        return true;
+    case 15:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 4, true>(s, shared, stream, p);
         return true;
     default:
         return false;
@@ -149,19 +165,20 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     }
     if (!launched)
         return dg_error_set(err, DG_ERR_INTERNAL,
-                            "no sweep kernel with depth %d, %d planes, %d pairs per thread",
-                            shape->depth, shape->planes, shape->width);
+                            "no sweep kernel with depth %d, %d planes, %d pairs per thread (%s)",
+                            shape->depth, shape->planes, shape->width,
+                            shape->segments ? "segments" : "adjacent");
     DG_CUDA_LAUNCHED("sweep kernel");
     return DG_OK;
 }
 
-template <typename T, int MODE, int DEPTH, int PLANES, int WIDTH>
+template <typename T, int MODE, int DEPTH, int PLANES, int WIDTH, bool SEGMENTS>
 static cudaError_t occupancy(int *blocks, int threads, size_t shared) {
     if constexpr (WIDTH > 1 && sizeof(T) == 8)
         return cudaErrorInvalidValue;
     else if constexpr (WIDTH > 1)
         return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            blocks, dg_sweep_wide_kernel<T, MODE, false, DEPTH, WIDTH>, threads, shared);
+            blocks, dg_sweep_wide_kernel<T, MODE, false, DEPTH, WIDTH, SEGMENTS>, threads, shared);
     else if constexpr (PLANES == 1)
         return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             blocks, dg_sweep_kernel<T, MODE, false, DEPTH>, threads, shared);
@@ -175,25 +192,35 @@ static cudaError_t occupancy_depth(const dg_cuda_shape *s, int *blocks, size_t s
     const int threads = s->bx * s->by;
     switch (sweep_variant(s)) {
     case 1:
-        return occupancy<T, MODE, 1, 1, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 1, 1, false>(blocks, threads, shared);
     case 2:
-        return occupancy<T, MODE, 2, 1, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 1, 1, false>(blocks, threads, shared);
     case 3:
-        return occupancy<T, MODE, 3, 1, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 3, 1, 1, false>(blocks, threads, shared);
     case 4:
-        return occupancy<T, MODE, 1, 2, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 2, 1, false>(blocks, threads, shared);
     case 5:
-        return occupancy<T, MODE, 2, 2, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 2, 1, false>(blocks, threads, shared);
     case 6:
-        return occupancy<T, MODE, 1, 1, 2>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 1, 2, false>(blocks, threads, shared);
     case 7:
-        return occupancy<T, MODE, 2, 1, 2>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 1, 2, false>(blocks, threads, shared);
     case 8:
-        return occupancy<T, MODE, 3, 1, 2>(blocks, threads, shared);
+        return occupancy<T, MODE, 3, 1, 2, false>(blocks, threads, shared);
     case 9:
-        return occupancy<T, MODE, 1, 1, 4>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 1, 4, false>(blocks, threads, shared);
     case 10:
-        return occupancy<T, MODE, 2, 1, 4>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 1, 4, false>(blocks, threads, shared);
+    case 11:
+        return occupancy<T, MODE, 1, 1, 2, true>(blocks, threads, shared);
+    case 12:
+        return occupancy<T, MODE, 2, 1, 2, true>(blocks, threads, shared);
+    case 13:
+        return occupancy<T, MODE, 3, 1, 2, true>(blocks, threads, shared);
+    case 14:
+        return occupancy<T, MODE, 1, 1, 4, true>(blocks, threads, shared);
+    case 15:
+        return occupancy<T, MODE, 2, 1, 4, true>(blocks, threads, shared);
     default:
         return cudaErrorInvalidValue;
     }

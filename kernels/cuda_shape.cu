@@ -16,14 +16,17 @@
 #define DG_CUDA_MIN_CHUNK_PLANES 8
 
 /* Autotune candidates: block shapes (x counts threads, each of `width` pairs of grid points),
-   each with these sweep variants: {planes per barrier, prefetch depth, pairs per thread}.  The
-   wider ones (cuda_sweep_wide.cuh, float only) move more bytes per thread, for 4-byte and 2-byte
-   data. */
-static const int candidate_shapes[][2] = {{16, 16}, {32, 8},  {32, 16}, {64, 8}, {32, 32},
-                                          {64, 16}, {16, 32}, {34, 30}, {66, 15}};
+   each with these sweep variants: {planes per barrier, prefetch depth, pairs per thread,
+   segments layout}.  The wider ones (cuda_sweep_wide.cuh, float only) move more bytes per
+   thread, for 4-byte and 2-byte data; their tiles are 2 or 4 times as wide, so they are timed
+   on the first `narrow_count` shapes only (block x up to 34 threads). */
+static const int candidate_shapes[][2] = {{16, 16}, {32, 8}, {32, 16}, {32, 32}, {16, 32},
+                                          {34, 30}, {64, 8}, {64, 16}, {66, 15}};
 static const int candidate_count = sizeof candidate_shapes / sizeof candidate_shapes[0];
-static const int candidate_variants[][3] = {{1, 2, 1}, {1, 3, 1}, {2, 1, 1}, {2, 2, 1},
-                                            {1, 2, 2}, {1, 3, 2}, {1, 1, 4}, {1, 2, 4}};
+static const int narrow_count = 6;
+static const int candidate_variants[][4] = {{1, 2, 1, 0}, {1, 3, 1, 0}, {2, 1, 1, 0}, {2, 2, 1, 0},
+                                            {1, 2, 2, 0}, {1, 3, 2, 0}, {1, 1, 4, 0}, {1, 2, 2, 1},
+                                            {1, 3, 2, 1}, {1, 1, 4, 1}};
 static const int variant_count = sizeof candidate_variants / sizeof candidate_variants[0];
 
 /* Chunks along z.  Measured on an H100 (docs/PERFORMANCE.md): when every block marches through
@@ -40,7 +43,7 @@ static int choose_zchunks(int tiles, int slots, int planes) {
 
 int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_error *err) {
     const int pairs = (st->nx - 1) / 2, rows = st->ny - 2, planes = st->nz - 2;
-    const int w = st->width;
+    const int w = st->width, seg = w > 1 && st->segments;
     const int most_depth = st->planes == 2 ? 2 : w == 4 ? 2 : DG_CUDA_MAX_DEPTH;
     if (st->planes < 1 || st->planes > 2 || st->depth < 1 || st->depth > most_depth ||
         (w != 1 && w != 2 && w != 4) || (w > 1 && (st->planes != 1 || !st->is_float)))
@@ -49,6 +52,7 @@ int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_e
                             "and %d pairs per thread",
                             st->is_float ? "float" : "double", st->depth, st->planes, w);
     s->bx = bx, s->by = by, s->depth = st->depth, s->planes = st->planes, s->width = w;
+    s->segments = seg;
     s->tiles_x = (pairs + (bx - 2) * w - 1) / ((bx - 2) * w);
     s->tiles_y = (rows + by - 3) / (by - 2);
     if (s->tiles_y > 65535)
@@ -72,14 +76,16 @@ int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_e
     return DG_OK;
 }
 
-/* Make a shape at a given prefetch depth, planes per barrier and pairs per thread (the state's
-   are restored). */
+/* Make a shape at a given prefetch depth, planes per barrier, pairs per thread and layout (the
+   state's are restored). */
 static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, int planes, int width,
-                         dg_cuda_shape *s, dg_error *err) {
-    const int saved_depth = st->depth, saved_planes = st->planes, saved_width = st->width;
-    st->depth = depth, st->planes = planes, st->width = width;
+                         int segments, dg_cuda_shape *s, dg_error *err) {
+    const int saved_depth = st->depth, saved_planes = st->planes, saved_width = st->width,
+              saved_segments = st->segments;
+    st->depth = depth, st->planes = planes, st->width = width, st->segments = segments;
     const int status = dg_cuda_make_shape(st, bx, by, s, err);
-    st->depth = saved_depth, st->planes = saved_planes, st->width = saved_width;
+    st->depth = saved_depth, st->planes = saved_planes, st->width = saved_width,
+    st->segments = saved_segments;
     return status;
 }
 
@@ -98,7 +104,7 @@ int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err) {
                 for (int i = 0; i < (fixed ? 1 : candidate_count); ++i) {
                     const int bx = fixed ? st->config.block_x : candidate_shapes[i][0];
                     const int by = fixed ? st->config.block_y : candidate_shapes[i][1];
-                    status = make_shape_at(st, bx, by, depth, planes, width, &s, err);
+                    status = make_shape_at(st, bx, by, depth, planes, width, 0, &s, err);
                     if (status != DG_OK) return status;
                     if (s.blocks > *blocks) *blocks = s.blocks;
                 }
@@ -114,17 +120,20 @@ static int start_tuner(dg_cuda_state *st, int ranked, dg_error *err) {
     t->full = !ranked;
     for (int k = 0; ranked && k < t->ranked_count; ++k) {
         const dg_cuda_shape *r = &t->ranked[k];
-        int status = make_shape_at(st, r->bx, r->by, r->depth, r->planes, r->width,
+        int status = make_shape_at(st, r->bx, r->by, r->depth, r->planes, r->width, r->segments,
                                    &t->candidate[t->count], err);
         if (status != DG_OK) return status;
         t->ms[t->count++] = 0.0f;
     }
     for (int v = 0; !ranked && v < variant_count; ++v) {
-        if (candidate_variants[v][2] > 1 && !st->is_float) continue; /* float kernels only */
-        for (int i = 0; i < candidate_count && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
+        const int wide = candidate_variants[v][2] > 1;
+        if (wide && !st->is_float) continue; /* float kernels only */
+        const int shapes = wide ? narrow_count : candidate_count;
+        for (int i = 0; i < shapes && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
             int status = make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1],
                                        candidate_variants[v][1], candidate_variants[v][0],
-                                       candidate_variants[v][2], &t->candidate[t->count], err);
+                                       candidate_variants[v][2], candidate_variants[v][3],
+                                       &t->candidate[t->count], err);
             if (status != DG_OK) return status;
             t->ms[t->count++] = 0.0f;
         }
@@ -142,7 +151,8 @@ static int start_tuner(dg_cuda_state *st, int ranked, dg_error *err) {
 static int tuned_shape(dg_cuda_state *st, int m, dg_error *err) {
     const dg_cuda_shape *b = &st->tuner.best_by_mode[m];
     st->shape_from_autotune = 1;
-    return make_shape_at(st, b->bx, b->by, b->depth, b->planes, b->width, &st->shape, err);
+    return make_shape_at(st, b->bx, b->by, b->depth, b->planes, b->width, b->segments, &st->shape,
+                         err);
 }
 
 int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {

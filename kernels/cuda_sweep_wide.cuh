@@ -4,15 +4,20 @@
  *
  * In dg_sweep_kernel a thread moves one O value and one C value per plane; with 4-byte (float)
  * or 2-byte (bfloat16 rhs) data that leaves too few bytes in flight per thread to fill the DRAM
- * bandwidth.  Here thread (tx, ty) owns WIDTH adjacent pairs u = WIDTH * t + j (j = 0 ..
- * WIDTH - 1, t = the thread's pair-group index along x): per plane it loads WIDTH O values and
- * WIDTH C values, whose half-indices are consecutive in both colour arrays (so a warp's loads
- * stay contiguous).  For pair j the x neighbour inside the thread's own pairs comes from its
- * registers; only the outermost ones (pair 0's left, pair WIDTH - 1's right) and the y
- * neighbours come from the threads beside it through shared memory, stored as WIDTH planes of
- * one value per thread (slot j * threads + thread: no bank conflicts).  The halo threads at the
- * block's x edges load only the one pair their neighbour needs.  Each point's update is the same
- * expression in the same order as in dg_sweep_kernel, so the results are the same bits.
+ * bandwidth.  Here a block's tile along x is WIDTH times as wide and thread (tx, ty) owns WIDTH
+ * pairs of it: per plane it loads WIDTH O values and WIDTH C values.  Two layouts:
+ *  - adjacent (SEGMENTS false): pairs u = WIDTH * t + j (j = 0 .. WIDTH - 1, t = the thread's
+ *    group index along x), consecutive half-indices; the x neighbours inside the thread's own
+ *    pairs come from its registers, only pair 0's left and pair WIDTH - 1's right one from the
+ *    threads beside it; the halo threads at the block's x edges load only the one pair their
+ *    neighbour needs.  A warp's load of pair j reads every WIDTH-th value of a contiguous span
+ *    (half-rows start at odd offsets, so no vector loads).
+ *  - segments (SEGMENTS true): the tile is WIDTH segments of bx - 2 pairs, thread tx owning pair
+ *    tx - 1 of each (a warp's loads contiguous, as in dg_sweep_kernel); every x neighbour comes
+ *    through shared memory and every segment has its halo pairs.
+ * The in-plane values are exchanged as WIDTH planes of one value per thread (slot j * threads +
+ * thread: no bank conflicts).  Each point's update is the same expression in the same order as in
+ * dg_sweep_kernel, so the results are the same bits.
  */
 #ifndef DG_CUDA_SWEEP_WIDE_CUH
 #define DG_CUDA_SWEEP_WIDE_CUH
@@ -21,42 +26,45 @@
 
 /* DEPTH: planes loaded ahead of the plane being updated (as in dg_sweep_kernel); each thread
    keeps 2 * WIDTH * DEPTH loads in flight across the per-plane barrier. */
-template <typename T, int MODE, bool MEASURE, int DEPTH, int WIDTH>
+template <typename T, int MODE, bool MEASURE, int DEPTH, int WIDTH, bool SEGMENTS>
 __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_params<T> p) {
     extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
     /* 2 sets (double-buffered) of WIDTH planes of bx * by values. */
     T *const exchange = reinterpret_cast<T *>(dg_sweep_shared);
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
-    const int group = blockIdx.x * (bx - 2) + tx - 1; /* pairs WIDTH * group + j */
+    /* pair j = u0 + j * step: x = 2 (u0 + j * step), 2 (u0 + j * step) + 1 */
+    const int step = SEGMENTS ? bx - 2 : 1;
+    const int u0 = SEGMENTS ? blockIdx.x * (bx - 2) * WIDTH + tx - 1
+                            : WIDTH * (blockIdx.x * (bx - 2) + tx - 1);
     const int y = blockIdx.y * (by - 2) + ty;
     const int z0 = 1 + blockIdx.z * p.planes_per_chunk;
     const int z1 = min(p.nz - 2, z0 + p.planes_per_chunk - 1);
-    const bool row_loads = group >= 0 && y < p.ny;
-    const bool inner =
-        row_loads && tx > 0 && tx < bx - 1 && ty > 0 && ty < by - 1 && y >= 1 && y <= p.ny - 2;
-    const int u0 = WIDTH * group; /* first pair: x = 2 u0, 2 u0 + 1 */
+    const bool inner = tx > 0 && tx < bx - 1 && ty > 0 && ty < by - 1 && y >= 1 && y <= p.ny - 2;
     /* Full index of x = 2 u0 in row y of plane 0; a(z) = 1 when the C points are x = 2u + 1. */
     const unsigned row = 2u * (unsigned)u0 + (unsigned)p.nx * (unsigned)y;
     const int parity = (p.colour + y) & 1;
     const int self = ty * bx + tx, plane_slots = bx * by;
 
     auto c_offset = [&](int z) { return (parity + z) & 1; };
-    /* Pair j's O value is needed by this thread (inner) or by the thread beside it (halo). */
+    /* Pair j's O value is needed by this thread (inner) or by a thread beside it (halo). */
     auto pair_loads = [&](int j) {
-        return row_loads && (tx > 0 || j == WIDTH - 1) && (tx < bx - 1 || j == 0);
+        return u0 + j * step >= 0 && y < p.ny &&
+               (SEGMENTS || ((tx > 0 || j == WIDTH - 1) && (tx < bx - 1 || j == 0)));
     };
     auto load_other = [&](int z, int j) -> T {
         const int a = c_offset(z);
-        if (!pair_loads(j) || 2 * (u0 + j) + 1 - a > p.nx - 1) return T(0);
-        return __ldg(p.other +
-                     ((row + 2u * (unsigned)j + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
+        if (!pair_loads(j) || 2 * (u0 + j * step) + 1 - a > p.nx - 1) return T(0);
+        return __ldg(
+            p.other +
+            ((row + 2u * (unsigned)(j * step) + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
     };
     auto updates = [&](int z, int j) {
-        const int x = 2 * (u0 + j) + c_offset(z);
+        const int x = 2 * (u0 + j * step) + c_offset(z);
         return inner && x >= 1 && x <= p.nx - 2;
     };
     auto c_index = [&](int z, int j) {
-        return (row + 2u * (unsigned)j + (unsigned)c_offset(z) + p.plane * (unsigned)z) >> 1;
+        return (row + 2u * (unsigned)(j * step) + (unsigned)c_offset(z) + p.plane * (unsigned)z) >>
+               1;
     };
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
     /* Loads of plane z's C value of pair j (with its flag and source), if this thread updates
@@ -107,12 +115,16 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
         for (int j = 0; j < WIDTH; ++j) {
             if (!updates(z, j)) continue;
             const T *const slot = set + j * plane_slots;
-            /* x - 1 is pair j - 1's O value (a = 0) or pair j's own (a = 1); x + 1 is pair j's
-               own (a = 0) or pair j + 1's (a = 1). */
-            const T x_minus = a       ? o[1][j]
-                              : j > 0 ? o[1][j > 0 ? j - 1 : 0]
-                                      : set[(WIDTH - 1) * plane_slots + self - 1];
+            /* x - 1 is the left pair's O value (a = 0) or pair j's own (a = 1); x + 1 is pair
+               j's own (a = 0) or the right pair's (a = 1).  Adjacent: the left pair is j - 1 (the
+               left thread's last for j = 0), the right one j + 1 (the right thread's first for
+               the last j); segments: the left and right threads' pair j. */
+            const T x_minus = a          ? o[1][j]
+                              : SEGMENTS ? slot[self - 1]
+                              : j > 0    ? o[1][j > 0 ? j - 1 : 0]
+                                         : set[(WIDTH - 1) * plane_slots + self - 1];
             const T x_plus = !a              ? o[1][j]
+                             : SEGMENTS      ? slot[self + 1]
                              : j < WIDTH - 1 ? o[1][j < WIDTH - 1 ? j + 1 : 0]
                                              : set[self + 1];
             T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + o[0][j] + o[2][j];

@@ -16,7 +16,7 @@
  *                     [--only-sweeps [--precision float|double] [--block BXxBY]]
  * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given.
  * Sweep variants are written dD pP wW: prefetch depth D, P planes per barrier, W pairs per thread
- * (cuda_sweep.cuh, cuda_sweep_pair.cuh, cuda_sweep_wide.cuh).
+ * (cuda_sweep.cuh, cuda_sweep_pair.cuh, cuda_sweep_wide.cuh; "s": its segments layout).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,10 +157,11 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
             printf("  autotune (%d^3 %s, ms for 2 iterations):", prep->nx,
                    precision == DG_PRECISION_FLOAT ? "float" : "double");
             for (int i = 0; i < info.tune_count; ++i)
-                printf(" %dx%dd%dp%dw%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
-                       info.tune_planes[i], info.tune_width[i], info.tune_ms[i]);
-            printf("; kept %dx%d d%d p%d w%d, %d z chunks\n", info.block_x, info.block_y,
-                   info.depth, info.planes, info.width, info.zchunks);
+                printf(" %dx%dd%dp%dw%d%s %.2f", info.tune_bx[i], info.tune_by[i],
+                       info.tune_depth[i], info.tune_planes[i], info.tune_width[i],
+                       info.tune_segments[i] ? "s" : "", info.tune_ms[i]);
+            printf("; kept %dx%d d%d p%d w%d%s, %d z chunks\n", info.block_x, info.block_y,
+                   info.depth, info.planes, info.width, info.segments ? "s" : "", info.zchunks);
         }
     }
 done:

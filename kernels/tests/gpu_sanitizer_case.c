@@ -13,7 +13,7 @@
 enum { NX = 19, NY = 17, NZ = 15, CX = 9, CY = 8, CZ = 7 };
 
 static double solve(int backend, int precision, int salt, int equation, int reader, int depth,
-                    int planes, int width, const double *phi0, double *phi) {
+                    int planes, int width, int segments, const double *phi0, double *phi) {
     const long n = (long)NX * NY * NZ;
     dense_problem d;
     dense_problem_init(&d, NX, NY, NZ, 2.0, 80.0);
@@ -41,7 +41,8 @@ static double solve(int backend, int precision, int salt, int equation, int read
             (depth != 2 && dg_cuda_set_prefetch_depth(s->backend_state, depth, &err) != DG_OK) ||
             (planes != 1 &&
              dg_cuda_set_planes_per_barrier(s->backend_state, planes, &err) != DG_OK) ||
-            (width != 1 && dg_cuda_set_pairs_per_thread(s->backend_state, width, &err) != DG_OK))
+            (width != 1 &&
+             dg_cuda_set_pairs_per_thread(s->backend_state, width, segments, &err) != DG_OK))
             fprintf(stderr, "FAIL: sparse reader / sweep variant: %s\n", err.message), exit(1);
     }
     memcpy(phi, phi0, n * sizeof *phi);
@@ -74,20 +75,23 @@ int main(void) {
         {0, DG_EQUATION_AUTO}, {1, DG_EQUATION_AUTO}, {1, DG_EQUATION_NONLINEAR_PB}};
     for (int p = 0; p < 2; ++p)
         for (int e = 0; e < 3; ++e)
-            for (int variant = 0; variant < (p ? 9 : 6); ++variant) { /* wide: float only */
-                static const int depths[9] = {2, 1, 3, 2, 1, 2, 1, 3, 2};
-                static const int planes[9] = {1, 1, 1, 1, 2, 2, 1, 1, 1};
-                static const int widths[9] = {1, 1, 1, 1, 1, 1, 2, 2, 4};
+            for (int variant = 0; variant < (p ? 11 : 6); ++variant) { /* wide: float only */
+                static const int depths[11] = {2, 1, 3, 2, 1, 2, 1, 3, 2, 3, 1};
+                static const int planes[11] = {1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1};
+                static const int widths[11] = {1, 1, 1, 1, 1, 1, 2, 2, 4, 2, 4};
+                static const int segments[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1};
                 const int reader = variant & 1, depth = depths[variant], w = widths[variant];
+                const int sg = segments[variant];
                 const int precision = p ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
                 const int salt = equations[e][0], eq = equations[e][1];
                 const int pl = planes[variant];
-                solve(DG_BACKEND_CPU, precision, salt, eq, reader, depth, pl, w, phi0, cpu);
-                solve(DG_BACKEND_CUDA, precision, salt, eq, reader, depth, pl, w, phi0, gpu);
+                solve(DG_BACKEND_CPU, precision, salt, eq, reader, depth, pl, w, sg, phi0, cpu);
+                solve(DG_BACKEND_CUDA, precision, salt, eq, reader, depth, pl, w, sg, phi0, gpu);
                 double ref = 0.0, diff = max_abs_diff(gpu, cpu, n, &ref);
-                printf("%-6s salt %d equation %d reader %d depth %d planes %d pairs %d: rel diff "
-                       "%.2e\n",
-                       p ? "float" : "double", salt, eq, reader, depth, pl, w, diff / ref);
+                printf("%-6s salt %d equation %d reader %d depth %d planes %d pairs %d%s: rel "
+                       "diff %.2e\n",
+                       p ? "float" : "double", salt, eq, reader, depth, pl, w,
+                       sg ? " (segments)" : "", diff / ref);
                 CHECK(diff / ref <= gpu_tolerance(precision), "relative difference %.3e",
                       diff / ref);
             }

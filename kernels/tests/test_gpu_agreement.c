@@ -7,7 +7,7 @@
  * sweep kernel (the autotune, which runs each candidate for a few iterations) and with the
  * two-planes-per-barrier kernel (cuda_sweep_pair.cuh) forced at prefetch depths 1 and 2 on two
  * block shapes, and (float only) the kernel of 2 or 4 pairs per thread (cuda_sweep_wide.cuh)
- * forced on three; the forced runs must equal the CPU backend bit for bit.
+ * forced in both layouts on five; the forced runs must equal the CPU backend bit for bit.
  * Exits 77 (skipped) without a usable GPU. */
 #include "gpu_test.h"
 
@@ -18,16 +18,18 @@
    only. */
 typedef struct sweep_variant {
     const char *name;
-    int planes, depth, block_x, block_y, width;
+    int planes, depth, block_x, block_y, width, segments;
 } sweep_variant;
 
 static const sweep_variant variants[] = {
-    {"autotune", 0, 0, 0, 0, 1},
-    {"2 planes d1 16x16", 2, 1, 0, 0, 1},
-    {"2 planes d2 66x15", 2, 2, 66, 15, 1},
-    {"2 pairs d2 16x16", 1, 2, 0, 0, 2},
-    {"2 pairs d3 34x30", 1, 3, 34, 30, 2},
-    {"4 pairs d1 32x8", 1, 1, 32, 8, 4},
+    {"autotune", 0, 0, 0, 0, 1, 0},
+    {"2 planes d1 16x16", 2, 1, 0, 0, 1, 0},
+    {"2 planes d2 66x15", 2, 2, 66, 15, 1, 0},
+    {"2 adjacent pairs d2 16x16", 1, 2, 0, 0, 2, 0},
+    {"2 adjacent pairs d3 34x30", 1, 3, 34, 30, 2, 0},
+    {"4 adjacent pairs d1 32x8", 1, 1, 32, 8, 4, 0},
+    {"2 segments d2 5x7", 1, 2, 5, 7, 2, 1},
+    {"4 segments d2 16x16", 1, 2, 0, 0, 4, 1},
 };
 static const sweep_variant *variant = &variants[0];
 
@@ -35,11 +37,12 @@ static void force_variant(dg_solver s) {
     dg_error err = {0};
     dg_cuda_info info;
     /* 1 plane first: every depth has a 1-plane kernel. */
-    if (dg_cuda_set_pairs_per_thread(s->backend_state, 1, &err) != DG_OK ||
+    if (dg_cuda_set_pairs_per_thread(s->backend_state, 1, 0, &err) != DG_OK ||
         dg_cuda_set_planes_per_barrier(s->backend_state, 1, &err) != DG_OK ||
         dg_cuda_set_prefetch_depth(s->backend_state, variant->depth, &err) != DG_OK ||
         dg_cuda_set_planes_per_barrier(s->backend_state, variant->planes, &err) != DG_OK ||
-        dg_cuda_set_pairs_per_thread(s->backend_state, variant->width, &err) != DG_OK ||
+        dg_cuda_set_pairs_per_thread(s->backend_state, variant->width, variant->segments, &err) !=
+            DG_OK ||
         dg_cuda_get_info(s->backend_state, &info, &err) != DG_OK) {
         fprintf(stderr, "FAIL: forcing %s: %s\n", variant->name, err.message);
         exit(1);
@@ -47,8 +50,8 @@ static void force_variant(dg_solver s) {
     const int bx = variant->block_x ? variant->block_x : 16;
     const int by = variant->block_y ? variant->block_y : 16;
     CHECK(info.planes == variant->planes && info.depth == variant->depth &&
-              info.width == variant->width && !info.tuning && info.block_x == bx &&
-              info.block_y == by,
+              info.width == variant->width && info.segments == variant->segments && !info.tuning &&
+              info.block_x == bx && info.block_y == by,
           "%s: in use %dx%d depth %d, %d planes, %d pairs, tuning %d", variant->name, info.block_x,
           info.block_y, info.depth, info.planes, info.width, info.tuning);
 }

@@ -8,7 +8,8 @@
  *  - float with that criterion stops with DG_OUTCOME_FLOAT_RESOLUTION on both, within one check
  *    interval of each other.
  * Linear PB (salt), Poisson (no salt) and nonlinear PB on a dense medium; mixed also with the
- * sweep of 2 pairs per thread (cuda_sweep_wide.cuh) forced for both of its phases (the float
+ * sweep of 2 adjacent pairs or 4 segments per thread (cuda_sweep_wide.cuh) forced for both of
+ * its phases (the float
  * phase's Poisson / PB mode and the correction's rhs mode).  Exits 77 (skipped) without a usable
  * GPU. */
 #include "gpu_test.h"
@@ -91,18 +92,21 @@ static void run(const variant *v) {
     free(phi0), free(cpu), free(gpu), free(gpu_double);
 }
 
-/* The wide sweep (2 pairs per thread, depth 2) for the float and mixed solvers, not double. */
+/* The wide sweep for the float and mixed solvers (not double): wide_pairs pairs per thread in
+   the layout wide_segments, prefetch depth 2. */
+static int wide_pairs = 2, wide_segments = 0;
 static void force_wide(dg_solver s) {
     if (s->options.precision == DG_PRECISION_DOUBLE) return;
     dg_error err = {0};
     dg_cuda_info info;
-    if (dg_cuda_set_pairs_per_thread(s->backend_state, 2, &err) != DG_OK ||
+    if (dg_cuda_set_pairs_per_thread(s->backend_state, wide_pairs, wide_segments, &err) != DG_OK ||
         dg_cuda_get_info(s->backend_state, &info, &err) != DG_OK) {
-        fprintf(stderr, "FAIL: forcing 2 pairs per thread: %s\n", err.message);
+        fprintf(stderr, "FAIL: forcing %d pairs per thread: %s\n", wide_pairs, err.message);
         exit(1);
     }
-    CHECK(info.width == 2 && !info.tuning, "2 pairs per thread: in use %d, tuning %d", info.width,
-          info.tuning);
+    CHECK(info.width == wide_pairs && info.segments == wide_segments && !info.tuning,
+          "%d pairs per thread (layout %d): in use %d (%d), tuning %d", wide_pairs, wide_segments,
+          info.width, info.segments, info.tuning);
 }
 
 int main(void) {
@@ -116,9 +120,13 @@ int main(void) {
     };
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; ++i)
         run(&variants[i]);
-    printf("== mixed with 2 pairs per thread\n");
     gpu_after_medium = force_wide;
-    for (size_t i = 0; i < 3; ++i)
-        run(&variants[i]);
+    for (int layout = 0; layout < 2; ++layout) {
+        wide_pairs = layout ? 4 : 2, wide_segments = layout;
+        printf("== mixed with %d pairs per thread (%s)\n", wide_pairs,
+               layout ? "segments" : "adjacent");
+        for (size_t i = 0; i < 3; ++i)
+            run(&variants[i]);
+    }
     return test_finish("test_gpu_mixed");
 }
