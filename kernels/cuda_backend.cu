@@ -123,6 +123,7 @@ static int cuda_create(void **state, const dg_backend_config *config, dg_error *
     st->sparse_reader = DG_CUDA_READER_LDG;
     st->depth = DG_CUDA_DEFAULT_DEPTH;
     st->planes = 1;
+    st->width = 1;
     int status = open_device(st, config, err);
     if (status == DG_OK) {
         cudaError_t code = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking);
@@ -202,15 +203,17 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (st->mixed && st->float_phase && change && change->end_float_phase)
         status = dg_cuda_refine_end_float(st, err);
     const int float_phase = st->mixed && st->float_phase; /* float phase: the iterate itself */
-    if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
+    /* A fold due after the last block runs here, in one pass with the residual that follows it
+       (the CPU backend folds at the end of that block: the same values). */
+    if (status == DG_OK && st->mixed && !float_phase && st->refine_pending >= DG_REFINE_SWEEPS)
+        status = dg_cuda_refine_fold_residual(st, err);
+    else if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
     for (int i = 0; i < count && status == DG_OK; ++i)
         status = dg_cuda_tuned_iteration(st, measure && i == count - 1, stride, err);
     if (status == DG_OK && float_phase) st->float_iterations += count;
-    if (status == DG_OK && st->mixed && !float_phase) { /* fold every DG_REFINE_SWEEPS or more */
+    if (status == DG_OK && st->mixed && !float_phase) /* a fold every DG_REFINE_SWEEPS or more */
         st->refine_pending += count;
-        if (st->refine_pending >= DG_REFINE_SWEEPS) status = dg_cuda_refine_fold(st, err);
-    }
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
     if (status == DG_OK && measure && float_phase) {
         change->float_phase = 1;
@@ -363,6 +366,8 @@ extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) 
     info->block_x = st->shape.bx, info->block_y = st->shape.by, info->zchunks = st->shape.zchunks;
     info->depth = st->shape.depth;
     info->planes = st->shape.planes;
+    info->width = st->shape.width;
+    info->segments = st->shape.segments;
     info->autotuned = st->shape_from_autotune;
     info->tuning = st->tuner.active;
     info->sparse_reader = st->sparse_reader;
@@ -373,6 +378,8 @@ extern "C" int dg_cuda_get_info(void *state, dg_cuda_info *info, dg_error *err) 
             info->tune_by[i] = st->tuner.candidate[i].by;
             info->tune_depth[i] = st->tuner.candidate[i].depth;
             info->tune_planes[i] = st->tuner.candidate[i].planes;
+            info->tune_width[i] = st->tuner.candidate[i].width;
+            info->tune_segments[i] = st->tuner.candidate[i].segments;
             info->tune_ms[i] = st->tuner.ms[i];
         }
     }
@@ -393,16 +400,27 @@ extern "C" int dg_cuda_set_sparse_reader(void *state, int reader, dg_error *err)
     return DG_OK;
 }
 
-/* Sweep kernels with depth and planes per barrier: keep the block, refit the chunks. */
-static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, dg_error *err) {
-    const int most = planes == 1 ? DG_CUDA_MAX_DEPTH : 2;
+/* Sweep kernels with depth, planes per barrier and pairs per thread: keep the block, refit the
+   chunks. */
+static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, int width, int segments,
+                             dg_error *err) {
+    const int most = planes == 2 || width == 4 ? 2 : DG_CUDA_MAX_DEPTH;
     if (depth < 1 || depth > most)
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
-                            "prefetch depth %d with %d plane(s) per barrier (1..%d)", depth, planes,
-                            most);
+                            "prefetch depth %d with %d plane(s) per barrier and %d pair(s) per "
+                            "thread (1..%d)",
+                            depth, planes, width, most);
+    if (width > 1 && !st->is_float)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "%d pairs per thread: float and mixed precision only", width);
+    if (width > 1 && planes != 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "%d pairs per thread with %d planes per barrier (1 plane only)", width,
+                            planes);
     int status = use_device(st, err);
     if (status != DG_OK) return status;
-    st->depth = depth, st->planes = planes;
+    st->depth = depth, st->planes = planes, st->width = width, st->segments = segments;
+    st->sweep_forced = 1;
     if (!st->has_medium) return DG_OK;
     status = dg_cuda_make_shape(st, st->shape.bx, st->shape.by, &st->shape, err);
     st->tuner.active = 0; /* a tuner still running would mix variants: stop it */
@@ -411,14 +429,23 @@ static int set_sweep_variant(dg_cuda_state *st, int depth, int planes, dg_error 
 
 extern "C" int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
-    return set_sweep_variant(st, depth, st->planes, err);
+    return set_sweep_variant(st, depth, st->planes, st->width, st->segments, err);
 }
 
 extern "C" int dg_cuda_set_planes_per_barrier(void *state, int planes, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     if (planes != 1 && planes != 2)
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "%d planes per barrier (1 or 2)", planes);
-    return set_sweep_variant(st, st->depth, planes, err);
+    return set_sweep_variant(st, st->depth, planes, st->width, st->segments, err);
+}
+
+extern "C" int dg_cuda_set_pairs_per_thread(void *state, int width, int segments, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    if (width != 1 && width != 2 && width != 4)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "%d pairs per thread (1, 2 or 4)", width);
+    if (segments != 0 && segments != 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "pairs layout %d (0 or 1)", segments);
+    return set_sweep_variant(st, st->depth, st->planes, width, segments, err);
 }
 
 extern "C" int dg_cuda_copy_bandwidth(int device, size_t bytes, int repeats, double *gb_per_s,

@@ -11,7 +11,7 @@
 #define DG_CUDA_READER_LDG     0 /* read-only data path (const __restrict__, __ldg) */
 #define DG_CUDA_READER_TEXTURE 1 /* 1D texture objects over linear memory */
 
-#define DG_CUDA_TUNE_MAX 40 /* most autotune candidates */
+#define DG_CUDA_TUNE_MAX 80 /* most autotune candidates */
 
 typedef struct dg_cuda_info {
     char device_name[256];
@@ -23,12 +23,15 @@ typedef struct dg_cuda_info {
     int zchunks;                /* sweep blocks along z */
     int depth;                  /* barriers ahead that the sweep issues its loads */
     int planes;                 /* planes the sweep updates per barrier (1 or 2) */
+    int width;                  /* pairs of grid points per sweep thread along x (1, 2 or 4) */
+    int segments;               /* width > 1: 1 = segments layout, 0 = adjacent pairs */
     int autotuned;              /* 1 if the shape was chosen by the autotune */
     int tuning;                 /* 1 while the autotune is still timing candidates */
     int sparse_reader;          /* DG_CUDA_READER_* */
     int tune_count;             /* candidates the autotune timed (0 if it has not run) */
     int tune_bx[DG_CUDA_TUNE_MAX], tune_by[DG_CUDA_TUNE_MAX];
     int tune_depth[DG_CUDA_TUNE_MAX], tune_planes[DG_CUDA_TUNE_MAX];
+    int tune_width[DG_CUDA_TUNE_MAX], tune_segments[DG_CUDA_TUNE_MAX];
     double tune_ms[DG_CUDA_TUNE_MAX]; /* each candidate's time for its timed iterations */
 } dg_cuda_info;
 
@@ -46,6 +49,12 @@ int dg_cuda_set_prefetch_depth(void *state, int depth, dg_error *err);
 /** Planes the sweep kernels update per barrier (1 or 2), for measurements and tests; keeps the
  *  block shape and depth, stops the autotune. */
 int dg_cuda_set_planes_per_barrier(void *state, int planes, dg_error *err);
+
+/** Pairs of grid points each sweep thread updates along x: 1, 2 or 4 (cuda_sweep_wide.cuh; 2 and 4
+ *  in float and mixed only, with 1 plane per barrier, 4 with depth 1..2), adjacent (segments 0)
+ *  or one per segment of the tile (segments 1), for measurements and tests; keeps the block
+ *  shape, stops the autotune. */
+int dg_cuda_set_pairs_per_thread(void *state, int width, int segments, dg_error *err);
 
 /** Device-to-device cudaMemcpy bandwidth of device `device`: a buffer of `bytes` copied
  *  `repeats` times; GB/s counting bytes read plus bytes written (1 GB = 1e9 bytes). */

@@ -48,6 +48,8 @@ struct dg_cuda_shape {
     int bx, by;           /* threads: x pairs (2 grid points each) and y rows */
     int depth;            /* barriers ahead that loads are issued (dg_sweep_kernel DEPTH) */
     int planes;           /* planes updated per barrier (1 or 2, dg_sweep_kernel PLANES) */
+    int width;            /* pairs per thread along x (1, or 2 / 4: dg_sweep_wide_kernel) */
+    int segments;         /* width > 1: 1 = the SEGMENTS layout, 0 = adjacent pairs */
     int tiles_x, tiles_y; /* blocks over the x-y plane */
     int zchunks;          /* blocks along z; each marches over planes_per_chunk planes */
     int planes_per_chunk;
@@ -55,6 +57,8 @@ struct dg_cuda_shape {
 };
 
 #define DG_CUDA_MAX_CANDIDATES DG_CUDA_TUNE_MAX
+/* A later sweep mode on a tuned grid times only this many of the fastest earlier candidates. */
+#define DG_CUDA_RETUNE_CANDIDATES 8
 
 struct dg_cuda_tuner {
     int active; /* timing candidates now */
@@ -63,8 +67,14 @@ struct dg_cuda_tuner {
     float ms[DG_CUDA_MAX_CANDIDATES];
     int next; /* next iteration slot to time (2 per candidate after one warm-up) */
     cudaEvent_t event[2 * DG_CUDA_MAX_CANDIDATES * 2 + 1];
-    int tuned_nx, tuned_ny, tuned_nz; /* grid the kept shape was tuned for (0 = none) */
-    dg_cuda_shape best;
+    int tuned_nx, tuned_ny, tuned_nz; /* grid the kept shapes were tuned for (0 = none) */
+    dg_cuda_shape best;               /* the last tuning's choice */
+    int mode;                         /* sweep mode (DG_SWEEP_*) being tuned now */
+    int tuned_modes;                  /* bit m: best_by_mode[m] holds mode m's choice */
+    int full;                         /* timing every candidate (not only the ranked ones) */
+    dg_cuda_shape best_by_mode[4];
+    dg_cuda_shape ranked[DG_CUDA_RETUNE_CANDIDATES]; /* the fastest of the last full tuning */
+    int ranked_count;
 };
 
 struct dg_cuda_state {
@@ -118,6 +128,10 @@ struct dg_cuda_state {
     int sparse_reader; /* DG_CUDA_READER_LDG or DG_CUDA_READER_TEXTURE */
     int depth;         /* prefetch depth of the sweeps (DG_CUDA_DEFAULT_DEPTH unless set) */
     int planes;        /* planes per barrier of the sweeps (1 unless set) */
+    int width;         /* pairs per thread of the sweeps (1 unless set) */
+    int segments;      /* their layout (cuda_sweep_wide.cuh; 0 unless set) */
+    int shape_mode;    /* sweep mode (DG_SWEEP_*) the shape in use was chosen for */
+    int sweep_forced;  /* depth, planes or width set by hand: no re-tuning per mode */
 
     /* sample_change (cuda_decomposed.cu): snapshot, per-block partials, pinned copy of them. */
     void *sample;
@@ -133,14 +147,17 @@ struct dg_cuda_state {
     dg_rhs16 *rhs[2];               /* residual / factor, bfloat16 (refine_rhs.h) */
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
-    int refine_pending;             /* iterations since the last fold (0: correction is zero) */
-    int float_phase; /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
+    int refine_pending; /* iterations since the last fold (0: correction is zero); a fold due
+                           (>= DG_REFINE_SWEEPS) waits for the next iterate, store_phi or
+                           nonlinear source, so that it runs with the next residual */
+    int float_phase;    /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
     int float_iterations;      /* iterations of the float phase since load_phi */
     double float_previous_max; /* max change of its last check, -1 if none */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
 #define DG_CUDA_MAX_DEPTH     3 /* with 1 plane per barrier; 2 with 2 planes */
+#define DG_CUDA_MAX_WIDTH     4 /* pairs per thread: 1, 2 (depth 1..3) or 4 (depth 1..2) */
 
 /* ---- Errors ---------------------------------------------------------------------------- */
 
@@ -194,14 +211,16 @@ int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_erro
 
 /* ---- Launch shapes (cuda_shape.cu) ----------------------------------------------------- */
 
-/** Fill shape (tiles, z chunks, blocks) for a bx x by block at st->depth and st->planes on the
- *  grid; DG_ERR_UNSUPPORTED for a depth and planes pair that has no kernel. */
+/** Fill shape (tiles, z chunks, blocks) for a bx x by block at st->depth, st->planes and
+ *  st->width on the grid; DG_ERR_UNSUPPORTED for a combination that has no kernel. */
 int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *shape, dg_error *err);
 /** Choose the shape after set_medium: fixed, default or cached autotune; starts the tuner. */
 int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err);
 /** Largest block count of any shape the sweeps may use on this grid (partials capacity). */
 int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err);
-/** Run one iteration, timing it for the autotune when the tuner is active. */
+/** Run one iteration, timing it for the autotune when the tuner is active; when the sweep mode
+ *  changed (mixed precision's float phase ended, nonlinear began) switch to that mode's tuned
+ *  shape, or tune for it. */
 int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err);
 
 /* ---- Kernel launchers (cuda_launch.cu) -------------------------------------------------- */
@@ -218,6 +237,8 @@ int dg_cuda_launch_gather_last(dg_cuda_state *st, dg_error *err);
 /** Full-grid slab [w0, w0 + count) in staging (double or float) <-> half grids. */
 int dg_cuda_launch_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
 int dg_cuda_launch_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
+/** The sweep mode (DG_SWEEP_*, cuda_sweep.cuh) of the state's next iterations. */
+int dg_cuda_sweep_mode(const dg_cuda_state *st);
 /** Half an iteration: sweep and corrections of one colour with the current shape. */
 int dg_cuda_launch_colour(dg_cuda_state *st, int colour, dg_error *err);
 /* Backend ops of a domain-decomposed iteration (cuda_decomposed.cu). */
@@ -252,6 +273,9 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
 int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err);
 /** Residual of the double iterate into rhs (before a block of correction sweeps). */
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
+/** The pending fold (if any) and then the residual, in one pass over the grid: the same values
+ *  as dg_cuda_refine_fold followed by dg_cuda_refine_residual. */
+int dg_cuda_refine_fold_residual(dg_cuda_state *st, dg_error *err);
 /** phi_d += correction, correction = 0, if any iterations ran since the last fold. */
 int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err);
 /** Nonlinear source from the double iterate. */

@@ -7,6 +7,7 @@
 #include "cuda_sparse.cuh"
 #include "cuda_sweep.cuh"
 #include "cuda_sweep_pair.cuh"
+#include "cuda_sweep_wide.cuh"
 
 #define DG_CUDA_AUX_THREADS 256
 
@@ -22,7 +23,7 @@ int dg_cuda_sparse_blocks(int count) {
     return (count + DG_CUDA_AUX_THREADS - 1) / DG_CUDA_AUX_THREADS;
 }
 
-static int sweep_mode(const dg_cuda_state *st) {
+int dg_cuda_sweep_mode(const dg_cuda_state *st) {
     if (st->mixed && !st->float_phase) return DG_SWEEP_RHS;
     if (!st->has_salt) return DG_SWEEP_POISSON;
     return st->nonlinear_active ? DG_SWEEP_NONLINEAR : DG_SWEEP_PB;
@@ -31,22 +32,32 @@ static int sweep_mode(const dg_cuda_state *st) {
 /* ---- Sweeps ------------------------------------------------------------------------------ */
 
 size_t dg_cuda_sweep_shared_bytes(const dg_cuda_shape *s, size_t element_size) {
-    /* planes per barrier, double-buffered */
-    return 2 * (size_t)s->planes * s->bx * s->by * element_size;
+    /* planes per barrier (or pairs per thread), double-buffered */
+    return 2 * (size_t)s->planes * s->width * s->bx * s->by * element_size;
 }
 
-/* The (planes per barrier, prefetch depth) pairs that have kernels: 1 = 1..3, 2 = 1..2. */
+/* The (planes per barrier, prefetch depth, pairs per thread, layout) that have kernels: 1 plane
+   1 pair: depth 1..3 (variants 1-3); 2 planes: depth 1..2 (4-5); float only, 1 plane, adjacent
+   pairs: 2 pairs depth 1..3 (6-8), 4 pairs depth 1..2 (9-10); segments: the same (11-15). */
 static int sweep_variant(const dg_cuda_shape *s) {
-    return s->planes == 1 && s->depth >= 1 && s->depth <= 3   ? s->depth
-           : s->planes == 2 && s->depth >= 1 && s->depth <= 2 ? 3 + s->depth
-                                                              : 0;
+    const int d = s->depth, seg = s->segments ? 5 : 0;
+    if (s->width == 1 && s->planes == 1 && d >= 1 && d <= 3) return d;
+    if (s->width == 1 && s->planes == 2 && d >= 1 && d <= 2) return 3 + d;
+    if (s->width == 2 && s->planes == 1 && d >= 1 && d <= 3) return 5 + d + seg;
+    if (s->width == 4 && s->planes == 1 && d >= 1 && d <= 2) return 8 + d + seg;
+    return 0;
 }
 
-template <typename T, int MODE, bool MEASURE, int DEPTH, int PLANES>
+template <typename T, int MODE, bool MEASURE, int DEPTH, int PLANES, int WIDTH, bool SEGMENTS>
 static void sweep_launch(const dg_cuda_shape *s, size_t shared, cudaStream_t stream,
                          const dg_sweep_params<T> &p) {
     const dim3 block(s->bx, s->by), grid(s->tiles_x, s->tiles_y, s->zchunks);
-    if constexpr (PLANES == 1)
+    if constexpr (WIDTH > 1 && sizeof(T) == 8)
+        return; /* no double kernel: sweep_variant names none (dg_cuda_make_shape refuses it) */
+    else if constexpr (WIDTH > 1)
+        dg_sweep_wide_kernel<T, MODE, MEASURE, DEPTH, WIDTH, SEGMENTS>
+            <<<grid, block, shared, stream>>>(p);
+    else if constexpr (PLANES == 1)
         dg_sweep_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
     else
         dg_sweep_pair_kernel<T, MODE, MEASURE, DEPTH><<<grid, block, shared, stream>>>(p);
@@ -58,19 +69,49 @@ static bool sweep_depth(const dg_cuda_shape *s, size_t shared, cudaStream_t stre
                         const dg_sweep_params<T> &p) {
     switch (sweep_variant(s)) {
     case 1:
-        sweep_launch<T, MODE, MEASURE, 1, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 1, 1, false>(s, shared, stream, p);
         return true;
     case 2:
-        sweep_launch<T, MODE, MEASURE, 2, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 1, 1, false>(s, shared, stream, p);
         return true;
     case 3:
-        sweep_launch<T, MODE, MEASURE, 3, 1>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 3, 1, 1, false>(s, shared, stream, p);
         return true;
     case 4:
-        sweep_launch<T, MODE, MEASURE, 1, 2>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 1, 2, 1, false>(s, shared, stream, p);
         return true;
     case 5:
-        sweep_launch<T, MODE, MEASURE, 2, 2>(s, shared, stream, p);
+        sweep_launch<T, MODE, MEASURE, 2, 2, 1, false>(s, shared, stream, p);
+        return true;
+    case 6:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 2, false>(s, shared, stream, p);
+        return true;
+    case 7:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 2, false>(s, shared, stream, p);
+        return true;
+    case 8:
+        sweep_launch<T, MODE, MEASURE, 3, 1, 2, false>(s, shared, stream, p);
+        return true;
+    case 9:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 4, false>(s, shared, stream, p);
+        return true;
+    case 10:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 4, false>(s, shared, stream, p);
+        return true;
+    case 11:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 12:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 13:
+        sweep_launch<T, MODE, MEASURE, 3, 1, 2, true>(s, shared, stream, p);
+        return true;
+    case 14:
+        sweep_launch<T, MODE, MEASURE, 1, 1, 4, true>(s, shared, stream, p);
+        return true;
+    case 15:
+        sweep_launch<T, MODE, MEASURE, 2, 1, 4, true>(s, shared, stream, p);
         return true;
     default:
         return false;
@@ -96,7 +137,7 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.partials = st->partials;
     const size_t shared = dg_cuda_sweep_shared_bytes(shape, sizeof(T));
     bool launched = false;
-    switch (sweep_mode(st) * 2 + (measure ? 1 : 0)) {
+    switch (dg_cuda_sweep_mode(st) * 2 + (measure ? 1 : 0)) {
     case 0:
         launched = sweep_depth<T, DG_SWEEP_POISSON, false>(shape, shared, st->stream, p);
         break;
@@ -123,15 +164,22 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
         break;
     }
     if (!launched)
-        return dg_error_set(err, DG_ERR_INTERNAL, "no sweep kernel with depth %d, %d planes",
-                            shape->depth, shape->planes);
+        return dg_error_set(err, DG_ERR_INTERNAL,
+                            "no sweep kernel with depth %d, %d planes, %d pairs per thread (%s)",
+                            shape->depth, shape->planes, shape->width,
+                            shape->segments ? "segments" : "adjacent");
     DG_CUDA_LAUNCHED("sweep kernel");
     return DG_OK;
 }
 
-template <typename T, int MODE, int DEPTH, int PLANES>
+template <typename T, int MODE, int DEPTH, int PLANES, int WIDTH, bool SEGMENTS>
 static cudaError_t occupancy(int *blocks, int threads, size_t shared) {
-    if constexpr (PLANES == 1)
+    if constexpr (WIDTH > 1 && sizeof(T) == 8)
+        return cudaErrorInvalidValue;
+    else if constexpr (WIDTH > 1)
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            blocks, dg_sweep_wide_kernel<T, MODE, false, DEPTH, WIDTH, SEGMENTS>, threads, shared);
+    else if constexpr (PLANES == 1)
         return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             blocks, dg_sweep_kernel<T, MODE, false, DEPTH>, threads, shared);
     else
@@ -144,15 +192,35 @@ static cudaError_t occupancy_depth(const dg_cuda_shape *s, int *blocks, size_t s
     const int threads = s->bx * s->by;
     switch (sweep_variant(s)) {
     case 1:
-        return occupancy<T, MODE, 1, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 1, 1, false>(blocks, threads, shared);
     case 2:
-        return occupancy<T, MODE, 2, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 1, 1, false>(blocks, threads, shared);
     case 3:
-        return occupancy<T, MODE, 3, 1>(blocks, threads, shared);
+        return occupancy<T, MODE, 3, 1, 1, false>(blocks, threads, shared);
     case 4:
-        return occupancy<T, MODE, 1, 2>(blocks, threads, shared);
+        return occupancy<T, MODE, 1, 2, 1, false>(blocks, threads, shared);
     case 5:
-        return occupancy<T, MODE, 2, 2>(blocks, threads, shared);
+        return occupancy<T, MODE, 2, 2, 1, false>(blocks, threads, shared);
+    case 6:
+        return occupancy<T, MODE, 1, 1, 2, false>(blocks, threads, shared);
+    case 7:
+        return occupancy<T, MODE, 2, 1, 2, false>(blocks, threads, shared);
+    case 8:
+        return occupancy<T, MODE, 3, 1, 2, false>(blocks, threads, shared);
+    case 9:
+        return occupancy<T, MODE, 1, 1, 4, false>(blocks, threads, shared);
+    case 10:
+        return occupancy<T, MODE, 2, 1, 4, false>(blocks, threads, shared);
+    case 11:
+        return occupancy<T, MODE, 1, 1, 2, true>(blocks, threads, shared);
+    case 12:
+        return occupancy<T, MODE, 2, 1, 2, true>(blocks, threads, shared);
+    case 13:
+        return occupancy<T, MODE, 3, 1, 2, true>(blocks, threads, shared);
+    case 14:
+        return occupancy<T, MODE, 1, 1, 4, true>(blocks, threads, shared);
+    case 15:
+        return occupancy<T, MODE, 2, 1, 4, true>(blocks, threads, shared);
     default:
         return cudaErrorInvalidValue;
     }
@@ -162,6 +230,7 @@ template <typename T>
 static int sweep_occupancy(dg_cuda_state *st, const dg_cuda_shape *s, int *blocks_per_sm,
                            dg_error *err) {
     const size_t shared = dg_cuda_sweep_shared_bytes(s, sizeof(T));
+    /* by the medium only (not the mixed phase), so that the partials sized from it suffice */
     const cudaError_t code = st->has_salt
                                  ? occupancy_depth<T, DG_SWEEP_PB>(s, blocks_per_sm, shared)
                                  : occupancy_depth<T, DG_SWEEP_POISSON>(s, blocks_per_sm, shared);

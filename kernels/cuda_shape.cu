@@ -15,12 +15,18 @@
 #define DG_CUDA_CHUNK_PLANES     40 /* planes per z chunk on large grids (measured, PERFORMANCE.md) */
 #define DG_CUDA_MIN_CHUNK_PLANES 8
 
-/* Autotune candidates: block shapes (x counts pairs of grid points), each with these sweep
-   variants: {planes per barrier, prefetch depth}. */
-static const int candidate_shapes[][2] = {{16, 16}, {32, 8},  {32, 16}, {64, 8}, {32, 32},
-                                          {64, 16}, {16, 32}, {34, 30}, {66, 15}};
+/* Autotune candidates: block shapes (x counts threads, each of `width` pairs of grid points),
+   each with these sweep variants: {planes per barrier, prefetch depth, pairs per thread,
+   segments layout}.  The wider ones (cuda_sweep_wide.cuh, float only) move more bytes per
+   thread, for 4-byte and 2-byte data; their tiles are 2 or 4 times as wide, so they are timed
+   on the first `narrow_count` shapes only (block x up to 34 threads). */
+static const int candidate_shapes[][2] = {{16, 16}, {32, 8}, {32, 16}, {32, 32}, {16, 32},
+                                          {34, 30}, {64, 8}, {64, 16}, {66, 15}};
 static const int candidate_count = sizeof candidate_shapes / sizeof candidate_shapes[0];
-static const int candidate_variants[][2] = {{1, 2}, {1, 3}, {2, 1}, {2, 2}};
+static const int narrow_count = 6;
+static const int candidate_variants[][4] = {{1, 2, 1, 0}, {1, 3, 1, 0}, {2, 1, 1, 0}, {2, 2, 1, 0},
+                                            {1, 2, 2, 0}, {1, 3, 2, 0}, {1, 1, 4, 0}, {1, 2, 2, 1},
+                                            {1, 3, 2, 1}, {1, 1, 4, 1}};
 static const int variant_count = sizeof candidate_variants / sizeof candidate_variants[0];
 
 /* Chunks along z.  Measured on an H100 (docs/PERFORMANCE.md): when every block marches through
@@ -37,13 +43,17 @@ static int choose_zchunks(int tiles, int slots, int planes) {
 
 int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_error *err) {
     const int pairs = (st->nx - 1) / 2, rows = st->ny - 2, planes = st->nz - 2;
-    if (st->planes < 1 || st->planes > 2 || st->depth < 1 ||
-        st->depth > (st->planes == 1 ? DG_CUDA_MAX_DEPTH : 2))
+    const int w = st->width, seg = w > 1 && st->segments;
+    const int most_depth = st->planes == 2 ? 2 : w == 4 ? 2 : DG_CUDA_MAX_DEPTH;
+    if (st->planes < 1 || st->planes > 2 || st->depth < 1 || st->depth > most_depth ||
+        (w != 1 && w != 2 && w != 4) || (w > 1 && (st->planes != 1 || !st->is_float)))
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
-                            "no sweep kernel with prefetch depth %d and %d planes per barrier",
-                            st->depth, st->planes);
-    s->bx = bx, s->by = by, s->depth = st->depth, s->planes = st->planes;
-    s->tiles_x = (pairs + bx - 3) / (bx - 2);
+                            "no %s sweep kernel with prefetch depth %d, %d planes per barrier "
+                            "and %d pairs per thread",
+                            st->is_float ? "float" : "double", st->depth, st->planes, w);
+    s->bx = bx, s->by = by, s->depth = st->depth, s->planes = st->planes, s->width = w;
+    s->segments = seg;
+    s->tiles_x = (pairs + (bx - 2) * w - 1) / ((bx - 2) * w);
     s->tiles_y = (rows + by - 3) / (by - 2);
     if (s->tiles_y > 65535)
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
@@ -66,74 +76,102 @@ int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *s, dg_e
     return DG_OK;
 }
 
-/* Make a shape at a given prefetch depth and planes per barrier (the state's are restored). */
-static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, int planes, dg_cuda_shape *s,
-                         dg_error *err) {
-    const int saved_depth = st->depth, saved_planes = st->planes;
-    st->depth = depth, st->planes = planes;
+/* Make a shape at a given prefetch depth, planes per barrier, pairs per thread and layout (the
+   state's are restored). */
+static int make_shape_at(dg_cuda_state *st, int bx, int by, int depth, int planes, int width,
+                         int segments, dg_cuda_shape *s, dg_error *err) {
+    const int saved_depth = st->depth, saved_planes = st->planes, saved_width = st->width,
+              saved_segments = st->segments;
+    st->depth = depth, st->planes = planes, st->width = width, st->segments = segments;
     const int status = dg_cuda_make_shape(st, bx, by, s, err);
-    st->depth = saved_depth, st->planes = saved_planes;
+    st->depth = saved_depth, st->planes = saved_planes, st->width = saved_width,
+    st->segments = saved_segments;
     return status;
 }
 
-/* Over every shape, prefetch depth and planes per barrier this handle may use, so that changing
-   them later (dg_cuda_set_prefetch_depth, dg_cuda_set_planes_per_barrier) never outgrows the
-   partials. */
+/* Over every shape, prefetch depth, planes per barrier and pairs per thread this handle may use,
+   so that changing them later (dg_cuda_set_prefetch_depth, dg_cuda_set_planes_per_barrier,
+   dg_cuda_set_pairs_per_thread) never outgrows the partials. */
 int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err) {
     *blocks = 0;
     dg_cuda_shape s;
     int status = DG_OK;
-    for (int planes = 1; planes <= 2; ++planes)
-        for (int depth = 1; depth <= (planes == 1 ? DG_CUDA_MAX_DEPTH : 2); ++depth) {
-            const int fixed = st->config.block_x > 0;
-            for (int i = 0; i < (fixed ? 1 : candidate_count); ++i) {
-                const int bx = fixed ? st->config.block_x : candidate_shapes[i][0];
-                const int by = fixed ? st->config.block_y : candidate_shapes[i][1];
-                status = make_shape_at(st, bx, by, depth, planes, &s, err);
-                if (status != DG_OK) return status;
-                if (s.blocks > *blocks) *blocks = s.blocks;
+    for (int width = 1; width <= (st->is_float ? DG_CUDA_MAX_WIDTH : 1); width *= 2)
+        for (int planes = 1; planes <= (width == 1 ? 2 : 1); ++planes) {
+            const int most = planes == 2 || width == 4 ? 2 : DG_CUDA_MAX_DEPTH;
+            for (int depth = 1; depth <= most; ++depth) {
+                const int fixed = st->config.block_x > 0;
+                for (int i = 0; i < (fixed ? 1 : candidate_count); ++i) {
+                    const int bx = fixed ? st->config.block_x : candidate_shapes[i][0];
+                    const int by = fixed ? st->config.block_y : candidate_shapes[i][1];
+                    status = make_shape_at(st, bx, by, depth, planes, width, 0, &s, err);
+                    if (status != DG_OK) return status;
+                    if (s.blocks > *blocks) *blocks = s.blocks;
+                }
             }
         }
     return status;
 }
 
-static int start_tuner(dg_cuda_state *st, dg_error *err) {
+/* Time every candidate, or (ranked) only the fastest of the last full tuning of this grid. */
+static int start_tuner(dg_cuda_state *st, int ranked, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     t->count = 0;
-    for (int v = 0; v < variant_count; ++v)
-        for (int i = 0; i < candidate_count && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
+    t->full = !ranked;
+    for (int k = 0; ranked && k < t->ranked_count; ++k) {
+        const dg_cuda_shape *r = &t->ranked[k];
+        int status = make_shape_at(st, r->bx, r->by, r->depth, r->planes, r->width, r->segments,
+                                   &t->candidate[t->count], err);
+        if (status != DG_OK) return status;
+        t->ms[t->count++] = 0.0f;
+    }
+    for (int v = 0; !ranked && v < variant_count; ++v) {
+        const int wide = candidate_variants[v][2] > 1;
+        if (wide && !st->is_float) continue; /* float kernels only */
+        const int shapes = wide ? narrow_count : candidate_count;
+        for (int i = 0; i < shapes && t->count < DG_CUDA_MAX_CANDIDATES; ++i) {
             int status = make_shape_at(st, candidate_shapes[i][0], candidate_shapes[i][1],
                                        candidate_variants[v][1], candidate_variants[v][0],
+                                       candidate_variants[v][2], candidate_variants[v][3],
                                        &t->candidate[t->count], err);
             if (status != DG_OK) return status;
             t->ms[t->count++] = 0.0f;
         }
+    }
     const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
     for (int i = 0; i < events; ++i)
         if (!t->event[i]) DG_CUDA_TRY(cudaEventCreate(&t->event[i]), "cudaEventCreate");
     t->next = 0;
     t->active = 1;
+    t->mode = dg_cuda_sweep_mode(st);
     return DG_OK;
+}
+
+/* Mode m's tuned shape, refitted to this state (the chunks depend on the medium). */
+static int tuned_shape(dg_cuda_state *st, int m, dg_error *err) {
+    const dg_cuda_shape *b = &st->tuner.best_by_mode[m];
+    st->shape_from_autotune = 1;
+    return make_shape_at(st, b->bx, b->by, b->depth, b->planes, b->width, b->segments, &st->shape,
+                         err);
 }
 
 int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     t->active = 0;
     st->shape_from_autotune = 0;
+    const int mode = dg_cuda_sweep_mode(st);
+    st->shape_mode = mode;
     if (st->config.block_x > 0)
         return dg_cuda_make_shape(st, st->config.block_x, st->config.block_y, &st->shape, err);
-    if (st->config.autotune && t->tuned_nx == st->nx && t->tuned_ny == st->ny &&
-        t->tuned_nz == st->nz) {
-        st->shape_from_autotune = 1;
-        return make_shape_at(st, t->best.bx, t->best.by, t->best.depth, t->best.planes, &st->shape,
-                             err);
-    }
+    if (t->tuned_nx != st->nx || t->tuned_ny != st->ny || t->tuned_nz != st->nz)
+        t->tuned_modes = 0; /* tuned for another grid */
+    if (st->config.autotune && (t->tuned_modes >> mode & 1)) return tuned_shape(st, mode, err);
     int status = dg_cuda_make_shape(st, DG_CUDA_DEFAULT_BX, DG_CUDA_DEFAULT_BY, &st->shape, err);
-    if (status == DG_OK && st->config.autotune) status = start_tuner(st, err);
+    if (status == DG_OK && st->config.autotune) status = start_tuner(st, 0, err);
     return status;
 }
 
-/* All candidates timed: keep the fastest. */
+/* All candidates timed: keep the fastest (and, after a full tuning, rank the fastest few). */
 static int finish_tuner(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
@@ -151,15 +189,49 @@ static int finish_tuner(dg_cuda_state *st, dg_error *err) {
         if (t->ms[i] < t->ms[best]) best = i;
     }
     t->best = t->candidate[best];
+    if (t->tuned_nx != st->nx || t->tuned_ny != st->ny || t->tuned_nz != st->nz) t->tuned_modes = 0;
+    t->best_by_mode[t->mode] = t->best;
+    t->tuned_modes |= 1 << t->mode;
     t->tuned_nx = st->nx, t->tuned_ny = st->ny, t->tuned_nz = st->nz;
+    if (t->full) { /* selection of the fastest; ties keep the candidate order */
+        unsigned char taken[DG_CUDA_MAX_CANDIDATES] = {0};
+        t->ranked_count = 0;
+        while (t->ranked_count < DG_CUDA_RETUNE_CANDIDATES && t->ranked_count < t->count) {
+            int k = -1;
+            for (int i = 0; i < t->count; ++i)
+                if (!taken[i] && (k < 0 || t->ms[i] < t->ms[k])) k = i;
+            taken[k] = 1;
+            t->ranked[t->ranked_count++] = t->candidate[k];
+        }
+    }
     t->active = 0;
     st->shape = t->best;
     st->shape_from_autotune = 1;
     return DG_OK;
 }
 
+/* The sweep mode changed since the shape was chosen (mixed precision's float phase ended, the
+   nonlinear source began): the tuned shape of the new mode, else tune for it (a tuner still
+   timing the old mode starts over): among the fastest DG_CUDA_RETUNE_CANDIDATES of a full
+   tuning of this grid in another mode if there is one (the modes differ by one load per point;
+   so the re-tuning costs 17 iterations, not all candidates'), else all candidates.  With a fixed
+   block or a forced variant, keep the shape. */
+static int follow_mode(dg_cuda_state *st, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    const int mode = dg_cuda_sweep_mode(st);
+    if (mode == st->shape_mode && (!t->active || t->mode == mode)) return DG_OK;
+    st->shape_mode = mode;
+    if (st->config.block_x > 0 || !st->config.autotune || st->sweep_forced) return DG_OK;
+    t->active = 0;
+    if (t->tuned_modes >> mode & 1) return tuned_shape(st, mode, err);
+    const int same_grid = t->tuned_nx == st->nx && t->tuned_ny == st->ny && t->tuned_nz == st->nz;
+    return start_tuner(st, same_grid && t->tuned_modes != 0 && t->ranked_count > 0, err);
+}
+
 int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
+    const int followed = follow_mode(st, err);
+    if (followed != DG_OK) return followed;
     if (!t->active || t->next == 0) { /* normal iteration, or the tuner's warm-up */
         if (t->active) t->next = 1;
         return dg_cuda_launch_iteration(st, &st->shape, measure, stride, err);

@@ -15,8 +15,8 @@
  *                     [--skip-shapes] [--skip-readers]
  *                     [--only-sweeps [--precision float|double] [--block BXxBY]]
  * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given.
- * Sweep variants are written dD pP: prefetch depth D, P planes per barrier (cuda_sweep.cuh,
- * cuda_sweep_pair.cuh).
+ * Sweep variants are written dD pP wW: prefetch depth D, P planes per barrier, W pairs per thread
+ * (cuda_sweep.cuh, cuda_sweep_pair.cuh, cuda_sweep_wide.cuh; "s": its segments layout).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,9 +89,16 @@ static double run_backend(const dg_backend_ops *ops, const dg_backend_config *co
         goto failed;
     if (equation == EQ_NONLINEAR && ops->update_nonlinear_source(state, 1.0, &err) != DG_OK)
         goto failed;
-    /* Warm-up (on the GPU also the autotune: 15 iterations). */
+    /* Warm-up; on the GPU until the autotune has timed every candidate (up to 2 x 80 + 1
+       iterations, in blocks of 10). */
     if (time_blocks(ops, state, 0, 0.0, strcmp(ops->name, "cuda") == 0 ? 2 : 1, &err) < 0.0)
         goto failed;
+    for (int block = 0; strcmp(ops->name, "cuda") == 0 && block < 20; ++block) {
+        dg_cuda_info info;
+        if (dg_cuda_get_info(state, &info, &err) != DG_OK) goto failed;
+        if (!info.tuning) break;
+        if (time_blocks(ops, state, 0, 0.0, 1, &err) < 0.0) goto failed;
+    }
     ms = time_blocks(ops, state, equation == EQ_NONLINEAR, min_seconds, max_blocks, &err);
     if (ms < 0.0) goto failed;
     if (shape && strcmp(ops->name, "cuda") == 0) {
@@ -150,10 +157,11 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
             printf("  autotune (%d^3 %s, ms for 2 iterations):", prep->nx,
                    precision == DG_PRECISION_FLOAT ? "float" : "double");
             for (int i = 0; i < info.tune_count; ++i)
-                printf(" %dx%dd%dp%d %.2f", info.tune_bx[i], info.tune_by[i], info.tune_depth[i],
-                       info.tune_planes[i], info.tune_ms[i]);
-            printf("; kept %dx%d d%d p%d, %d z chunks\n", info.block_x, info.block_y, info.depth,
-                   info.planes, info.zchunks);
+                printf(" %dx%dd%dp%dw%d%s %.2f", info.tune_bx[i], info.tune_by[i],
+                       info.tune_depth[i], info.tune_planes[i], info.tune_width[i],
+                       info.tune_segments[i] ? "s" : "", info.tune_ms[i]);
+            printf("; kept %dx%d d%d p%d w%d%s, %d z chunks\n", info.block_x, info.block_y,
+                   info.depth, info.planes, info.width, info.segments ? "s" : "", info.zchunks);
         }
     }
 done:

@@ -1,7 +1,8 @@
 /* A small case that runs every CUDA kernel of the backend, for compute-sanitizer
  * (run_sanitizers.sh): float and double, Poisson, linear and nonlinear PB, boundary and charge
  * corrections through both readers (read-only path and textures), prefetch depths 1 to 3 with
- * one plane per barrier and 1 to 2 with two (cuda_sweep_pair.cuh), measured checks with a stride,
+ * one plane per barrier and 1 to 2 with two (cuda_sweep_pair.cuh), float with 2 and 4 pairs per
+ * thread (cuda_sweep_wide.cuh), measured checks with a stride,
  * the autotune, and float/double transfers.  Exits 77 without a usable GPU, 1 if the GPU result
  * differs from the CPU backend's. */
 #include "gpu_test.h"
@@ -12,7 +13,7 @@
 enum { NX = 19, NY = 17, NZ = 15, CX = 9, CY = 8, CZ = 7 };
 
 static double solve(int backend, int precision, int salt, int equation, int reader, int depth,
-                    int planes, const double *phi0, double *phi) {
+                    int planes, int width, int segments, const double *phi0, double *phi) {
     const long n = (long)NX * NY * NZ;
     dense_problem d;
     dense_problem_init(&d, NX, NY, NZ, 2.0, 80.0);
@@ -39,7 +40,9 @@ static double solve(int backend, int precision, int salt, int equation, int read
         if (dg_cuda_set_sparse_reader(s->backend_state, reader, &err) != DG_OK ||
             (depth != 2 && dg_cuda_set_prefetch_depth(s->backend_state, depth, &err) != DG_OK) ||
             (planes != 1 &&
-             dg_cuda_set_planes_per_barrier(s->backend_state, planes, &err) != DG_OK))
+             dg_cuda_set_planes_per_barrier(s->backend_state, planes, &err) != DG_OK) ||
+            (width != 1 &&
+             dg_cuda_set_pairs_per_thread(s->backend_state, width, segments, &err) != DG_OK))
             fprintf(stderr, "FAIL: sparse reader / sweep variant: %s\n", err.message), exit(1);
     }
     memcpy(phi, phi0, n * sizeof *phi);
@@ -72,17 +75,23 @@ int main(void) {
         {0, DG_EQUATION_AUTO}, {1, DG_EQUATION_AUTO}, {1, DG_EQUATION_NONLINEAR_PB}};
     for (int p = 0; p < 2; ++p)
         for (int e = 0; e < 3; ++e)
-            for (int variant = 0; variant < 6; ++variant) {
-                static const int depths[6] = {2, 1, 3, 2, 1, 2}, planes[6] = {1, 1, 1, 1, 2, 2};
-                const int reader = variant & 1, depth = depths[variant];
+            for (int variant = 0; variant < (p ? 11 : 6); ++variant) { /* wide: float only */
+                static const int depths[11] = {2, 1, 3, 2, 1, 2, 1, 3, 2, 3, 1};
+                static const int planes[11] = {1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1};
+                static const int widths[11] = {1, 1, 1, 1, 1, 1, 2, 2, 4, 2, 4};
+                static const int segments[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1};
+                const int reader = variant & 1, depth = depths[variant], w = widths[variant];
+                const int sg = segments[variant];
                 const int precision = p ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
                 const int salt = equations[e][0], eq = equations[e][1];
                 const int pl = planes[variant];
-                solve(DG_BACKEND_CPU, precision, salt, eq, reader, depth, pl, phi0, cpu);
-                solve(DG_BACKEND_CUDA, precision, salt, eq, reader, depth, pl, phi0, gpu);
+                solve(DG_BACKEND_CPU, precision, salt, eq, reader, depth, pl, w, sg, phi0, cpu);
+                solve(DG_BACKEND_CUDA, precision, salt, eq, reader, depth, pl, w, sg, phi0, gpu);
                 double ref = 0.0, diff = max_abs_diff(gpu, cpu, n, &ref);
-                printf("%-6s salt %d equation %d reader %d depth %d planes %d: rel diff %.2e\n",
-                       p ? "float" : "double", salt, eq, reader, depth, pl, diff / ref);
+                printf("%-6s salt %d equation %d reader %d depth %d planes %d pairs %d%s: rel "
+                       "diff %.2e\n",
+                       p ? "float" : "double", salt, eq, reader, depth, pl, w,
+                       sg ? " (segments)" : "", diff / ref);
                 CHECK(diff / ref <= gpu_tolerance(precision), "relative difference %.3e",
                       diff / ref);
             }

@@ -6,23 +6,30 @@
  * odd, not cubic and not multiples of the block.  Every case runs with the library's choice of
  * sweep kernel (the autotune, which runs each candidate for a few iterations) and with the
  * two-planes-per-barrier kernel (cuda_sweep_pair.cuh) forced at prefetch depths 1 and 2 on two
- * block shapes; the forced runs must equal the CPU backend bit for bit.
+ * block shapes, and (float only) the kernel of 2 or 4 pairs per thread (cuda_sweep_wide.cuh)
+ * forced in both layouts on five; the forced runs must equal the CPU backend bit for bit.
  * Exits 77 (skipped) without a usable GPU. */
 #include "gpu_test.h"
 
 #include "cuda_backend.h"
 #include "solver_internal.h"
 
-/* planes = 0: the library's choice; else forced after the medium is set. */
+/* planes = 0: the library's choice; else forced after the medium is set.  width > 1: float
+   only. */
 typedef struct sweep_variant {
     const char *name;
-    int planes, depth, block_x, block_y;
+    int planes, depth, block_x, block_y, width, segments;
 } sweep_variant;
 
 static const sweep_variant variants[] = {
-    {"autotune", 0, 0, 0, 0},
-    {"2 planes d1 16x16", 2, 1, 0, 0},
-    {"2 planes d2 66x15", 2, 2, 66, 15},
+    {"autotune", 0, 0, 0, 0, 1, 0},
+    {"2 planes d1 16x16", 2, 1, 0, 0, 1, 0},
+    {"2 planes d2 66x15", 2, 2, 66, 15, 1, 0},
+    {"2 adjacent pairs d2 16x16", 1, 2, 0, 0, 2, 0},
+    {"2 adjacent pairs d3 34x30", 1, 3, 34, 30, 2, 0},
+    {"4 adjacent pairs d1 32x8", 1, 1, 32, 8, 4, 0},
+    {"2 segments d2 5x7", 1, 2, 5, 7, 2, 1},
+    {"4 segments d2 16x16", 1, 2, 0, 0, 4, 1},
 };
 static const sweep_variant *variant = &variants[0];
 
@@ -30,19 +37,23 @@ static void force_variant(dg_solver s) {
     dg_error err = {0};
     dg_cuda_info info;
     /* 1 plane first: every depth has a 1-plane kernel. */
-    if (dg_cuda_set_planes_per_barrier(s->backend_state, 1, &err) != DG_OK ||
+    if (dg_cuda_set_pairs_per_thread(s->backend_state, 1, 0, &err) != DG_OK ||
+        dg_cuda_set_planes_per_barrier(s->backend_state, 1, &err) != DG_OK ||
         dg_cuda_set_prefetch_depth(s->backend_state, variant->depth, &err) != DG_OK ||
         dg_cuda_set_planes_per_barrier(s->backend_state, variant->planes, &err) != DG_OK ||
+        dg_cuda_set_pairs_per_thread(s->backend_state, variant->width, variant->segments, &err) !=
+            DG_OK ||
         dg_cuda_get_info(s->backend_state, &info, &err) != DG_OK) {
         fprintf(stderr, "FAIL: forcing %s: %s\n", variant->name, err.message);
         exit(1);
     }
     const int bx = variant->block_x ? variant->block_x : 16;
     const int by = variant->block_y ? variant->block_y : 16;
-    CHECK(info.planes == variant->planes && info.depth == variant->depth && !info.tuning &&
+    CHECK(info.planes == variant->planes && info.depth == variant->depth &&
+              info.width == variant->width && info.segments == variant->segments && !info.tuning &&
               info.block_x == bx && info.block_y == by,
-          "%s: in use %dx%d depth %d, %d planes, tuning %d", variant->name, info.block_x,
-          info.block_y, info.depth, info.planes, info.tuning);
+          "%s: in use %dx%d depth %d, %d planes, %d pairs, tuning %d", variant->name, info.block_x,
+          info.block_y, info.depth, info.planes, info.width, info.tuning);
 }
 
 static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
@@ -177,6 +188,7 @@ int main(void) {
         printf("== sweep kernel: %s\n", variant->name);
         for (int i = 0; i < 2; ++i) {
             const int p = precisions[i];
+            if (variant->width > 1 && p == DG_PRECISION_DOUBLE) continue; /* float kernels */
             linear_potential(p);
             sphere_case("Coulomb point charge", p, 0.0, 1.0, 0, DG_EQUATION_AUTO, 80);
             sphere_case("Born sphere (dense maps)", p, 6.0, 1.0, 0, DG_EQUATION_AUTO, 100);

@@ -7,9 +7,15 @@
  *    GPU double one to 1000 x the criterion in at most 1.1 x its iterations;
  *  - float with that criterion stops with DG_OUTCOME_FLOAT_RESOLUTION on both, within one check
  *    interval of each other.
- * Linear PB (salt), Poisson (no salt) and nonlinear PB on a dense medium.  Exits 77 (skipped)
- * without a usable GPU. */
+ * Linear PB (salt), Poisson (no salt) and nonlinear PB on a dense medium; mixed also with the
+ * sweep of 2 adjacent pairs or 4 segments per thread (cuda_sweep_wide.cuh) forced for both of
+ * its phases (the float
+ * phase's Poisson / PB mode and the correction's rhs mode).  Exits 77 (skipped) without a usable
+ * GPU. */
 #include "gpu_test.h"
+
+#include "cuda_backend.h"
+#include "solver_internal.h"
 
 enum { NX = 41, NY = 39, NZ = 43, CX = 20, CY = 19, CZ = 21 };
 static const double scale = 2.0, molar = 0.15, exclusion = 3.0;
@@ -86,6 +92,23 @@ static void run(const variant *v) {
     free(phi0), free(cpu), free(gpu), free(gpu_double);
 }
 
+/* The wide sweep for the float and mixed solvers (not double): wide_pairs pairs per thread in
+   the layout wide_segments, prefetch depth 2. */
+static int wide_pairs = 2, wide_segments = 0;
+static void force_wide(dg_solver s) {
+    if (s->options.precision == DG_PRECISION_DOUBLE) return;
+    dg_error err = {0};
+    dg_cuda_info info;
+    if (dg_cuda_set_pairs_per_thread(s->backend_state, wide_pairs, wide_segments, &err) != DG_OK ||
+        dg_cuda_get_info(s->backend_state, &info, &err) != DG_OK) {
+        fprintf(stderr, "FAIL: forcing %d pairs per thread: %s\n", wide_pairs, err.message);
+        exit(1);
+    }
+    CHECK(info.width == wide_pairs && info.segments == wide_segments && !info.tuning,
+          "%d pairs per thread (layout %d): in use %d (%d), tuning %d", wide_pairs, wide_segments,
+          info.width, info.segments, info.tuning);
+}
+
 int main(void) {
     gpu_require_device("test_gpu_mixed");
     const variant variants[] = {
@@ -97,5 +120,13 @@ int main(void) {
     };
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; ++i)
         run(&variants[i]);
+    gpu_after_medium = force_wide;
+    for (int layout = 0; layout < 2; ++layout) {
+        wide_pairs = layout ? 4 : 2, wide_segments = layout;
+        printf("== mixed with %d pairs per thread (%s)\n", wide_pairs,
+               layout ? "segments" : "adjacent");
+        for (size_t i = 0; i < 3; ++i)
+            run(&variants[i]);
+    }
     return test_finish("test_gpu_mixed");
 }
