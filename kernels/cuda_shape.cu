@@ -24,9 +24,12 @@ static const int candidate_shapes[][2] = {{16, 16}, {32, 8}, {32, 16}, {32, 32},
                                           {34, 30}, {64, 8}, {64, 16}, {66, 15}};
 static const int candidate_count = sizeof candidate_shapes / sizeof candidate_shapes[0];
 static const int narrow_count = 6;
+/* Four pairs per thread ({1, 1, 4, 0|1}) is not a candidate: on an H100 at 385^3 (float
+   Laplace sweeps, PERFORMANCE.md run 21) it took 0.72-1.01 ms per two iterations against the
+   best shape's 0.54, so timing it only lengthened the tuning; dg_cuda_set_pairs_per_thread still
+   forces it. */
 static const int candidate_variants[][4] = {{1, 2, 1, 0}, {1, 3, 1, 0}, {2, 1, 1, 0}, {2, 2, 1, 0},
-                                            {1, 2, 2, 0}, {1, 3, 2, 0}, {1, 1, 4, 0}, {1, 2, 2, 1},
-                                            {1, 3, 2, 1}, {1, 1, 4, 1}};
+                                            {1, 2, 2, 0}, {1, 3, 2, 0}, {1, 2, 2, 1}, {1, 3, 2, 1}};
 static const int variant_count = sizeof candidate_variants / sizeof candidate_variants[0];
 
 /* Chunks along z.  Measured on an H100 (docs/PERFORMANCE.md): when every block marches through
