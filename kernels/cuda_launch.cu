@@ -125,6 +125,9 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.cur = static_cast<T *>(st->phi[colour]);
     p.other = static_cast<const T *>(st->phi[1 - colour]);
     p.flag = st->flag[colour];
+    /* mixed's correction sweep reads the flags only for the salt bit (and, measured, colour 1's
+       sparse marks): without salt an unmeasured one skips that byte per point */
+    if (dg_cuda_sweep_mode(st) == DG_SWEEP_RHS && !st->has_salt && !measure) p.flag = NULL;
     p.qmap = static_cast<const T *>(st->qmap[colour]);
     p.rhs = st->rhs[colour];
     p.plane = (unsigned)st->nx * (unsigned)st->ny;
