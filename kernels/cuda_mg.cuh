@@ -9,8 +9,10 @@ extern "C" {
 #include "mg/mg.h"
 }
 
-#define MG_THREADS  256
-#define MG_PARTIALS 1024 /* blocks of every reducing kernel (grid-stride) */
+#define MG_THREADS   256
+#define MG_PARTIALS  1024 /* blocks of every reducing kernel (grid-stride) */
+#define MG_ROW_LANES 64   /* threads along an interior row in the full-grid kernels */
+#define MG_ROW_SUBS  (MG_THREADS / MG_ROW_LANES) /* rows a block works on at a time */
 
 struct mg_sums {
     double max_abs, sum_sq, phi_max;
@@ -22,17 +24,6 @@ struct grid_dims {
     long long sy, sz;
     long long interior; /* (nx-2)(ny-2)(nz-2) */
 };
-
-/* Full index of the t-th interior point (x fastest). */
-static __device__ __forceinline__ long long interior_index(const grid_dims &g, long long t,
-                                                           int *colour) {
-    const unsigned mx = g.nx - 2, my = g.ny - 2, tt = (unsigned)t; /* interior < 2^32 */
-    const int x = 1 + (int)(tt % mx);
-    const unsigned rest = tt / mx;
-    const int y = 1 + (int)(rest % my), z = 1 + (int)(rest / my);
-    *colour = (x + y + z) & 1;
-    return x + g.sy * y + g.sz * z;
-}
 
 struct level_view {
     int mx, my, mz;
