@@ -14,8 +14,8 @@
 #include "cuda_mg.cuh"
 #include "transfer_host.h"
 
-#define MG_PINNED_SLAB ((size_t)16 << 20) /* bytes of each page-locked slab of the answer's copy   \
-                                           */
+/* bytes of each page-locked slab of the answer's copy */
+#define MG_PINNED_SLAB ((size_t)16 << 20)
 
 namespace {
 
@@ -46,22 +46,10 @@ __device__ __forceinline__ void add_sample(mg_sums &a, double v) {
     a.sum_sq += v * v;
 }
 
-/* Interior points by rows: a block of MG_THREADS threads works on MG_ROW_SUBS rows at a time,
-   MG_ROW_LANES threads along each row (consecutive x: coalesced), rows grid-strided over the
-   blocks.  The row's y and z come from one division per row, not per point, and no thread idles
-   on a point it skips.  f(w, x, y, z) for every interior point. */
-template <typename F> __device__ __forceinline__ void for_interior(const grid_dims &g, F f) {
-    const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
-    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2); /* interior < 2^32 */
-    for (unsigned r = blockIdx.x * MG_ROW_SUBS + sub; r < rows; r += gridDim.x * MG_ROW_SUBS) {
-        const int y = 1 + (int)(r % my), z = 1 + (int)(r / my);
-        const long long base = g.sy * y + g.sz * z;
-        for (int x = 1 + lane; x <= g.nx - 2; x += MG_ROW_LANES)
-            f(base + x, x, y, z);
-    }
-}
-
-/* The interior points of one colour ((x + y + z) & 1 == colour), by rows as above: f(w). */
+/* The interior points of one colour ((x + y + z) & 1 == colour) by rows: a block of MG_THREADS
+   threads works on MG_ROW_SUBS rows at a time, MG_ROW_LANES threads along each row (every other
+   x: the warp's loads stay within a few sectors), rows grid-strided over the blocks; y and z
+   come from one division per row, and no thread idles on a point of the other colour.  f(w). */
 template <typename F>
 __device__ __forceinline__ void for_colour(const grid_dims &g, int colour, F f) {
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
@@ -91,12 +79,15 @@ __global__ void k_fold(const mg_sums *partials, mg_sums *result) {
 template <typename T>
 __global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, T f0, T df, const T *in,
                                 T *out, int residual) {
-    for_interior(g, [&](long long w, int, int, int) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         const T f = f0 + df * (T)salt[w];
         const T sum =
             in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
         out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
-    });
+    }
 }
 
 /* out[w] += sign * sum_f weight_f in[w + step_f] at the boundary points of one colour. */
@@ -147,23 +138,29 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, f
    boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps (NULL
    when r is float already). */
 template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, float *z, float *rf) {
-    for_interior(g, [&](long long w, int x, int y, int zz) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         const float v = (float)r[w];
         if (rf) rf[w] = v;
-        z[w] = ((x + y + zz) & 1) == 0 ? v : 0.0f;
-    });
+        z[w] = c == 0 ? v : 0.0f;
+    }
 }
 
 /* tmp = r - A z (uniform part). */
 template <typename T>
 __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
                                 const T *r, const float *z, T *tmp) {
-    for_interior(g, [&](long long w, int, int, int) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         const float f = f0 + df * salt[w];
         tmp[w] =
             r[w] - (T)z[w] +
             (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]));
-    });
+    }
 }
 
 /* Coarse rhs from the fine tmp: sum over the aggregate of D tmp. */
@@ -186,9 +183,15 @@ __global__ void k_fine_restrict(grid_dims g, const float *dscale, const T *tmp, 
 }
 
 __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale) {
-    for_interior(g, [&](long long w, int x, int y, int zz) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int colour;
+        const long long w = interior_index(g, t, &colour);
+        const unsigned tt = (unsigned)t, mx = g.nx - 2, my = g.ny - 2;
+        const int x = 1 + (int)(tt % mx), y = 1 + (int)((tt / mx) % my),
+                  zz = 1 + (int)(tt / mx / my);
         z[w] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
-    });
+    }
 }
 
 __device__ __forceinline__ float coarse_update(const level_view &l, long long q) {
@@ -255,7 +258,12 @@ template <typename S, typename T> __global__ void k_convert(long long count, con
 
 template <typename S, typename T>
 __global__ void k_convert_interior(grid_dims g, const S *src, T *dst) {
-    for_interior(g, [&](long long w, int, int, int) { dst[w] = (T)src[w]; });
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        dst[w] = (T)src[w];
+    }
 }
 
 /* The six faces of a grid whose interior is zero, packed on the host (face_pack), into dst. */
@@ -313,10 +321,13 @@ template <typename T>
 __global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, const float *bf,
                                const T *bt, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for_interior(g, [&](long long w, int, int, int) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         const double b = bf ? (double)bf[w] : (double)bt[w];
         acc.sum_sq += (double)dscale[w] * (double)a[w] * b;
-    });
+    }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
@@ -324,10 +335,13 @@ __global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, con
 template <typename T>
 __global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for_interior(g, [&](long long w, int, int, int) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         add_sample(acc, (double)v[w]);
         acc.phi_max = fmax(acc.phi_max, fabs((double)phi[w]));
-    });
+    }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
@@ -336,18 +350,26 @@ template <typename T>
 __global__ void k_update(grid_dims g, T alpha, const T *p, const T *q, T *x, T *r,
                          mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for_interior(g, [&](long long w, int, int, int) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
         x[w] += alpha * p[w];
         acc.phi_max = fmax(acc.phi_max, fabs((double)x[w]));
         const T v = r[w] - alpha * q[w];
         r[w] = v;
         add_sample(acc, (double)v);
-    });
+    }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
 template <typename T> __global__ void k_direction(grid_dims g, const float *z, T beta, T *p) {
-    for_interior(g, [&](long long w, int, int, int) { p[w] = (T)z[w] + beta * p[w]; });
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        p[w] = (T)z[w] + beta * p[w];
+    }
 }
 
 /* ---- Host side ------------------------------------------------------------------------- */
@@ -384,10 +406,12 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     d->f0 = (float)p->factor[0], d->df = (float)(p->factor[1] - p->factor[0]);
     d->f0d = p->factor[0], d->dfd = p->factor[1] - p->factor[0];
     const size_t n = p->point_count;
-    /* blocks of the full-grid kernels: MG_ROW_SUBS interior rows each (for_interior) */
-    const long long rows = (long long)(d->g.ny - 2) * (d->g.nz - 2);
-    d->blocks = (int)((rows + MG_ROW_SUBS - 1) / MG_ROW_SUBS);
+    d->blocks = (int)((d->g.interior + MG_THREADS - 1) / MG_THREADS);
     if (d->blocks > 65535 * 16) d->blocks = 65535 * 16;
+    /* the colour sweeps' blocks: MG_ROW_SUBS interior rows each (for_colour) */
+    const long long rows = (long long)(d->g.ny - 2) * (d->g.nz - 2);
+    d->colour_blocks = (int)((rows + MG_ROW_SUBS - 1) / MG_ROW_SUBS);
+    if (d->colour_blocks > 65535 * 16) d->colour_blocks = 65535 * 16;
     DG_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking),
                 "cudaStreamCreate (multigrid)");
     int st;
@@ -555,7 +579,6 @@ namespace {
    more than it saves. */
 std::mutex pinned_lock;
 void *pinned_slab[2];
-cudaEvent_t pinned_ready[2];
 int pinned_state; /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
 
 int ensure_pinned_slabs(dg_error *err) {
@@ -570,9 +593,6 @@ int ensure_pinned_slabs(dg_error *err) {
             return DG_OK;
         }
     }
-    for (int b = 0; b < 2; ++b)
-        DG_CUDA_TRY(cudaEventCreateWithFlags(&pinned_ready[b], cudaEventDisableTiming),
-                    "cudaEventCreate (multigrid result)");
     pinned_state = 1;
     return DG_OK;
 }
@@ -589,6 +609,17 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, d
                     "cudaMemcpy (multigrid result)");
         return DG_OK;
     }
+    /* events of this solve's device (the slabs serve any device) */
+    struct events {
+        cudaEvent_t e[2] = {NULL, NULL};
+        ~events() {
+            for (int b = 0; b < 2; ++b)
+                if (e[b]) cudaEventDestroy(e[b]);
+        }
+    } ready;
+    for (int b = 0; b < 2; ++b)
+        DG_CUDA_TRY(cudaEventCreateWithFlags(&ready.e[b], cudaEventDisableTiming),
+                    "cudaEventCreate (multigrid result)");
     const char *src = static_cast<const char *>(source);
     char *out = static_cast<char *>(dst);
     const size_t chunks = (bytes + MG_PINNED_SLAB - 1) / MG_PINNED_SLAB;
@@ -597,13 +628,13 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, d
                      len = bytes - at < MG_PINNED_SLAB ? bytes - at : MG_PINNED_SLAB;
         cudaError_t code =
             cudaMemcpyAsync(pinned_slab[j & 1], src + at, len, cudaMemcpyDeviceToHost, d->stream);
-        if (code == cudaSuccess) code = cudaEventRecord(pinned_ready[j & 1], d->stream);
+        if (code == cudaSuccess) code = cudaEventRecord(ready.e[j & 1], d->stream);
         return code;
     };
     if (chunks > 0) DG_CUDA_TRY(issue(0), "cudaMemcpyAsync (multigrid result)");
     for (size_t j = 0; j < chunks; ++j) {
         if (j + 1 < chunks) DG_CUDA_TRY(issue(j + 1), "cudaMemcpyAsync (multigrid result)");
-        DG_CUDA_TRY(cudaEventSynchronize(pinned_ready[j & 1]), "multigrid result (chunk)");
+        DG_CUDA_TRY(cudaEventSynchronize(ready.e[j & 1]), "multigrid result (chunk)");
         const size_t at = j * MG_PINNED_SLAB,
                      len = bytes - at < MG_PINNED_SLAB ? bytes - at : MG_PINNED_SLAB;
         dg_copy_threads(out + at, pinned_slab[j & 1], len, 0);
@@ -669,7 +700,7 @@ template <typename T> int apply(mg_device *d, const T *in, T *out, int residual,
 
 template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *err) {
     k_fine_sweep<T>
-        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
+        <<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
         k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(

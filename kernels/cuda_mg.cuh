@@ -25,6 +25,17 @@ struct grid_dims {
     long long interior; /* (nx-2)(ny-2)(nz-2) */
 };
 
+/* Full index of the t-th interior point (x fastest). */
+static __device__ __forceinline__ long long interior_index(const grid_dims &g, long long t,
+                                                           int *colour) {
+    const unsigned mx = g.nx - 2, my = g.ny - 2, tt = (unsigned)t; /* interior < 2^32 */
+    const int x = 1 + (int)(tt % mx);
+    const unsigned rest = tt / mx;
+    const int y = 1 + (int)(rest % my), z = 1 + (int)(rest / my);
+    *colour = (x + y + z) & 1;
+    return x + g.sy * y + g.sz * z;
+}
+
 struct level_view {
     int mx, my, mz;
     long long sx, sy, count; /* count = mx*my*mz */
@@ -55,7 +66,8 @@ struct mg_device {
     mg_sums *partials, *result;
     level_view *levels;
     int level_count;
-    int blocks; /* grid-stride blocks of the full-grid kernels */
+    int blocks;        /* grid-stride blocks of the full-grid kernels */
+    int colour_blocks; /* blocks of the colour sweeps (MG_ROW_SUBS rows each) */
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
