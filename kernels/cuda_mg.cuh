@@ -9,10 +9,13 @@ extern "C" {
 #include "mg/mg.h"
 }
 
-#define MG_THREADS   256
-#define MG_PARTIALS  1024 /* blocks of every reducing kernel (grid-stride) */
-#define MG_ROW_LANES 64   /* threads along an interior row in the full-grid kernels */
-#define MG_ROW_SUBS  (MG_THREADS / MG_ROW_LANES) /* rows a block works on at a time */
+#define MG_THREADS       256
+#define MG_PARTIALS      1024 /* blocks of every reducing kernel (grid-stride) */
+#define MG_ROW_LANES     64   /* threads along an interior row in the full-grid kernels */
+#define MG_TAIL_THREADS  1024 /* the one block of k_tail */
+#define MG_TAIL_UNKNOWNS 4096 /* levels with fewer unknowns run inside k_tail */
+#define DG_MG_TAIL_DEPTH 24   /* most levels k_tail handles */
+#define MG_ROW_SUBS      (MG_THREADS / MG_ROW_LANES) /* rows a block works on at a time */
 
 struct mg_sums {
     double max_abs, sum_sq, phi_max;
@@ -66,8 +69,10 @@ struct mg_device {
     mg_sums *partials, *result;
     level_view *levels;
     int level_count;
-    int blocks;        /* grid-stride blocks of the full-grid kernels */
-    int colour_blocks; /* blocks of the colour sweeps (MG_ROW_SUBS rows each) */
+    level_view *levels_device; /* a device copy of levels (for k_tail) */
+    int tail_first;            /* the first level k_tail runs (-1: none) */
+    int blocks;                /* grid-stride blocks of the full-grid kernels */
+    int colour_blocks;         /* blocks of the colour sweeps (MG_ROW_SUBS rows each) */
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
