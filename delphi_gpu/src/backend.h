@@ -180,4 +180,10 @@ int dg_cuda_begin_start(int device, dg_error *err);
  *  that uses CUDA, so the runtime is never entered by two threads for its initialisation. */
 void dg_cuda_wait_start(void);
 
+/** The least size of the page-locked transfer slabs a CUDA backend allocates from now on, in this
+ *  process (0, the default: each slab holds one transfer chunk of its grid).  The DelPhi kit's
+ *  warm-up raises it, so that the slabs its kept solver allocates in the background already fit
+ *  the first real call's grid.  No-op without CUDA. */
+void dg_cuda_set_pinned_floor(size_t bytes);
+
 #endif /* DG_BACKEND_H */
