@@ -189,15 +189,37 @@ static void delphi_options(const dg_delphi_control *c, int nonlinear, int precis
     o->qfact = qfact;
 }
 
-/* AUTO on a grid smaller than gpu_min_points: the CPU backend, and the report says why. */
+/* AUTO while CUDA has not been started in this process (no warm-up begun, no CUDA solver made
+   by a call): a grid below this many points runs on the CPU backend, since CUDA's start-up
+   (0.20-0.33 s on an H100 machine) would cost more than the whole CPU loop.  Measured with
+   kit_bench (scripts/device/kit.sh, PERFORMANCE.md runs 20-22): at 193^3 a cold CUDA call
+   spends 0.21-0.23 s starting plus 0.013 s iterating, the CPU backend (16 threads) 0.21-0.23 s
+   iterating; a DelPhi run of a Born ion on an 81^3 grid took 0.06-0.09 s in stock and 0.32-0.35 s
+   with the kit on a cold GPU. */
+#define GPU_MIN_POINTS_COLD (193L * 193 * 193)
+
+static atomic_int cuda_started; /* 1 once the warm-up began or a call made a CUDA solver */
+
+/* AUTO on a grid smaller than gpu_min_points (or, while CUDA is not started, smaller than
+   GPU_MIN_POINTS_COLD, unless gpu_min_points is 0): the CPU backend, and the report says why. */
 static void choose_backend(const dg_delphi_control *c, dg_options *o, dg_delphi_report *r) {
     const long points = (long)c->igrid * c->igrid * c->igrid;
-    if (o->backend != DG_BACKEND_AUTO || points >= (long)c->gpu_min_points) return;
-    o->backend = DG_BACKEND_CPU;
-    snprintf(r->notice, sizeof r->notice,
-             "using the CPU backend (grid %d^3 = %ld points is below gpu_min_points = %d, "
-             "DELPHI_GPU_MIN_POINTS in the kit, where the GPU cannot win)",
-             c->igrid, points, c->gpu_min_points);
+    if (o->backend != DG_BACKEND_AUTO) return;
+    if (points < (long)c->gpu_min_points) {
+        o->backend = DG_BACKEND_CPU;
+        snprintf(r->notice, sizeof r->notice,
+                 "using the CPU backend (grid %d^3 = %ld points is below gpu_min_points = %d, "
+                 "DELPHI_GPU_MIN_POINTS in the kit, where the GPU cannot win)",
+                 c->igrid, points, c->gpu_min_points);
+    } else if (c->gpu_min_points > 0 && points < GPU_MIN_POINTS_COLD &&
+               !atomic_load(&cuda_started)) {
+        o->backend = DG_BACKEND_CPU;
+        snprintf(r->notice, sizeof r->notice,
+                 "using the CPU backend (grid %d^3 = %ld points is below %ld and CUDA is not "
+                 "started: its start-up would cost more than the CPU loop; "
+                 "DELPHI_GPU_EARLY_START=1 starts it early, DELPHI_GPU_BACKEND=cuda forces it)",
+                 c->igrid, points, GPU_MIN_POINTS_COLD);
+    }
 }
 
 /* Keep the solver's latest notice in the report (each API call clears it, so this is called
@@ -251,6 +273,7 @@ static int kept_fits(const dg_options *o) {
 }
 
 static void keep(dg_solver s, const dg_options *o) {
+    if (s->options.backend == DG_BACKEND_CUDA) atomic_store(&cuda_started, 1);
     kept.solver = s;
     kept.backend = o->backend, kept.resolved = s->options.backend;
     kept.precision = o->precision, kept.device = o->device, kept.num_threads = o->num_threads;
@@ -395,9 +418,10 @@ int dg_delphi_begin_warm_up(int device) {
     pthread_mutex_lock(&warm_lock);
     if (warm_state == WARM_NONE) {
         warm_device = device;
-        if (pthread_create(&warm_thread, NULL, warm_up_main, NULL) == 0)
+        if (pthread_create(&warm_thread, NULL, warm_up_main, NULL) == 0) {
             warm_state = WARM_RUNNING;
-        else
+            atomic_store(&cuda_started, 1);
+        } else
             status = DG_ERR_OUT_OF_MEMORY;
     }
     pthread_mutex_unlock(&warm_lock);
