@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <mutex>
+#include <pthread.h>
 
 #include "cuda_mg.cuh"
 #include "transfer_host.h"
@@ -699,7 +699,7 @@ namespace {
    (one solve at a time uses them) and kept until it ends: a copy from the device into pageable
    memory runs at a fraction of the bus's speed, and pinning memory for each solve would cost
    more than it saves. */
-std::mutex pinned_lock;
+pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER; /* no libstdc++: C programs link us */
 void *pinned_slab[2];
 int pinned_state; /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
 
@@ -722,7 +722,10 @@ int ensure_pinned_slabs(dg_error *err) {
 /* bytes from the device's source into the caller's dst, through the two pinned slabs: the DMA
    of one chunk overlaps the host threads' copy of the previous one out of the other slab. */
 int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, dg_error *err) {
-    std::lock_guard<std::mutex> hold(pinned_lock);
+    struct hold_lock { /* released on every return */
+        hold_lock() { pthread_mutex_lock(&pinned_lock); }
+        ~hold_lock() { pthread_mutex_unlock(&pinned_lock); }
+    } hold;
     int st = ensure_pinned_slabs(err);
     if (st != DG_OK) return st;
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");

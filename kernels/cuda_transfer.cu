@@ -5,8 +5,6 @@
  * caller's faces stay exactly as they were (the CPU backend does the same).  A phi whose interior
  * is +0.0 (a fresh solve) sends only its face points (transfer_host.h) and the half grids are
  * zeroed on the device. */
-#include <atomic>
-
 #include "cuda_internal.cuh"
 
 extern "C" {
@@ -36,15 +34,15 @@ static size_t slab_planes(const dg_cuda_state *st) {
 
 /* Bytes of one pinned slab: one chunk of a full-grid transfer (at most a device staging slab, and
    on smaller grids an eighth of the grid, so the pinning cost follows the grid's size). */
-static std::atomic<size_t> pinned_floor{0}; /* dg_cuda_set_pinned_floor */
+static size_t pinned_floor; /* dg_cuda_set_pinned_floor (atomic builtins: no libstdc++) */
 
 extern "C" void dg_cuda_set_pinned_floor(size_t bytes) {
-    pinned_floor.store(bytes);
+    __atomic_store_n(&pinned_floor, bytes, __ATOMIC_RELAXED);
 }
 
 static size_t pinned_need(const dg_cuda_state *st) {
     const size_t chunk = slab_planes(st) * (size_t)st->nx * st->ny * sizeof(double);
-    const size_t floor = pinned_floor.load();
+    const size_t floor = __atomic_load_n(&pinned_floor, __ATOMIC_RELAXED);
     return chunk > floor ? chunk : floor;
 }
 
