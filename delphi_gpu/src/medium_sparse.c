@@ -80,6 +80,43 @@ static int marks_alloc(marks *k, const dg_prepared *p) {
     return k->m[0] && k->m[1] ? DG_OK : DG_ERR_OUT_OF_MEMORY;
 }
 
+/* Marks `which` (0 boundary, 1 charge) for p's grid: the solver's kept all-zero arrays when they
+   fit this grid, else freshly zeroed ones. */
+static int marks_take(dg_solver s, int which, marks *k, const dg_prepared *p) {
+    unsigned char **kept = s->mark_scratch[which];
+    if (kept[0] && s->mark_half[0] == (long)p->half_count[0] &&
+        s->mark_half[1] == (long)p->half_count[1]) {
+        k->m[0] = kept[0], k->m[1] = kept[1];
+        kept[0] = kept[1] = NULL;
+        return DG_OK;
+    }
+    return marks_alloc(k, p);
+}
+
+/* Back to the solver after use.  cleared = 1 when k is known to be marked exactly at the
+   entries of `index` (count[c] of them per colour): those are reset and the arrays kept for the
+   next call; otherwise (an error or the serial path) they are freed. */
+static void marks_give(dg_solver s, int which, marks *k, const dg_prepared *p, int cleared,
+                       int *const index[2], const int count[2], int threads) {
+    unsigned char **kept = s->mark_scratch[which];
+    if (!cleared || !k->m[0] || !k->m[1]) {
+        marks_free(k);
+        return;
+    }
+    for (int c = 0; c < 2; ++c) {
+        unsigned char *m = k->m[c];
+        const int *list = index[c];
+        const int n = count[c];
+#pragma omp parallel for schedule(static) num_threads(threads) if (n > 65536)
+        for (int e = 0; e < n; ++e)
+            m[list[e]] = 0;
+    }
+    free(kept[0]), free(kept[1]);
+    kept[0] = k->m[0], kept[1] = k->m[1];
+    s->mark_half[0] = (long)p->half_count[0], s->mark_half[1] = (long)p->half_count[1];
+    k->m[0] = k->m[1] = NULL;
+}
+
 /* Whether a salt factor is DelPhi's no-salt factor (within 1e-5 of 1/6). */
 static inline int is_no_salt_factor(double v) {
     const double sixth = 1.0 / 6.0;

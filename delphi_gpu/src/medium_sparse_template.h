@@ -390,7 +390,7 @@ static int SFX(parallel_boundary_weights)(dg_prepared *p, const SFX(dg_sparse_me
 }
 
 /* The whole medium on the parallel path: DG_OK, an error with msg, or SPARSE_SERIAL_PATH. */
-static int SFX(prepare_parallel)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
+static int SFX(prepare_parallel)(dg_solver s, dg_prepared *p, const SFX(dg_sparse_medium) * m,
                                  marks *boundary_marks, int threads, char *msg, size_t size) {
     const int bcount[2] = {m->boundary_count_odd, m->boundary_count - m->boundary_count_odd};
     const int ccount[2] = {m->charge_count_odd, m->charge_count - m->charge_count_odd};
@@ -398,10 +398,10 @@ static int SFX(prepare_parallel)(dg_prepared *p, const SFX(dg_sparse_medium) * m
     int st = SFX(parallel_list)(p, m, 1, boundary_marks, threads);
     if (st == DG_OK) {
         marks charge_marks = {{NULL, NULL}};
-        st = marks_alloc(&charge_marks, p) == DG_OK
+        st = marks_take(s, 1, &charge_marks, p) == DG_OK
                  ? SFX(parallel_list)(p, m, 0, &charge_marks, threads)
                  : SPARSE_SERIAL_PATH;
-        marks_free(&charge_marks);
+        marks_give(s, 1, &charge_marks, p, st == DG_OK, p->charge_index, p->charge_count, threads);
     }
     if (st == DG_OK && m->salt_model == DG_SALT_PER_POINT)
         st = SFX(parallel_salt_factors)(p, m, boundary_marks, threads, msg, size);
@@ -423,13 +423,15 @@ static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) 
     marks boundary_marks = {{NULL, NULL}};
     int st = dg_prepared_init_grid(&prep, m->nx, m->ny, m->nz, msg, size);
     if (st == DG_OK) st = SFX(check_sparse_header)(m, msg, size);
-    if (st == DG_OK && marks_alloc(&boundary_marks, &prep) != DG_OK) {
+    if (st == DG_OK && marks_take(s, 0, &boundary_marks, &prep) != DG_OK) {
         snprintf(msg, size, "out of memory");
         st = DG_ERR_OUT_OF_MEMORY;
     }
+    int parallel_done = 0; /* boundary_marks marked exactly at prep's boundary list */
     const int threads = s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads();
     if (st == DG_OK) {
-        st = SFX(prepare_parallel)(&prep, m, &boundary_marks, threads, msg, size);
+        st = SFX(prepare_parallel)(s, &prep, m, &boundary_marks, threads, msg, size);
+        parallel_done = st == DG_OK;
         if (st == SPARSE_SERIAL_PATH) { /* a problem in the input: the serial path names it */
             dg_prepared_free(&prep);
             marks_free(&boundary_marks);
@@ -457,7 +459,8 @@ static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) 
         for (int i = 0; i < 4; ++i)
             prep.chi[i] = m->chi[i];
     }
-    marks_free(&boundary_marks);
+    marks_give(s, 0, &boundary_marks, &prep, st == DG_OK && parallel_done, prep.boundary_index,
+               prep.boundary_count, threads);
     if (st != DG_OK) {
         dg_prepared_free(&prep);
         return s->error.status = st;

@@ -122,6 +122,8 @@ void dg_destroy(dg_solver s) {
     if (dg_reject_reentry(s, "dg_destroy") != DG_OK) return;
     if (s->backend && s->backend_state) s->backend->destroy(s->backend_state);
     dg_prepared_free(&s->prep);
+    for (int w = 0; w < 2; ++w)
+        free(s->mark_scratch[w][0]), free(s->mark_scratch[w][1]);
     free(s);
 }
 

@@ -40,6 +40,11 @@ struct dg_solver_s {
     char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
+    /* dg_set_sparse_medium's per-point marks (boundary, charge; per colour), kept all zero
+       between calls so that a repeated call on the same grid (DelPhi's itit/nitit calls) neither
+       allocates nor page-faults them again; sized for mark_half[] points per colour */
+    unsigned char *mark_scratch[2][2];
+    long mark_half[2];
 };
 
 /** Largest num_threads dg_create accepts (documented in delphi_gpu.h). */

@@ -1,8 +1,10 @@
 /* The DelPhi-convention entry points keep one solver between calls (delphi_compat.c) and set
  * DelPhi's medium up on all threads (medium_sparse_template.h, the parallel path):
  *  - a sequence of itit/nitit calls (focusing-like: two grid sizes, salt and no salt, float and
- *    double, 1 and 3 threads) gives, call by call, bit for bit the potential, iteration count,
- *    and the db/sf/qval left behind of the same call made with a fresh solver;
+ *    double, 1 and 3 threads, and a second sphere on the same grid whose lists share no point
+ *    with the first: the solver's kept per-point marks must come back all clear) gives, call by
+ *    call, bit for bit the potential, iteration count, and the db/sf/qval left behind of the
+ *    same call made with a fresh solver;
  *  - the kept solver serves a call with the same backend, precision and threads (reused = 1)
  *    and is replaced otherwise;
  *  - the medium's errors name the same entry with 1 and 3 threads (the parallel path hands any
@@ -26,7 +28,9 @@ static int inside(int n, double radius, int x2, int y2, int z2) {
     return dx * dx + dy * dy + dz * dz < 4.0 * radius * radius;
 }
 
-static void build(problem *p, int n, int salt) {
+/* radius_share: the sphere's radius in units of n - 1; a sphere other than the usual 0.3 also
+   takes other charged points, so that its boundary and charge lists share no point with it */
+static void build(problem *p, int n, int salt, double radius_share) {
     memset(p, 0, sizeof *p);
     p->n = n;
     const long points = (long)n * n * n, half = (points + 1) / 2;
@@ -39,7 +43,7 @@ static void build(problem *p, int n, int salt) {
     p->phi = calloc(points, sizeof *p->phi);
     p->idebmap = calloc(points, 1);
     unsigned char *kind = calloc(points, 1);
-    const double radius = 0.3 * (n - 1), pi = 3.14159265358979323846;
+    const double radius = radius_share * (n - 1), pi = 3.14159265358979323846;
     p->spec = pow(cos(pi / (n - 1)), 2.0);
     for (int pass = 0; pass < 2; ++pass)
         for (int z = 1; z < n - 1; ++z)
@@ -56,7 +60,8 @@ static void build(problem *p, int n, int salt) {
                         in += a, eps[f] = a ? 2.0 : 80.0, sum += eps[f];
                     }
                     kind[w] = in == 6 ? 1 : in == 0 ? 0 : 2;
-                    if (kind[w] == 1 && (x + 2 * y + 3 * z) % 7 == 0) { /* a charged point */
+                    const int shift = radius_share == 0.3 ? 0 : 3;
+                    if (kind[w] == 1 && (x + 2 * y + 3 * z + shift) % 7 == 0) { /* a charge */
                         p->iqpos[p->nq] = (int)(w / 2 + 1);
                         p->qval[p->nq] = (x + y) % 2 ? 0.4 : -0.3;
                         p->nq_odd += pass == 0, p->nq++;
@@ -97,7 +102,12 @@ typedef struct outcome {
 
 typedef struct call {
     int n, salt, nonlinear, is_double, threads;
+    double radius; /* the sphere's radius / (n - 1); 0: 0.3 */
 } call;
+
+static double radius_of(const call *k) {
+    return k->radius > 0.0 ? k->radius : 0.3;
+}
 
 /* Copy a double array into the REAL kind (or back into double). */
 static void *to_real(const double *a, long count, int is_double) {
@@ -119,7 +129,7 @@ static double *to_double(const void *a, long count, int is_double) {
 
 static outcome run(const call *k) {
     problem p;
-    build(&p, k->n, k->salt || k->nonlinear);
+    build(&p, k->n, k->salt || k->nonlinear, radius_of(k));
     const long points = (long)k->n * k->n * k->n, half = (points + 1) / 2;
     const int d = k->is_double;
     void *db = to_real(p.db, 6L * p.nb, d), *qval = to_real(p.qval, p.nq, d);
@@ -179,7 +189,7 @@ static void free_outcome(outcome *o) {
 static void check_errors(void) {
     for (int threads = 1; threads <= 3; threads += 2) {
         problem p;
-        build(&p, 17, 1);
+        build(&p, 17, 1, 0.3);
         dg_solver s = NULL;
         dg_options o;
         dg_default_options(&o);
@@ -230,15 +240,17 @@ static void check_errors(void) {
 
 int main(void) {
     const call calls[] = {
-        {25, 1, 0, 0, 1}, /* itit, salt, float, 1 thread: a new solver */
-        {25, 1, 0, 0, 1}, /* the same again: the kept solver */
-        {17, 0, 0, 0, 1}, /* a smaller grid, no salt: the kept solver, a new medium */
-        {25, 0, 1, 0, 1}, /* nitit */
-        {25, 1, 0, 1, 1}, /* double: a new solver */
-        {21, 1, 0, 1, 3}, /* 3 threads: a new solver */
-        {21, 0, 1, 1, 3}, /* nitit, double, 3 threads: kept */
+        {25, 1, 0, 0, 1, 0.0},  /* itit, salt, float, 1 thread: a new solver */
+        {25, 1, 0, 0, 1, 0.0},  /* the same again: the kept solver */
+        {25, 1, 0, 0, 1, 0.25}, /* same grid, another sphere: the kept solver's marks from the
+                                   last medium must all be cleared (salt flags) */
+        {17, 0, 0, 0, 1, 0.0},  /* a smaller grid, no salt: the kept solver, a new medium */
+        {25, 0, 1, 0, 1, 0.0},  /* nitit */
+        {25, 1, 0, 1, 1, 0.0},  /* double: a new solver */
+        {21, 1, 0, 1, 3, 0.0},  /* 3 threads: a new solver */
+        {21, 0, 1, 1, 3, 0.0},  /* nitit, double, 3 threads: kept */
     };
-    const int expect_reused[] = {0, 1, 1, 1, 0, 0, 1};
+    const int expect_reused[] = {0, 1, 1, 1, 1, 0, 0, 1};
     const int count = (int)(sizeof calls / sizeof calls[0]);
     for (int i = 0; i < count; ++i) {
         outcome kept = run(&calls[i]);
@@ -247,7 +259,7 @@ int main(void) {
         const call *k = &calls[i];
         const long points = (long)k->n * k->n * k->n, half = (points + 1) / 2;
         problem p;
-        build(&p, k->n, k->salt || k->nonlinear);
+        build(&p, k->n, k->salt || k->nonlinear, radius_of(k));
         printf("call %d (igrid %d, %s, %s, %s, %d thread(s)): %d iterations, reused %d\n", i + 1,
                k->n, k->nonlinear ? "nitit" : "itit", k->salt || k->nonlinear ? "salt" : "no salt",
                k->is_double ? "double" : "float", k->threads, kept.iterations, kept.reused);
