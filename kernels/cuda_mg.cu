@@ -201,14 +201,62 @@ __device__ __forceinline__ float coarse_update(const level_view &l, long long q)
            l.diag[q];
 }
 
+/* Per-point bodies of the coarse-level steps, shared by the launched kernels and k_tail (so
+   both compute every point by the same expression). */
+__device__ __forceinline__ void sweep_point(const level_view &l, long long t, int colour) {
+    int X, Y, Z;
+    const long long q = level_index(l, t, &X, &Y, &Z);
+    if (((X + Y + Z) & 1) == colour) l.e[q] = coarse_update(l, q);
+}
+
+/* Coarse point t's rhs: the sum over its aggregate of the fine residual. */
+__device__ __forceinline__ void restrict_point(const level_view &f, const level_view &c,
+                                               long long t) {
+    int X, Y, Z;
+    const long long Q = level_index(c, t, &X, &Y, &Z);
+    double sum = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1), z = 2 * Z - 1 + (k >> 2);
+        if (x > f.mx || y > f.my || z > f.mz) continue;
+        const long long q = x + f.sx * y + f.sy * z;
+        const float *e = f.e;
+        sum += f.rhs[q] - f.diag[q] * e[q] + f.cx[q - 1] * e[q - 1] + f.cx[q] * e[q + 1] +
+               f.cy[q - f.sx] * e[q - f.sx] + f.cy[q] * e[q + f.sx] + f.cz[q - f.sy] * e[q - f.sy] +
+               f.cz[q] * e[q + f.sy];
+    }
+    c.rhs[Q] = (float)sum;
+}
+
+__device__ __forceinline__ void prolong_point(const level_view &f, const level_view &c, long long t,
+                                              float scale) {
+    int x, y, z;
+    const long long q = level_index(f, t, &x, &y, &z);
+    f.e[q] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
+}
+
+/* The coarsest level exactly, by one block: e = inverse * rhs (sums in double in unknown
+   order, as dg_mg_dense_solve); rhs is DG_MG_DENSE_MAX floats of shared memory. */
+__device__ __forceinline__ void dense_solve(const level_view &l, const float *inverse, float *rhs) {
+    const int m = (int)l.count, t = threadIdx.x;
+    long long q = 0;
+    if (t < m) {
+        int X, Y, Z;
+        q = level_index(l, t, &X, &Y, &Z);
+        rhs[t] = l.rhs[q];
+    }
+    __syncthreads();
+    if (t < m) {
+        double sum = 0.0;
+        for (int u = 0; u < m; ++u)
+            sum += (double)inverse[(long long)t * m + u] * (double)rhs[u];
+        l.e[q] = (float)sum;
+    }
+}
+
 __global__ void k_coarse_sweep(level_view l, int colour) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < l.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long q = level_index(l, t, &X, &Y, &Z);
-        if (((X + Y + Z) & 1) != colour) continue;
-        l.e[q] = coarse_update(l, q);
-    }
+         t += (long long)gridDim.x * blockDim.x)
+        sweep_point(l, t, colour);
 }
 
 /* The coarsest level in one block: the same symmetric sweep sequence as the CPU. */
@@ -228,24 +276,10 @@ __global__ void k_coarsest(level_view l, int sweeps) {
         }
 }
 
-/* The coarsest level exactly: e = inverse * rhs (one block; sums in double in unknown order,
-   as dg_mg_dense_solve). */
+/* The coarsest level exactly (one block). */
 __global__ void k_coarsest_dense(level_view l, const float *inverse) {
     __shared__ float rhs[DG_MG_DENSE_MAX];
-    const int m = (int)l.count, t = threadIdx.x;
-    long long q = 0;
-    if (t < m) {
-        int X, Y, Z;
-        q = level_index(l, t, &X, &Y, &Z);
-        rhs[t] = l.rhs[q];
-    }
-    __syncthreads();
-    if (t < m) {
-        double sum = 0.0;
-        for (int u = 0; u < m; ++u)
-            sum += (double)inverse[(long long)t * m + u] * (double)rhs[u];
-        l.e[q] = (float)sum;
-    }
+    dense_solve(l, inverse, rhs);
 }
 
 /* Between the caller's element type and the working one: every point (in) or the interior
@@ -289,31 +323,14 @@ template <typename T> __global__ void k_unpack_faces(grid_dims g, const T *packe
 
 __global__ void k_coarse_restrict(level_view f, level_view c) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long Q = level_index(c, t, &X, &Y, &Z);
-        double sum = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > f.mx || y > f.my || z > f.mz) continue;
-            const long long q = x + f.sx * y + f.sy * z;
-            const float *e = f.e;
-            sum += f.rhs[q] - f.diag[q] * e[q] + f.cx[q - 1] * e[q - 1] + f.cx[q] * e[q + 1] +
-                   f.cy[q - f.sx] * e[q - f.sx] + f.cy[q] * e[q + f.sx] +
-                   f.cz[q - f.sy] * e[q - f.sy] + f.cz[q] * e[q + f.sy];
-        }
-        c.rhs[Q] = (float)sum;
-    }
+         t += (long long)gridDim.x * blockDim.x)
+        restrict_point(f, c, t);
 }
 
 __global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < f.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int x, y, z;
-        const long long q = level_index(f, t, &x, &y, &z);
-        f.e[q] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
-    }
+         t += (long long)gridDim.x * blockDim.x)
+        prolong_point(f, c, t, scale);
 }
 
 /* The small levels' whole cycle in ONE block (MG_TAIL_THREADS threads): from level `first`
@@ -329,59 +346,22 @@ struct tail_params {
     float scale;
 };
 
+/* One step of k_tail: the block's threads over the level, then a barrier. */
 __device__ void tail_sweep(const level_view &l, int colour) {
-    for (long long t = threadIdx.x; t < l.count; t += blockDim.x) {
-        int X, Y, Z;
-        const long long q = level_index(l, t, &X, &Y, &Z);
-        if (((X + Y + Z) & 1) == colour) l.e[q] = coarse_update(l, q);
-    }
+    for (long long t = threadIdx.x; t < l.count; t += blockDim.x)
+        sweep_point(l, t, colour);
     __syncthreads();
 }
 
 __device__ void tail_restrict(const level_view &f, const level_view &c) {
-    for (long long t = threadIdx.x; t < c.count; t += blockDim.x) {
-        int X, Y, Z;
-        const long long Q = level_index(c, t, &X, &Y, &Z);
-        double sum = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > f.mx || y > f.my || z > f.mz) continue;
-            const long long q = x + f.sx * y + f.sy * z;
-            const float *e = f.e;
-            sum += f.rhs[q] - f.diag[q] * e[q] + f.cx[q - 1] * e[q - 1] + f.cx[q] * e[q + 1] +
-                   f.cy[q - f.sx] * e[q - f.sx] + f.cy[q] * e[q + f.sx] +
-                   f.cz[q - f.sy] * e[q - f.sy] + f.cz[q] * e[q + f.sy];
-        }
-        c.rhs[Q] = (float)sum;
-    }
+    for (long long t = threadIdx.x; t < c.count; t += blockDim.x)
+        restrict_point(f, c, t);
     __syncthreads();
 }
 
 __device__ void tail_prolong(const level_view &f, const level_view &c, float scale) {
-    for (long long t = threadIdx.x; t < f.count; t += blockDim.x) {
-        int x, y, z;
-        const long long q = level_index(f, t, &x, &y, &z);
-        f.e[q] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
-    }
-    __syncthreads();
-}
-
-__device__ void tail_dense(const level_view &l, const float *inverse, float *rhs) {
-    const int m = (int)l.count, t = threadIdx.x;
-    long long q = 0;
-    if (t < m) {
-        int X, Y, Z;
-        q = level_index(l, t, &X, &Y, &Z);
-        rhs[t] = l.rhs[q];
-    }
-    __syncthreads();
-    if (t < m) {
-        double sum = 0.0;
-        for (int u = 0; u < m; ++u)
-            sum += (double)inverse[(long long)t * m + u] * (double)rhs[u];
-        l.e[q] = (float)sum;
-    }
+    for (long long t = threadIdx.x; t < f.count; t += blockDim.x)
+        prolong_point(f, c, t, scale);
     __syncthreads();
 }
 
@@ -394,7 +374,8 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
         /* enter level l */
         const level_view &lv = levels[l];
         if (l == last) {
-            tail_dense(lv, inverse, rhs);
+            dense_solve(lv, inverse, rhs);
+            __syncthreads();
         } else {
             for (long long i = threadIdx.x; i < (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL);
                  i += blockDim.x)

@@ -313,6 +313,16 @@ static int list_residual(dg_cuda_state *st, const dg_refine_params &p, int c, dg
     return DG_OK;
 }
 
+/* After a fold the correction is 0 everywhere, so its sparse list values are 0 again. */
+static int clear_list_values(dg_cuda_state *st, dg_error *err) {
+    const dg_cuda_sparse *sp = &st->sparse[1];
+    if (sp->total_count > 0)
+        DG_CUDA_TRY(
+            cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
+            "cudaMemsetAsync (mixed precision: list values)");
+    return DG_OK;
+}
+
 int dg_cuda_refine_fold_residual(dg_cuda_state *st, dg_error *err) {
     if (st->refine_pending == 0) return dg_cuda_refine_residual(st, err);
     st->refine_pending = 0;
@@ -328,12 +338,7 @@ int dg_cuda_refine_fold_residual(dg_cuda_state *st, dg_error *err) {
         const int status = list_residual(st, refine_params(st, c), c, err);
         if (status != DG_OK) return status;
     }
-    const dg_cuda_sparse *sp = &st->sparse[1]; /* the correction's list values are 0 again */
-    if (sp->total_count > 0)
-        DG_CUDA_TRY(
-            cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
-            "cudaMemsetAsync (mixed precision: list values)");
-    return DG_OK;
+    return clear_list_values(st, err);
 }
 
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err) {
@@ -356,12 +361,7 @@ int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
                                               st->half_count[c]);
         DG_CUDA_LAUNCHED("fold kernel (mixed precision)");
     }
-    const dg_cuda_sparse *sp = &st->sparse[1]; /* the correction's list values are 0 again */
-    if (sp->total_count > 0)
-        DG_CUDA_TRY(
-            cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
-            "cudaMemsetAsync (mixed precision: list values)");
-    return DG_OK;
+    return clear_list_values(st, err);
 }
 
 int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err) {

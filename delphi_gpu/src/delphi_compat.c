@@ -323,62 +323,19 @@ static pthread_t warm_thread;
 static int warm_state = WARM_NONE;
 static int warm_device;
 
-/* Two iterations of a 9^3 problem with one boundary point, one charge and salt. */
+/* The warm-up's problem in each REAL kind (delphi_compat_template.h). */
+static int warm_up_solve_f(dg_solver s);
+static int warm_up_solve_d(dg_solver s);
+
+/* A CUDA solver of the given precision that ran the warm-up's problem, or NULL. */
 static dg_solver warm_up_solver(int precision) {
-    enum { N = 9 };
-    const long centre = (N * N * N - 1) / 2; /* 0-based full index of the centre, even */
-    static float phi_f[N * N * N], sf_f[2][(N * N * N + 1) / 2];
-    static double phi_d[N * N * N], sf_d[2][(N * N * N + 1) / 2];
-    const int boundary = (int)(centre / 2 + 1), charge = (int)(centre / 2 + 1 + N * N);
-    const float db_f[6] = {0.01f, 0.01f, 0.01f, 0.01f, 0.01f, 0.01f}, q_f = 1.0f;
-    const double db_d[6] = {0.01, 0.01, 0.01, 0.01, 0.01, 0.01}, q_d = 1.0;
     dg_options o;
     dg_default_options(&o);
     o.backend = DG_BACKEND_CUDA, o.device = warm_device, o.precision = precision;
     o.iterations = 2, o.spectral_radius = 0.9, o.run_until_converged = 0;
     dg_solver s = NULL;
     int st = dg_create(&s, &o);
-    if (precision == DG_PRECISION_FLOAT) {
-        for (long h = 0; h < (N * N * N + 1) / 2; ++h)
-            sf_f[0][h] = sf_f[1][h] = h % 2 ? 1.0f / 6.0f : 1.0f / 6.1f;
-        dg_sparse_medium_f m = {.nx = N,
-                                .ny = N,
-                                .nz = N,
-                                .index_kind = DG_INDEX_DELPHI_HALF,
-                                .boundary_count_odd = 1,
-                                .boundary_count = 1,
-                                .boundary_index = &boundary,
-                                .boundary_weights = db_f,
-                                .charge_count_odd = 1,
-                                .charge_count = 1,
-                                .charge_index = &charge,
-                                .charge_source = &q_f,
-                                .salt_model = DG_SALT_PER_POINT,
-                                .salt_factor_odd = sf_f[0],
-                                .salt_factor_even = sf_f[1]};
-        if (st == DG_OK) st = dg_set_sparse_medium_f(s, &m);
-        if (st == DG_OK) st = dg_solve_f(s, phi_f, NULL);
-    } else {
-        for (long h = 0; h < (N * N * N + 1) / 2; ++h)
-            sf_d[0][h] = sf_d[1][h] = h % 2 ? 1.0 / 6.0 : 1.0 / 6.1;
-        dg_sparse_medium_d m = {.nx = N,
-                                .ny = N,
-                                .nz = N,
-                                .index_kind = DG_INDEX_DELPHI_HALF,
-                                .boundary_count_odd = 1,
-                                .boundary_count = 1,
-                                .boundary_index = &boundary,
-                                .boundary_weights = db_d,
-                                .charge_count_odd = 1,
-                                .charge_count = 1,
-                                .charge_index = &charge,
-                                .charge_source = &q_d,
-                                .salt_model = DG_SALT_PER_POINT,
-                                .salt_factor_odd = sf_d[0],
-                                .salt_factor_even = sf_d[1]};
-        if (st == DG_OK) st = dg_set_sparse_medium_d(s, &m);
-        if (st == DG_OK) st = dg_solve_d(s, phi_d, NULL);
-    }
+    if (st == DG_OK) st = precision == DG_PRECISION_FLOAT ? warm_up_solve_f(s) : warm_up_solve_d(s);
     if (st != DG_OK) {
         dg_destroy(s);
         return NULL;

@@ -217,3 +217,35 @@ static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *s
     report->omega = (double)omega;
     return DG_OK;
 }
+
+/* The warm-up's problem (dg_delphi_begin_warm_up): two iterations of a 9^3 grid with one
+   boundary point, one charge and salt, solved by s (options set by the caller). */
+static int SFX(warm_up_solve)(dg_solver s) {
+    enum { N = 9 };
+    const long centre = (N * N * N - 1) / 2; /* 0-based full index of the centre, even */
+    static REAL phi[N * N * N], sf[2][(N * N * N + 1) / 2];
+    const int boundary = (int)(centre / 2 + 1), charge = (int)(centre / 2 + 1 + N * N);
+    const REAL db[6] = {(REAL)0.01, (REAL)0.01, (REAL)0.01, (REAL)0.01, (REAL)0.01, (REAL)0.01};
+    const REAL q = (REAL)1;
+    for (long h = 0; h < (N * N * N + 1) / 2; ++h)
+        sf[0][h] = sf[1][h] = h % 2 ? (REAL)1 / (REAL)6 : (REAL)1 / (REAL)6.1;
+    SFX(dg_sparse_medium)
+    m = {.nx = N,
+         .ny = N,
+         .nz = N,
+         .index_kind = DG_INDEX_DELPHI_HALF,
+         .boundary_count_odd = 1,
+         .boundary_count = 1,
+         .boundary_index = &boundary,
+         .boundary_weights = db,
+         .charge_count_odd = 1,
+         .charge_count = 1,
+         .charge_index = &charge,
+         .charge_source = &q,
+         .salt_model = DG_SALT_PER_POINT,
+         .salt_factor_odd = sf[0],
+         .salt_factor_even = sf[1]};
+    int st = SFX(dg_set_sparse_medium)(s, &m);
+    if (st == DG_OK) st = SFX(dg_solve)(s, phi, NULL);
+    return st;
+}
