@@ -49,7 +49,8 @@ __device__ __forceinline__ void add_sample(mg_sums &a, double v) {
 /* The interior points of one colour ((x + y + z) & 1 == colour) by rows: a block of MG_THREADS
    threads works on MG_ROW_SUBS rows at a time, MG_ROW_LANES threads along each row (every other
    x: the warp's loads stay within a few sectors), rows grid-strided over the blocks; y and z
-   come from one division per row, and no thread idles on a point of the other colour.  f(w). */
+   come from one division per row, and no thread idles on a point of the other colour.
+   f(w, x, y, z). */
 template <typename F>
 __device__ __forceinline__ void for_colour(const grid_dims &g, int colour, F f) {
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
@@ -59,14 +60,32 @@ __device__ __forceinline__ void for_colour(const grid_dims &g, int colour, F f) 
         const long long base = g.sy * y + g.sz * z;
         const int first = 1 + ((colour + 1 + y + z) & 1);
         for (int x = first + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES)
-            f(base + x);
+            f(base + x, x, y, z);
     }
 }
 
-/* Fold the MG_PARTIALS partials (one block) in a fixed order. */
-__global__ void k_fold(const mg_sums *partials, mg_sums *result) {
+/* The first coarse level's correction, added where a sweep reads it: the prolongation fused
+   into the first post-smoothing sweep.  A sweep's update never reads its own point's old value,
+   so after the coarse correction only the neighbour values read by the next colour's sweep (and
+   its boundary part) need the correction, and the sweep after it overwrites the rest.  The sum
+   z + scale * e is the one the prolongation kernel stored, so the results are the same bits. */
+struct fine_correction {
+    const float *e; /* NULL: no correction */
+    long long sx, sy;
+    float scale;
+};
+
+/* v (z at the interior or face point (x, y, z)) with the correction (none at a face). */
+__device__ __forceinline__ float corrected(const grid_dims &g, const fine_correction &c, float v,
+                                           int x, int y, int z) {
+    if (x < 1 || x > g.nx - 2 || y < 1 || y > g.ny - 2 || z < 1 || z > g.nz - 2) return v;
+    return v + c.scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
+}
+
+/* Fold count partials (one block) in a fixed order. */
+__global__ void k_fold(const mg_sums *partials, int count, mg_sums *result) {
     mg_sums a = {0.0, 0.0, 0.0, 0, 0};
-    for (int i = threadIdx.x; i < MG_PARTIALS; i += MG_THREADS) {
+    for (int i = threadIdx.x; i < count; i += MG_THREADS) {
         a.max_abs = fmax(a.max_abs, partials[i].max_abs);
         a.sum_sq += partials[i].sum_sq;
         a.phi_max = fmax(a.phi_max, partials[i].phi_max);
@@ -75,46 +94,100 @@ __global__ void k_fold(const mg_sums *partials, mg_sums *result) {
     block_reduce(a, result);
 }
 
-/* out = in - f * sum(in neighbours) (apply) or f * sum - in (residual), interior points. */
+/* out = f * sum(in neighbours) - in (the uniform part of b - A in), interior points. */
 template <typename T>
-__global__ void k_apply_uniform(grid_dims g, const unsigned char *salt, T f0, T df, const T *in,
-                                T *out, int residual) {
+__global__ void k_residual_uniform(grid_dims g, const unsigned char *salt, T f0, T df, const T *in,
+                                   T *out) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const T f = f0 + df * (T)salt[w];
+        const T f = f0 + df * (T)salt[split_index(g, w)];
         const T sum =
             in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
-        out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
+        out[w] = f * sum - in[w];
     }
 }
 
-/* out[w] += sign * sum_f weight_f in[w + step_f] at the boundary points of one colour. */
+/* q = A p (uniform part: p - f * sum(p neighbours)) and the partials of sum D p q over the
+   interior: with k_boundary_dot, (p, A p)_D in the passes that compute A p. */
+template <typename T>
+__global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df,
+                            const float *__restrict__ dscale, const T *__restrict__ p,
+                            T *__restrict__ q, mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const T f = f0 + df * (T)salt[split_index(g, w)];
+        const T sum = p[w - 1] + p[w + 1] + p[w - g.sy] + p[w + g.sy] + p[w - g.sz] + p[w + g.sz];
+        const T v = p[w] - f * sum;
+        q[w] = v;
+        acc.sum_sq += (double)dscale[w] * (double)p[w] * (double)v;
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* The boundary points of one colour: q[w] -= sum_f weight_f p[w + step_f] (as k_boundary with
+   sign -1) and the partials of D p times the change of q (MG_EDGE_PARTIALS blocks, launched even
+   when count is 0 so that every partial is written). */
+template <typename T>
+__global__ void k_boundary_dot(grid_dims g, int count, const int *index, const double *weight,
+                               int colour, const float *dscale, const T *p, T *q,
+                               mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x) {
+        const long long w = 2LL * index[k] + colour;
+        double sum = 0.0;
+        for (int f = 0; f < 6; ++f)
+            sum += weight[6LL * k + f] * (double)p[w + step[f]];
+        const T before = q[w], after = before + (T)-1 * (T)sum;
+        q[w] = after;
+        acc.sum_sq += (double)dscale[w] * (double)p[w] * ((double)after - (double)before);
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* out[w] += sign * sum_f weight_f in[w + step_f] at the boundary points of one colour; in is
+   in the split layout when in_split (z), else full (x, p). */
 template <typename T, typename U>
 __global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
-                           int colour, const U *in, T *out, T sign) {
+                           int colour, const U *in, int in_split, T *out, T sign) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const long long w = 2LL * index[k] + colour;
     const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
     double sum = 0.0;
-    for (int f = 0; f < 6; ++f)
-        sum += weight[6LL * k + f] * (double)in[w + step[f]];
+    for (int f = 0; f < 6; ++f) {
+        const long long v = w + step[f];
+        sum += weight[6LL * k + f] * (double)in[in_split ? split_index(g, v) : v];
+    }
     out[w] += sign * (T)sum;
 }
 
-/* The fine-level smoother's boundary part, in float as on the CPU. */
+/* The fine-level smoother's boundary part, in float as on the CPU (with the correction cor of
+   the neighbours when cor.e is not NULL). */
 __global__ void k_boundary_z(grid_dims g, int count, const int *index, const double *weight,
-                             int colour, float *z) {
+                             int colour, float *z, fine_correction cor) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const long long w = 2LL * index[k] + colour;
     const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
     float sum = 0.0f;
-    for (int f = 0; f < 6; ++f)
-        sum += (float)weight[6LL * k + f] * z[w + step[f]];
-    z[w] += sum;
+    if (!cor.e) {
+        for (int f = 0; f < 6; ++f)
+            sum += (float)weight[6LL * k + f] * z[split_index(g, w + step[f])];
+    } else {
+        const int x = (int)(w % g.sy), y = (int)((w / g.sy) % g.ny), zz = (int)(w / g.sz);
+        const int dx[6] = {-1, 1, 0, 0, 0, 0}, dy[6] = {0, 0, -1, 1, 0, 0},
+                  dz[6] = {0, 0, 0, 0, -1, 1};
+        for (int f = 0; f < 6; ++f)
+            sum += (float)weight[6LL * k + f] * corrected(g, cor, z[split_index(g, w + step[f])],
+                                                          x + dx[f], y + dy[f], zz + dz[f]);
+    }
+    z[split_index(g, w)] += sum;
 }
 
 template <typename T>
@@ -123,28 +196,57 @@ __global__ void k_charges(int count, const int *index, const double *source, int
     if (k < count) out[2LL * index[k] + colour] += (T)source[k];
 }
 
-/* Fine smoother, colour c: z = f * sum(z neighbours) + r. */
-template <typename T>
-__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df, const T *r,
-                             float *z, int colour) {
-    for_colour(g, colour, [&](long long w) {
-        const float f = f0 + df * salt[w];
-        z[w] = f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]) +
-               (float)r[w];
+/* Fine smoother, colour c: z = f * sum(z neighbours) + rf, on the split layout (salt, rf and
+   the written z of colour c, the neighbours' z of the other colour, each read contiguously);
+   with the coarse correction cor added to the neighbours when cor.e is not NULL. */
+__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df,
+                             const float *rf, float *z, int colour, fine_correction cor) {
+    const long long own = colour ? g.h0 : 0, other = colour ? 0 : g.h0;
+    const float *zo = z + other;
+    if (!cor.e) {
+        for_colour(g, colour, [&](long long w, int, int, int) {
+            const long long h = own + (w >> 1);
+            const float f = f0 + df * salt[h];
+            z[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
+                        zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
+                   rf[h];
+        });
+        return;
+    }
+    for_colour(g, colour, [&](long long w, int x, int y, int zz) {
+        const long long h = own + (w >> 1);
+        const float f = f0 + df * salt[h];
+        z[h] = f * (corrected(g, cor, zo[(w - 1) >> 1], x - 1, y, zz) +
+                    corrected(g, cor, zo[(w + 1) >> 1], x + 1, y, zz) +
+                    corrected(g, cor, zo[(w - g.sy) >> 1], x, y - 1, zz) +
+                    corrected(g, cor, zo[(w + g.sy) >> 1], x, y + 1, zz) +
+                    corrected(g, cor, zo[(w - g.sz) >> 1], x, y, zz - 1) +
+                    corrected(g, cor, zo[(w + g.sz) >> 1], x, y, zz + 1)) +
+               rf[h];
     });
 }
 
 /* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
-   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps (NULL
-   when r is float already). */
+   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps. */
 template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, float *z, float *rf) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
         const float v = (float)r[w];
-        if (rf) rf[w] = v;
-        z[w] = c == 0 ? v : 0.0f;
+        const long long h = split_index(g, w);
+        rf[h] = v;
+        z[h] = c == 0 ? v : 0.0f;
+    }
+}
+
+/* rf = (float)r at the interior points (split layout), for a cycle without pre-sweeps. */
+template <typename T> __global__ void k_split_rhs(grid_dims g, const T *r, float *rf) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        rf[split_index(g, w)] = (float)r[w];
     }
 }
 
@@ -156,10 +258,12 @@ __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const float f = f0 + df * salt[w];
-        tmp[w] =
-            r[w] - (T)z[w] +
-            (T)(f * (z[w - 1] + z[w + 1] + z[w - g.sy] + z[w + g.sy] + z[w - g.sz] + z[w + g.sz]));
+        const long long h = split_index(g, w);
+        const float f = f0 + df * salt[h];
+        const float *zo = z + (c ? 0 : g.h0); /* the neighbours' colour */
+        tmp[w] = r[w] - (T)z[h] +
+                 (T)(f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
+                          zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]));
     }
 }
 
@@ -190,7 +294,8 @@ __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale)
         const unsigned tt = (unsigned)t, mx = g.nx - 2, my = g.ny - 2;
         const int x = 1 + (int)(tt % mx), y = 1 + (int)((tt / mx) % my),
                   zz = 1 + (int)(tt / mx / my);
-        z[w] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
+        z[split_index(g, w)] +=
+            scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
     }
 }
 
@@ -300,25 +405,13 @@ __global__ void k_convert_interior(grid_dims g, const S *src, T *dst) {
     }
 }
 
-/* The six faces of a grid whose interior is zero, packed on the host (face_pack), into dst. */
+/* The face points of a grid whose interior is zero, packed on the host (dg_face_pack), into
+   dst. */
 template <typename T> __global__ void k_unpack_faces(grid_dims g, const T *packed, T *dst) {
-    const long long nx = g.nx, ny = g.ny, nz = g.nz, plane = nx * ny;
-    const long long total = 2 * plane + 2 * nx * nz + 2 * ny * nz;
+    const long long total = (long long)dg_face_count(g.nx, g.ny, g.nz);
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
-         k += (long long)gridDim.x * blockDim.x) {
-        long long w;
-        if (k < 2 * plane) {
-            w = k < plane ? k : k - plane + (nz - 1) * plane;
-        } else if (k < 2 * plane + 2 * nx * nz) {
-            const long long j = k - 2 * plane, side = j / (nx * nz), r = j % (nx * nz);
-            w = r % nx + nx * (side ? ny - 1 : 0) + plane * (r / nx);
-        } else {
-            const long long j = k - 2 * plane - 2 * nx * nz, side = j / (ny * nz),
-                            r = j % (ny * nz);
-            w = (side ? nx - 1 : 0) + nx * (r % ny) + plane * (r / ny);
-        }
-        dst[w] = packed[k];
-    }
+         k += (long long)gridDim.x * blockDim.x)
+        dst[dg_face_full_index(g.nx, g.ny, g.nz, (size_t)k)] = packed[k];
 }
 
 __global__ void k_coarse_restrict(level_view f, level_view c) {
@@ -407,7 +500,7 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
     }
 }
 
-/* Partials of sum D a b (b float or T). */
+/* Partials of sum D a b (b: float in the split layout, or T). */
 template <typename T>
 __global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, const float *bf,
                                const T *bt, mg_sums *partials) {
@@ -416,7 +509,7 @@ __global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, con
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const double b = bf ? (double)bf[w] : (double)bt[w];
+        const double b = bf ? (double)bf[split_index(g, w)] : (double)bt[w];
         acc.sum_sq += (double)dscale[w] * (double)a[w] * b;
     }
     block_reduce(acc, &partials[blockIdx.x]);
@@ -436,12 +529,19 @@ __global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partia
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* x += alpha p, r -= alpha q, and the measures of the new r. */
+/* x += alpha p, r -= alpha q with alpha = rho / (p, q) from the device's sums (res[MG_RZ],
+   res[MG_PQ]), and the measures of the new r; nothing is updated when (p, q) is not positive and
+   finite (the host then stops).  res[MG_RZ_OLD] takes rho for the next direction. */
 template <typename T>
-__global__ void k_update(grid_dims g, T alpha, const T *p, const T *q, T *x, T *r,
+__global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ p,
+                         const T *__restrict__ q, T *__restrict__ x, T *__restrict__ r,
                          mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+    const double rho = res[MG_RZ].sum_sq, pq = res[MG_PQ].sum_sq;
+    const long long end = pq > 0.0 && isfinite(pq) ? g.interior : 0;
+    const T alpha = (T)(rho / pq);
+    if (blockIdx.x == 0 && threadIdx.x == 0) res[MG_RZ_OLD] = res[MG_RZ];
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < end;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
@@ -454,12 +554,16 @@ __global__ void k_update(grid_dims g, T alpha, const T *p, const T *q, T *x, T *
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-template <typename T> __global__ void k_direction(grid_dims g, const float *z, T beta, T *p) {
+/* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start). */
+template <typename T>
+__global__ void k_direction(grid_dims g, const float *__restrict__ z, const mg_sums *res, int fresh,
+                            T *__restrict__ p) {
+    const T beta = (T)(fresh ? 0.0 : res[MG_RZ].sum_sq / res[MG_RZ_OLD].sum_sq);
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        p[w] = (T)z[w] + beta * p[w];
+        p[w] = (T)z[split_index(g, w)] + beta * p[w];
     }
 }
 
@@ -492,6 +596,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     d->g.nx = p->nx, d->g.ny = p->ny, d->g.nz = p->nz;
     d->g.sy = p->nx, d->g.sz = (long long)p->nx * p->ny;
     d->g.interior = (long long)p->interior_count;
+    d->g.h0 = (long long)p->half_count[0];
     if (p->interior_count >= 4294967295u)
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
                             "multigrid on CUDA handles grids of fewer than 2^32 interior points");
@@ -532,12 +637,13 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
         DG_CUDA_TRY(cudaMemset(*zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
     }
     DG_CUDA_TRY(cudaMalloc((void **)&d->z, n * sizeof(float)), "cudaMalloc (multigrid z)");
-    if (elem != sizeof(float))
-        DG_CUDA_TRY(cudaMalloc((void **)&d->rf, n * sizeof(float)), "cudaMalloc (multigrid r)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->rf, n * sizeof(float)), "cudaMalloc (multigrid r)");
     DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
-    DG_CUDA_TRY(cudaMalloc((void **)&d->partials, MG_PARTIALS * sizeof(mg_sums)),
-                "cudaMalloc (multigrid partials)");
-    DG_CUDA_TRY(cudaMalloc((void **)&d->result, sizeof(mg_sums)), "cudaMalloc (multigrid sums)");
+    DG_CUDA_TRY(
+        cudaMalloc((void **)&d->partials, (MG_PARTIALS + 2 * MG_EDGE_PARTIALS) * sizeof(mg_sums)),
+        "cudaMalloc (multigrid partials)");
+    DG_CUDA_TRY(cudaMalloc((void **)&d->result, MG_SUMS * sizeof(mg_sums)),
+                "cudaMalloc (multigrid sums)");
     d->levels = (level_view *)calloc((size_t)h->level_count + 1, sizeof(level_view));
     if (!d->levels) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
     d->level_count = h->level_count;
@@ -622,24 +728,12 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
         if (pelem != welem)
             DG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy), "cudaMemcpy (multigrid phi)");
     } else {
-        const size_t plane = (size_t)nx * ny,
-                     faces = 2 * plane + 2 * (size_t)nx * nz + 2 * (size_t)ny * nz;
+        /* gathered on the host threads: a face walk touches every row of the caller's grid */
+        const size_t faces = dg_face_count((int)nx, (int)ny, (int)nz);
         char *packed = (char *)malloc(faces * pelem);
         void *dpacked = NULL;
         if (!packed) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
-        size_t k = 0;
-        const char *src = (const char *)phi;
-        for (int side = 0; side < 2; ++side, k += plane)
-            memcpy(packed + k * pelem, src + (side ? (nz - 1) * plane : 0) * pelem, plane * pelem);
-        for (int side = 0; side < 2; ++side)
-            for (long z = 0; z < nz; ++z, k += nx)
-                memcpy(packed + k * pelem, src + (nx * (side ? ny - 1 : 0) + plane * z) * pelem,
-                       nx * pelem);
-        for (int side = 0; side < 2; ++side)
-            for (long z = 0; z < nz; ++z)
-                for (long y = 0; y < ny; ++y, ++k)
-                    memcpy(packed + k * pelem,
-                           src + ((side ? nx - 1 : 0) + nx * y + plane * z) * pelem, pelem);
+        dg_face_pack(packed, phi, pelem, (int)nx, (int)ny, (int)nz, 0, faces, d->threads);
         cudaError_t code = cudaMemsetAsync(target, 0, n * pelem, d->stream);
         if (code == cudaSuccess) code = cudaMalloc(&dpacked, faces * pelem);
         if (code == cudaSuccess)
@@ -766,14 +860,26 @@ int download_phi(mg_device *d, void *phi, int phi_is_double, int is_double, dg_e
     return download_pinned(d, phi, source, n * pelem, err);
 }
 
-/* Fold the partials and bring the sums to the host. */
-int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
-    k_fold<<<1, MG_THREADS, 0, d->stream>>>(d->partials, d->result);
+/* Fold the first count partials into the device's sums res[slot]. */
+int fold(mg_device *d, int slot, int count, dg_error *err) {
+    k_fold<<<1, MG_THREADS, 0, d->stream>>>(d->partials, count, d->result + slot);
     DG_CUDA_LAUNCHED("k_fold");
-    DG_CUDA_TRY(cudaMemcpyAsync(out, d->result, sizeof *out, cudaMemcpyDeviceToHost, d->stream),
-                "cudaMemcpyAsync (multigrid sums)");
+    return DG_OK;
+}
+
+/* Bring the first count sums to the host (after the stream's work). */
+int read_sums(mg_device *d, mg_sums *out, int count, dg_error *err) {
+    DG_CUDA_TRY(
+        cudaMemcpyAsync(out, d->result, count * sizeof *out, cudaMemcpyDeviceToHost, d->stream),
+        "cudaMemcpyAsync (multigrid sums)");
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid kernels");
     return DG_OK;
+}
+
+/* Fold the partials and bring the sums to the host. */
+int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
+    int st = fold(d, MG_MEASURES, MG_PARTIALS, err);
+    return st ? st : read_sums(d, out, 1, err);
 }
 
 template <typename T, typename U>
@@ -781,20 +887,20 @@ int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
     for (int c = 0; c < 2; ++c) {
         if (!d->boundary_count[c]) continue;
         k_boundary<T, U><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
-            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out,
-            sign);
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in,
+            (const void *)in == (const void *)d->z, out, sign);
         DG_CUDA_LAUNCHED("k_boundary");
     }
     return DG_OK;
 }
 
-/* out = A in (residual = 0) or b - A in (residual = 1). */
-template <typename T> int apply(mg_device *d, const T *in, T *out, int residual, dg_error *err) {
-    k_apply_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd,
-                                                                in, out, residual);
-    DG_CUDA_LAUNCHED("k_apply_uniform");
-    int st = boundary<T, T>(d, in, out, residual ? (T)1 : (T)-1, err);
-    if (st || !residual) return st;
+/* out = b - A in. */
+template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_error *err) {
+    k_residual_uniform<T>
+        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd, in, out);
+    DG_CUDA_LAUNCHED("k_residual_uniform");
+    int st = boundary<T, T>(d, in, out, (T)1, err);
+    if (st) return st;
     for (int c = 0; c < 2; ++c) {
         if (!d->charge_count[c]) continue;
         k_charges<T><<<dg_cuda_mg_blocks(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
@@ -804,13 +910,30 @@ template <typename T> int apply(mg_device *d, const T *in, T *out, int residual,
     return DG_OK;
 }
 
-template <typename T> int fine_sweep(mg_device *d, const T *r, int c, dg_error *err) {
-    k_fine_sweep<T>
-        <<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, c);
+/* q = A p and the partials of (p, q)_D: MG_PARTIALS from the interior, then MG_EDGE_PARTIALS
+   from each colour's boundary points. */
+template <typename T> int apply_dot(mg_device *d, const T *p, T *q, dg_error *err) {
+    k_apply_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd,
+                                                              d->dscale, p, q, d->partials);
+    DG_CUDA_LAUNCHED("k_apply_dot");
+    for (int c = 0; c < 2; ++c) {
+        k_boundary_dot<T><<<MG_EDGE_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->dscale,
+            p, q, d->partials + MG_PARTIALS + c * MG_EDGE_PARTIALS);
+        DG_CUDA_LAUNCHED("k_boundary_dot");
+    }
+    return DG_OK;
+}
+
+/* One colour's sweep of the fine smoother; cor: the coarse correction of the neighbours (the
+   first post-smoothing sweep) or none. */
+int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_correction{}) {
+    k_fine_sweep<<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, d->rf,
+                                                                 d->z, c, cor);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
         k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
-            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z);
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z, cor);
         DG_CUDA_LAUNCHED("k_boundary_z");
     }
     return DG_OK;
@@ -870,27 +993,21 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
 
 template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
-    /* the sweeps read r in float (as the CPU's): a float copy of a double r saves bytes */
-    float *rf = sizeof(T) == sizeof(float) ? NULL : d->rf;
-    const float *rs = rf ? rf : (const float *)r;
+    /* the sweeps read r in float (as the CPU's), from a copy in the split layout (rf) */
     int st;
     if (pr->pre_sweeps > 0) {
         /* z's faces are 0 from the start and never written; its interior is set here */
-        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, rf);
+        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
         DG_CUDA_LAUNCHED("k_first_sweep");
-        if ((st = fine_sweep<float>(d, rs, 1, err))) return st;
+        if ((st = fine_sweep(d, 1, err))) return st;
     } else {
         DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
                     "cudaMemsetAsync (multigrid z)");
-        if (rf) {
-            k_convert<T, float>
-                <<<d->blocks, MG_THREADS, 0, d->stream>>>((long long)d->g.sz * d->g.nz, r, rf);
-            DG_CUDA_LAUNCHED("k_convert");
-        }
+        k_split_rhs<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->rf);
+        DG_CUDA_LAUNCHED("k_split_rhs");
     }
     for (int i = 1; i < pr->pre_sweeps; ++i)
-        if ((st = fine_sweep<float>(d, rs, 0, err)) || (st = fine_sweep<float>(d, rs, 1, err)))
-            return st;
+        if ((st = fine_sweep(d, 0, err)) || (st = fine_sweep(d, 1, err))) return st;
     if (d->level_count > 0) {
         k_fine_residual<T>
             <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
@@ -901,23 +1018,31 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
             <<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
         DG_CUDA_LAUNCHED("k_fine_restrict");
         if ((st = coarse_cycle(d, 0, err))) return st;
-        k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
-                                                                (float)pr->correction_scale);
-        DG_CUDA_LAUNCHED("k_fine_prolong");
+        if (pr->post_sweeps > 0) {
+            /* the first post-smoothing sweep adds the correction where it reads z */
+            const fine_correction cor = {c.e, c.sx, c.sy, (float)pr->correction_scale};
+            if ((st = fine_sweep(d, 1, err, cor)) || (st = fine_sweep(d, 0, err))) return st;
+        } else {
+            k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
+                                                                    (float)pr->correction_scale);
+            DG_CUDA_LAUNCHED("k_fine_prolong");
+        }
+    } else if (pr->post_sweeps > 0) {
+        if ((st = fine_sweep(d, 1, err)) || (st = fine_sweep(d, 0, err))) return st;
     }
-    for (int i = 0; i < pr->post_sweeps; ++i)
-        if ((st = fine_sweep<float>(d, rs, 1, err)) || (st = fine_sweep<float>(d, rs, 0, err)))
-            return st;
+    for (int i = 1; i < pr->post_sweeps; ++i)
+        if ((st = fine_sweep(d, 1, err)) || (st = fine_sweep(d, 0, err))) return st;
     return DG_OK;
 }
 
 /* The V-cycle as one graph launch: its hundreds of small coarse-level launches (the W-cycle
    visits level l 2^l times) would otherwise cost more than the fine level on large grids. */
 template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
+    int st;
     if (!d->preconditioner) {
         DG_CUDA_TRY(cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal),
                     "cudaStreamBeginCapture (multigrid)");
-        int st = precondition<T>(d, (const T *)d->r, (T *)d->q, err);
+        st = precondition<T>(d, (const T *)d->r, (T *)d->q, err);
         cudaGraph_t graph = NULL;
         cudaError_t code = cudaStreamEndCapture(d->stream, &graph);
         if (st != DG_OK) {
@@ -935,7 +1060,7 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
 
 template <typename T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
     T *x = (T *)d->x, *r = (T *)d->r;
-    int st = apply<T>(d, x, r, 1, err);
+    int st = residual_of<T>(d, x, r, err);
     if (st) return st;
     k_measure<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
     DG_CUDA_LAUNCHED("k_measure");
@@ -952,7 +1077,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     if (st) return st;
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0,
         finite = !m.nonfinite;
-    double rho = 0.0, best = m.max_abs;
+    double best = m.max_abs;
     while (finite) {
         if (!ctl->fixed && dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
             if ((st = residual<T>(d, &m, err))) return st;
@@ -968,31 +1093,29 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             break;
         }
         if (stalled >= ctl->stall) break;
+        /* one cycle: the scalars (rho, beta, (p, q), alpha) stay on the device, one wait */
         if ((st = run_preconditioner<T>(d, err))) return st;
-        mg_sums dot;
         k_weighted_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, r, d->z, NULL,
                                                                      d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
-        if ((st = fetch_sums(d, &dot, err))) return st;
-        const double rho_new = dot.sum_sq;
-        const double beta = fresh ? 0.0 : rho_new / rho;
-        rho = rho_new, fresh = 0;
-        k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, (T)beta, p);
+        if ((st = fold(d, MG_RZ, MG_PARTIALS, err))) return st;
+        k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p);
         DG_CUDA_LAUNCHED("k_direction");
-        if ((st = apply<T>(d, p, q, 0, err))) return st;
-        k_weighted_dot<T>
-            <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->dscale, p, NULL, q, d->partials);
-        DG_CUDA_LAUNCHED("k_weighted_dot");
-        if ((st = fetch_sums(d, &dot, err))) return st;
-        const double pq = dot.sum_sq;
-        if (!(pq > 0.0) || !isfinite(pq)) {
+        fresh = 0;
+        if ((st = apply_dot<T>(d, p, q, err))) return st;
+        if ((st = fold(d, MG_PQ, MG_PARTIALS + 2 * MG_EDGE_PARTIALS, err))) return st;
+        k_update<T>
+            <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, p, q, x, r, d->partials);
+        DG_CUDA_LAUNCHED("k_update");
+        if ((st = fold(d, MG_MEASURES, MG_PARTIALS, err))) return st;
+        mg_sums sums[MG_PQ + 1];
+        if ((st = read_sums(d, sums, MG_PQ + 1, err))) return st;
+        const double pq = sums[MG_PQ].sum_sq;
+        if (!(pq > 0.0) || !isfinite(pq)) { /* k_update left x and r as they were */
             finite = isfinite(pq);
             break;
         }
-        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (T)(rho / pq), p, q, x, r,
-                                                               d->partials);
-        DG_CUDA_LAUNCHED("k_update");
-        if ((st = fetch_sums(d, &m, err))) return st;
+        m = sums[MG_MEASURES];
         finite = !m.nonfinite;
         ++cycles;
         if (m.max_abs < 0.99 * best)
@@ -1016,13 +1139,14 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 } // namespace
 
 extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                                int phi_is_double, int interior_zero, const dg_mg_control *control,
-                                dg_mg_outcome *outcome, dg_error *err) {
+                                int phi_is_double, int interior_zero, int threads,
+                                const dg_mg_control *control, dg_mg_outcome *outcome,
+                                dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
     mg_device d;
     memset(&d, 0, sizeof d);
     d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
-    d.interior_zero = interior_zero;
+    d.interior_zero = interior_zero, d.threads = threads;
     const size_t elem = is_double ? sizeof(double) : sizeof(float);
     int st = setup(&d, h, elem, err);
     const double t1 = dg_wall_seconds();

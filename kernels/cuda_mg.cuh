@@ -11,6 +11,7 @@ extern "C" {
 
 #define MG_THREADS       256
 #define MG_PARTIALS      1024 /* blocks of every reducing kernel (grid-stride) */
+#define MG_EDGE_PARTIALS 64   /* blocks of each colour's reducing boundary kernel */
 #define MG_ROW_LANES     64   /* threads along an interior row in the full-grid kernels */
 #define MG_TAIL_THREADS  1024 /* the one block of k_tail */
 #define MG_TAIL_UNKNOWNS 4096 /* levels with fewer unknowns run inside k_tail */
@@ -22,11 +23,24 @@ struct mg_sums {
     int nonfinite, pad;
 };
 
+/* The device's sums (mg_device.result): the residual's measures, (r, z)_D of this cycle, (p, q)_D,
+   and (r, z)_D of the previous cycle. */
+enum { MG_MEASURES, MG_RZ, MG_PQ, MG_RZ_OLD, MG_SUMS };
+
 struct grid_dims {
     int nx, ny, nz;
     long long sy, sz;
     long long interior; /* (nx-2)(ny-2)(nz-2) */
+    long long h0;       /* points of colour 0, (nx ny nz + 1) / 2: the split layout's offset */
 };
+
+/* The fine level's smoother arrays (z, its float right-hand side rf) and the salt map are stored
+   split by colour, as the SOR's half grids: colour 0 (w even: x + y + z even, every dimension
+   being odd) first, then colour 1, point w at w / 2 within its colour.  A colour sweep then
+   reads and writes contiguous runs instead of every other element of a full grid. */
+static __device__ __forceinline__ long long split_index(const grid_dims &g, long long w) {
+    return (w & 1) * g.h0 + (w >> 1);
+}
 
 /* Full index of the t-th interior point (x fastest). */
 static __device__ __forceinline__ long long interior_index(const grid_dims &g, long long t,
@@ -65,8 +79,8 @@ struct mg_device {
     int boundary_count[2], charge_count[2];
     int *boundary_index[2], *charge_index[2];
     double *boundary_weight[2], *charge_source[2];
-    void *x, *r, *p, *q; /* T */
-    mg_sums *partials, *result;
+    void *x, *r, *p, *q;        /* T */
+    mg_sums *partials, *result; /* result: MG_SUMS sums (MG_MEASURES, ...) */
     level_view *levels;
     int level_count;
     level_view *levels_device; /* a device copy of levels (for k_tail) */
@@ -76,10 +90,11 @@ struct mg_device {
     cudaStream_t stream;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
-    float *rf;                      /* double runs: the residual in float for the sweeps */
+    float *rf;                      /* the residual in float for the sweeps (split layout) */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
     int phi_is_double, is_double, interior_zero;
+    int threads; /* host threads for the faces' packing (0 = OpenMP's default) */
     double phi_in_seconds;
 };
 

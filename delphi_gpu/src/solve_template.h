@@ -62,7 +62,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
-    s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE;
+    s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE, s->mg_interior_zero = interior_bits == 0;
     s->timing.load_phi = dg_wall_seconds() - checked;
     s->in_solve = 1;
     st = dg_run_solver(s, r);

@@ -36,6 +36,7 @@ struct dg_solver_s {
                                phase) */
     void *mg_phi; /* the caller's phi during dg_solve (multigrid reads it and writes its answer) */
     int mg_phi_is_double;
+    int mg_interior_zero;    /* dg_solve's phi check found every interior value +0.0 */
     int active_solver;       /* the dg_solver_method of the latest dg_solve (AUTO resolved) */
     char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;

@@ -10,7 +10,7 @@
  * lines (D_j / D_i = C_ij / C_ji).  The preconditioner is one symmetric cycle: red-black
  * Gauss-Seidel on the fine grid with A, 2x2x2 aggregation with Galerkin coarse operators
  * (exact 7-point stencils that keep the permittivity jump), coarse levels in float (W-cycle,
- * V below 16^3 unknowns), the coarsest level solved exactly by its dense inverse.
+ * V below 200 000 unknowns), the coarsest level solved exactly by its dense inverse.
  */
 #ifndef DG_MG_H
 #define DG_MG_H
@@ -138,14 +138,15 @@ int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_
 
 /** The CUDA solve (kernels/cuda_mg.cu): phi is the caller's full grid (double when
  *  phi_is_double, else float), uploaded once; the answer's interior is written back into it
- *  once (only its six faces when interior_zero: the caller's interior is all 0), unless the
+ *  once (only its six faces when interior_zero: the caller's interior is all 0; packed on
+ *  threads host threads, 0 = OpenMP's default), unless the
  *  outcome is DIVERGED or an error occurs (phi is then untouched).  The solve
  *  runs in working precision (double when is_double).  h is a plan (dg_mg_plan): D, the salt
  *  map and the levels are built on the device by the same formulas as dg_mg_build.
  *  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
 int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                     int phi_is_double, int interior_zero, const dg_mg_control *control,
-                     dg_mg_outcome *outcome, dg_error *err);
+                     int phi_is_double, int interior_zero, int threads,
+                     const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
 int dg_mg_run(dg_solver s, dg_result *result);

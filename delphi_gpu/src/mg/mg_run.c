@@ -58,30 +58,6 @@ static void copy_grid(const dg_prepared *p, const void *src, int src_double, voi
         }
 }
 
-/* 1 when every interior point of phi is 0 (the usual start: then only the faces need to go to
-   the device); the scan stops early at the first non-zero row. */
-static int interior_is_zero(const dg_prepared *p, const void *phi, int phi_is_double, int threads) {
-    const long nx = p->nx, ny = p->ny, nz = p->nz;
-    int found = 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (long z = 1; z < nz - 1; ++z) {
-        int mine;
-#pragma omp atomic read
-        mine = found;
-        for (long y = 1; y < ny - 1 && !mine; ++y) {
-            const size_t row = (size_t)nx * (y + ny * z);
-            for (long x = 1; x < nx - 1; ++x)
-                mine |= phi_is_double ? ((const double *)phi)[row + x] != 0.0
-                                      : ((const float *)phi)[row + x] != 0.0f;
-        }
-        if (mine) {
-#pragma omp atomic write
-            found = 1;
-        }
-    }
-    return !found;
-}
-
 int dg_mg_run(dg_solver s, dg_result *r) {
     const dg_options *o = &s->options;
     const dg_prepared *p = &s->prep;
@@ -114,8 +90,10 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         if (st != DG_OK) return dg_fail(s, st, "%s", message);
         dg_mg_control ctl;
         dg_mg_make_control(o, p, is_double, &ctl);
-        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double,
-                              interior_is_zero(p, phi, phi_is_double, threads), &ctl, &out, &err);
+        /* dg_solve's phi check found whether the interior is all +0.0 (then only the faces go
+           up) */
+        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, s->mg_interior_zero,
+                              threads, &ctl, &out, &err);
         dg_mg_free(&h);
         if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
         s->timing.mg_phi_in = out.phi_in_seconds;
