@@ -240,16 +240,6 @@ template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, flo
     }
 }
 
-/* rf = (float)r at the interior points (split layout), for a cycle without pre-sweeps. */
-template <typename T> __global__ void k_split_rhs(grid_dims g, const T *r, float *rf) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        rf[split_index(g, w)] = (float)r[w];
-    }
-}
-
 /* tmp = r - A z (uniform part). */
 template <typename T>
 __global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
@@ -882,13 +872,15 @@ int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
     return st ? st : read_sums(d, out, 1, err);
 }
 
+/* out += sign * (the boundary points' weights times in's neighbours); in_split: in is z (split
+   layout), else a full grid. */
 template <typename T, typename U>
-int boundary(mg_device *d, const U *in, T *out, T sign, dg_error *err) {
+int boundary(mg_device *d, const U *in, int in_split, T *out, T sign, dg_error *err) {
     for (int c = 0; c < 2; ++c) {
         if (!d->boundary_count[c]) continue;
         k_boundary<T, U><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in,
-            (const void *)in == (const void *)d->z, out, sign);
+            in_split, out, sign);
         DG_CUDA_LAUNCHED("k_boundary");
     }
     return DG_OK;
@@ -899,7 +891,7 @@ template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_erro
     k_residual_uniform<T>
         <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd, in, out);
     DG_CUDA_LAUNCHED("k_residual_uniform");
-    int st = boundary<T, T>(d, in, out, (T)1, err);
+    int st = boundary<T, T>(d, in, 0, out, (T)1, err);
     if (st) return st;
     for (int c = 0; c < 2; ++c) {
         if (!d->charge_count[c]) continue;
@@ -995,16 +987,14 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
     const dg_mg_params *pr = &d->h->params;
     /* the sweeps read r in float (as the CPU's), from a copy in the split layout (rf) */
     int st;
+    /* z's faces are 0 from the start and never written; its interior is set here (with rf) */
+    k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
+    DG_CUDA_LAUNCHED("k_first_sweep");
     if (pr->pre_sweeps > 0) {
-        /* z's faces are 0 from the start and never written; its interior is set here */
-        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
-        DG_CUDA_LAUNCHED("k_first_sweep");
         if ((st = fine_sweep(d, 1, err))) return st;
-    } else {
+    } else { /* no pre-smoothing: only rf is wanted, z starts at 0 */
         DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
                     "cudaMemsetAsync (multigrid z)");
-        k_split_rhs<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->rf);
-        DG_CUDA_LAUNCHED("k_split_rhs");
     }
     for (int i = 1; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep(d, 0, err)) || (st = fine_sweep(d, 1, err))) return st;
@@ -1012,7 +1002,7 @@ template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_erro
         k_fine_residual<T>
             <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
         DG_CUDA_LAUNCHED("k_fine_residual");
-        if ((st = boundary<T, float>(d, d->z, tmp, (T)1, err))) return st;
+        if ((st = boundary<T, float>(d, d->z, 1, tmp, (T)1, err))) return st;
         level_view &c = d->levels[0];
         k_fine_restrict<T>
             <<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);

@@ -38,8 +38,11 @@ struct grid_dims {
    split by colour, as the SOR's half grids: colour 0 (w even: x + y + z even, every dimension
    being odd) first, then colour 1, point w at w / 2 within its colour.  A colour sweep then
    reads and writes contiguous runs instead of every other element of a full grid. */
+static __device__ __forceinline__ long long split_index(long long h0, long long w) {
+    return (w & 1) * h0 + (w >> 1);
+}
 static __device__ __forceinline__ long long split_index(const grid_dims &g, long long w) {
-    return (w & 1) * g.h0 + (w >> 1);
+    return split_index(g.h0, w);
 }
 
 /* Full index of the t-th interior point (x fastest). */

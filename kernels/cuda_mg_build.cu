@@ -17,7 +17,7 @@ struct fine_coefficients {
 };
 
 __device__ __forceinline__ double coefficient(const fine_coefficients &fc, long long w, int f) {
-    double value = fc.salt[(w & 1) * fc.h0 + (w >> 1)] ? fc.f1 : fc.f0;
+    double value = fc.salt[split_index(fc.h0, w)] ? fc.f1 : fc.f0;
     const int s = fc.slot[w];
     if (s >= 0) value += (s & 1 ? fc.weight1 : fc.weight0)[6LL * (s >> 1) + f];
     return value;
