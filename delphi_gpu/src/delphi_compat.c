@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "delphi_compat_internal.h"
 #include "delphi_gpu/delphi_compat.h"
@@ -237,6 +238,11 @@ void dg_delphi_last_timing(dg_delphi_timing *timing) {
     *timing = last_timing;
 }
 
+void dg_delphi_last_call_seconds(double *call, double *loop) {
+    if (call) *call = last_timing.total;
+    if (loop) *loop = last_timing.loop;
+}
+
 static void record_timing(const dg_delphi_timing *t) {
     last_timing = *t;
 }
@@ -392,6 +398,82 @@ void dg_delphi_wait_warm_up(void) {
         warm_state = WARM_JOINED;
     }
     pthread_mutex_unlock(&warm_lock);
+}
+
+/* ---- the grid watch (dg_delphi_watch_grid) -------------------------------------------------
+   A background thread reads the caller's grid size (DelPhi's igrid, through grid_size) every
+   WATCH_PERIOD_NS and begins the warm-up once it reaches the edge given, so that CUDA's start-up
+   overlaps DelPhi's set-up for large grids and is never begun for small ones (a process that
+   ends while CUDA is starting must wait for it: exiting during the start-up crashed 2 of 35
+   test processes on an H100 machine, docs/PERFORMANCE.md run 24).  The first itit/nitit call
+   ends the watch (dg_delphi_stop_watch), as does the end of the program. */
+#define WATCH_PERIOD_NS 5000000L
+
+enum { WATCH_NONE, WATCH_RUNNING, WATCH_STOPPING };
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watch_wake = PTHREAD_COND_INITIALIZER;
+static pthread_t watch_thread;
+static int watch_state = WATCH_NONE, watch_stop, watch_edge, watch_device;
+static int (*watch_grid_size)(void);
+
+static void *watch_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&watch_lock);
+    while (!watch_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += WATCH_PERIOD_NS;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec += 1, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&watch_wake, &watch_lock, &until);
+        if (watch_stop) break;
+        if (watch_grid_size() >= watch_edge) {
+            pthread_mutex_unlock(&watch_lock);
+            (void)dg_delphi_begin_warm_up(watch_device); /* a failure: the first call reports */
+            return NULL;
+        }
+    }
+    pthread_mutex_unlock(&watch_lock);
+    return NULL;
+}
+
+int dg_delphi_watch_grid(int (*grid_size)(void), int min_edge, int device) {
+    if (!grid_size || min_edge < 1 || device < 0) return DG_ERR_INVALID_ARGUMENT;
+    if (!dg_backend_built(DG_BACKEND_CUDA)) return DG_ERR_BACKEND_NOT_BUILT;
+    int status = DG_OK;
+    pthread_mutex_lock(&watch_lock);
+    if (watch_state == WATCH_NONE) { /* else one runs (or is ending): nothing new */
+        watch_grid_size = grid_size, watch_edge = min_edge, watch_device = device;
+        watch_stop = 0;
+        if (pthread_create(&watch_thread, NULL, watch_main, NULL) == 0)
+            watch_state = WATCH_RUNNING;
+        else
+            status = DG_ERR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_unlock(&watch_lock);
+    return status;
+}
+
+void dg_delphi_stop_watch(void) {
+    pthread_mutex_lock(&watch_lock);
+    const int running = watch_state == WATCH_RUNNING;
+    watch_stop = 1;
+    if (running) {
+        watch_state = WATCH_STOPPING; /* a new watch waits until this one has ended */
+        pthread_cond_signal(&watch_wake);
+    }
+    pthread_mutex_unlock(&watch_lock);
+    if (!running) return;
+    pthread_join(watch_thread, NULL);
+    pthread_mutex_lock(&watch_lock);
+    watch_state = WATCH_NONE;
+    pthread_mutex_unlock(&watch_lock);
+}
+
+int dg_delphi_warm_up_begun(void) {
+    pthread_mutex_lock(&warm_lock);
+    const int begun = warm_state != WARM_NONE;
+    pthread_mutex_unlock(&warm_lock);
+    return begun;
 }
 
 void dg_delphi_drop_kept_solver(void) {

@@ -69,6 +69,7 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     dg_options o;
     delphi_options(c, nonlinear, DG_PRECISION_OF_REAL, (double)spec, (double)omega, icon1,
                    (double)qfact, &o);
+    dg_delphi_stop_watch(); /* the call decides the backend now */
     choose_backend(c, &o, r);
     dg_solver s = NULL;
     int kept_taken = 0;

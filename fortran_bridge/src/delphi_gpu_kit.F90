@@ -14,12 +14,13 @@
 !>                       resolution; the result is returned in DelPhi's REAL kind)
 !>   DELPHI_GPU_MIN_POINTS  with auto, grids of fewer points (igrid**3) run on the CPU
 !>                       (default DG_DELPHI_GPU_MIN_POINTS; 0 = the GPU whenever one works)
-!>   DELPHI_GPU_EARLY_START  1 = begin CUDA's start-up when the program starts, overlapping
-!>                       DelPhi's set-up (kit_early_start.c; default: off, since a short run
-!>                       would wait for the start-up at exit)
+!>   DELPHI_GPU_EARLY_START  when CUDA's start-up begins, overlapping DelPhi's set-up
+!>                       (kit_early_start.c): auto (default) once DelPhi's grid is large
+!>                       enough for the GPU (193 points along an edge), 1 when the program
+!>                       starts, 0 never (the first call on the GPU starts it)
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
 module delphi_gpu_kit
-  use, intrinsic :: iso_c_binding, only: c_funloc, c_int, c_null_ptr, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_double, c_funloc, c_int, c_null_ptr, c_ptr
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit
   use delphi_gpu
   implicit none
@@ -68,6 +69,14 @@ contains
     end if
     if (environment('DELPHI_GPU_MIN_POINTS', value)) &
       control%gpu_min_points = whole_number(routine, 'DELPHI_GPU_MIN_POINTS', value)
+    if (environment('DELPHI_GPU_EARLY_START', value)) then
+      select case (lower(value))
+      case ('auto', '0', '1')
+      case default
+        call stop_run(routine, 'DELPHI_GPU_EARLY_START="' // trim(value) // &
+                      '" is not auto, 0 or 1')
+      end select
+    end if
     table_wanted = .true.
     if (environment('DELPHI_GPU_QUIET', value)) table_wanted = trim(value) == '0'
     table_started = .false.
@@ -81,6 +90,7 @@ contains
     integer, intent(in) :: status
     type(dg_delphi_report), intent(in) :: report
     character(len=:), allocatable :: notice
+    real(c_double) :: call_seconds, loop_seconds
     if (status /= DG_OK) call stop_run(routine, dg_status_string(status) // ': ' // &
                                        dg_c_chars_to_string(report%message))
     notice = dg_c_chars_to_string(report%notice)
@@ -98,6 +108,10 @@ contains
         ': last rms-change, max change (kT/e): ', r%rms_change, r%max_change
       write (output_unit, '(1x, 3a, f10.3, a, f10.3)') 'delphi-gpu ', routine, &
         ': solver wall time (s): ', r%solve_seconds, ', set-up ', r%setup_seconds
+      call dg_delphi_last_call_seconds(call_seconds, loop_seconds)
+      write (output_unit, '(1x, 3a, f10.3, a, f10.3)') 'delphi-gpu ', routine, &
+        ': call wall time (s): ', call_seconds, ', beyond the iteration loop ', &
+        call_seconds - loop_seconds
       if (r%outcome == DG_OUTCOME_DIVERGED) call stop_run(routine, &
         'the iteration diverged (growing or non-finite change); the potential is invalid')
     end associate

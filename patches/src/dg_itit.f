@@ -33,3 +33,18 @@ c     What DelPhi's itit leaves in COMMON: icon1 clipped to nlit.
       nlit = dgk_rep%nlit
       icon1 = dgk_rep%icon1
       end
+
+c     DelPhi's grid edge for the kit's early CUDA start-up
+c     (kit_early_start.c): a background thread calls this every few
+c     milliseconds while DelPhi sets up, and begins CUDA's start-up once
+c     the grid is large enough for the GPU.  It only reads COMMON.
+      function dg_kit_grid_size() bind(C, name='dg_kit_grid_size')
+      use, intrinsic :: iso_c_binding, only: c_int
+      use delphi_gpu, only: dg_delphi_control, dg_delphi_default_control
+      include 'dg_delphi_common.inc'
+      integer(c_int) dg_kit_grid_size
+      type(dg_delphi_control) dgk_ctl
+
+      include 'dg_common_to_control.inc'
+      dg_kit_grid_size = int(dgk_ctl%igrid, c_int)
+      end

@@ -149,6 +149,31 @@ DG_API int dg_delphi_begin_warm_up(int device);
 /** Wait for a warm-up begun by dg_delphi_begin_warm_up (returns at once when none was begun). */
 DG_API void dg_delphi_wait_warm_up(void);
 
+/** Wall seconds of the latest itit/nitit call made on the calling thread: the whole call (call;
+ *  with any wait for CUDA's start-up or the warm-up, the medium's set-up and the transfers) and
+ *  its iteration loop (loop); zeros before the first call.  Either pointer may be NULL. */
+DG_API void dg_delphi_last_call_seconds(double *call, double *loop);
+
+/** Watch the caller's grid edge on a background thread: grid_size() (DelPhi's igrid) is read
+ *  every 5 ms, and the warm-up of dg_delphi_begin_warm_up(device) begins once it is at least
+ *  min_edge, so that CUDA's start-up overlaps the caller's set-up on large grids and is never
+ *  begun for small ones.  The watch ends when the warm-up begins, at the first itit/nitit call
+ *  (which then chooses the backend itself) and with dg_delphi_stop_watch.  grid_size is called
+ *  from the watching thread while the caller's own threads run: it must only read a value.
+ *  Returns DG_OK (also when a watch was begun before), DG_ERR_INVALID_ARGUMENT (NULL
+ *  grid_size, min_edge < 1, device < 0), DG_ERR_BACKEND_NOT_BUILT without CUDA,
+ *  DG_ERR_OUT_OF_MEMORY when no thread can be started. */
+DG_API int dg_delphi_watch_grid(int (*grid_size)(void), int min_edge, int device);
+
+/** End a watch begun by dg_delphi_watch_grid without beginning the warm-up (if it has not begun
+ *  yet); returns when the watching thread has ended, after which a new watch may be begun.  No
+ *  effect when no watch runs. */
+DG_API void dg_delphi_stop_watch(void);
+
+/** 1 once a warm-up (dg_delphi_begin_warm_up, directly or through a watch) has begun in this
+ *  process, else 0. */
+DG_API int dg_delphi_warm_up_begun(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,7 @@ c     direct call of the entry points.  Built in SP and in DP
 c     (-fdefault-real-8).  With the argument "diff" it asks itit for
 c     DelPhi's diff option, which must stop the run with a clear error.
       program standin
-      use, intrinsic :: iso_c_binding, only: c_double
+      use, intrinsic :: iso_c_binding, only: c_double, c_int
       use delphi_style_problem, only: delphi_problem, build_problem
       use delphi_gpu
       include 'standin_common.h'
@@ -22,6 +22,11 @@ c     DelPhi's diff option, which must stop the run with a clear error.
       logical*1, allocatable :: idebmap(:,:,:)
       real spec, qfact
       real(c_double) atoms(4, 3)
+      interface
+        integer(c_int) function dg_kit_watched_grid() bind(C)
+        import c_int
+        end function dg_kit_watched_grid
+      end interface
       character(len=16) mode
       type(dg_delphi_control) ctl
       type(dg_delphi_report) rep
@@ -53,6 +58,9 @@ c     DelPhi's diff option, which must stop the run with a clear error.
 c     ---- itit: no salt, nlit = 30, icon1 = 50 (clipped to 30) -------
       call set_common(plain, 30, 50)
       diff = mode .eq. 'diff'
+c     The kit's early start-up reads igrid through dg_kit_grid_size.
+      call expect(dg_kit_watched_grid() .eq. plain%igrid,
+     &    'the kit does not see igrid (dg_kit_grid_size)', failures)
       call load(plain)
       call itit(plain%idpos, db, sf1, sf2, plain%iqpos, qval,
      &    plain%icount2a, plain%icount2b, plain%icount1a,
