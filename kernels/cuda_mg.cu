@@ -227,7 +227,9 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, f
 }
 
 /* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
-   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps. */
+   boundary corrections, are 0), z = 0 at colour 1; rf = (float)r for the later sweeps.  One
+   interior point per thread: the whole-grid form of the streaming kernels (below) was slower
+   here (0.43 -> 0.53 ms at 385^3, ncu, docs/PERFORMANCE.md run 24). */
 template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, float *z, float *rf) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
@@ -490,55 +492,89 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
     }
 }
 
+/* The full-grid kernels without a stencil (the CG update, the direction, the weighted dot
+   product, the residual's measures) visit every point of the grid in order, faces
+   included, with MG_ILP points per thread per step whose loads are all issued before any is
+   used: no index is decoded, and the loads in flight keep the memory busy (the CG update 1.33 ->
+   0.94 ms at 385^3 on an H100, ncu, docs/PERFORMANCE.md run 24).  On the faces r, p, q, z, rf
+   and D are 0 and stay 0, so the faces change neither the vectors nor the sums; only max |x|
+   (the float floor's scale) sees the faces' fixed boundary values, as on the CPU. */
+#define MG_ILP 4
+
 /* Partials of sum D a b (b: float in the split layout, or T). */
 template <typename T>
-__global__ void k_weighted_dot(grid_dims g, const float *dscale, const T *a, const float *bf,
-                               const T *bt, mg_sums *partials) {
+__global__ void k_weighted_dot(grid_dims g, const float *__restrict__ dscale,
+                               const T *__restrict__ a, const float *__restrict__ bf,
+                               const T *__restrict__ bt, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        const double b = bf ? (double)bf[split_index(g, w)] : (double)bt[w];
-        acc.sum_sq += (double)dscale[w] * (double)a[w] * b;
+    const long long S = (long long)gridDim.x * blockDim.x;
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
+        double dv[MG_ILP], av[MG_ILP], bv[MG_ILP];
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k) {
+            const long long w = t + k * S;
+            dv[k] = (double)dscale[w], av[k] = (double)a[w];
+            bv[k] = bf ? (double)bf[split_index(g, w)] : (double)bt[w];
+        }
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k)
+            acc.sum_sq += dv[k] * av[k] * bv[k];
+    }
+    for (; t < g.points; t += S) {
+        const double b = bf ? (double)bf[split_index(g, t)] : (double)bt[t];
+        acc.sum_sq += (double)dscale[t] * (double)a[t] * b;
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* Partials of the measures of v. */
+/* Partials of the measures of v (0 on the faces) and of max |phi| over the grid. */
 template <typename T>
 __global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.points;
          t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        add_sample(acc, (double)v[w]);
-        acc.phi_max = fmax(acc.phi_max, fabs((double)phi[w]));
+        add_sample(acc, (double)v[t]);
+        acc.phi_max = fmax(acc.phi_max, fabs((double)phi[t]));
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
 /* x += alpha p, r -= alpha q with alpha = rho / (p, q) from the device's sums (res[MG_RZ],
-   res[MG_PQ]), and the measures of the new r; nothing is updated when (p, q) is not positive and
-   finite (the host then stops).  res[MG_RZ_OLD] takes rho for the next direction. */
+   res[MG_PQ]), and the measures of the new r (max |x| over the grid); nothing is updated when
+   (p, q) is not positive and finite (the host then stops).  res[MG_RZ_OLD] takes rho for the
+   next direction. */
 template <typename T>
 __global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ p,
                          const T *__restrict__ q, T *__restrict__ x, T *__restrict__ r,
                          mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
     const double rho = res[MG_RZ].sum_sq, pq = res[MG_PQ].sum_sq;
-    const long long end = pq > 0.0 && isfinite(pq) ? g.interior : 0;
+    const long long end = pq > 0.0 && isfinite(pq) ? g.points : 0;
     const T alpha = (T)(rho / pq);
     if (blockIdx.x == 0 && threadIdx.x == 0) res[MG_RZ_OLD] = res[MG_RZ];
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < end;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        x[w] += alpha * p[w];
-        acc.phi_max = fmax(acc.phi_max, fabs((double)x[w]));
-        const T v = r[w] - alpha * q[w];
-        r[w] = v;
+    const long long S = (long long)gridDim.x * blockDim.x;
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    for (; t + (MG_ILP - 1) * S < end; t += MG_ILP * S) {
+        T pv[MG_ILP], qv[MG_ILP], xv[MG_ILP], rv[MG_ILP];
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k) {
+            const long long w = t + k * S;
+            pv[k] = p[w], qv[k] = q[w], xv[k] = x[w], rv[k] = r[w];
+        }
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k) {
+            const long long w = t + k * S;
+            const T xn = xv[k] + alpha * pv[k], v = rv[k] - alpha * qv[k];
+            x[w] = xn, r[w] = v;
+            acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+            add_sample(acc, (double)v);
+        }
+    }
+    for (; t < end; t += S) {
+        const T xn = x[t] + alpha * p[t], v = r[t] - alpha * q[t];
+        x[t] = xn, r[t] = v;
+        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
         add_sample(acc, (double)v);
     }
     block_reduce(acc, &partials[blockIdx.x]);
@@ -549,12 +585,21 @@ template <typename T>
 __global__ void k_direction(grid_dims g, const float *__restrict__ z, const mg_sums *res, int fresh,
                             T *__restrict__ p) {
     const T beta = (T)(fresh ? 0.0 : res[MG_RZ].sum_sq / res[MG_RZ_OLD].sum_sq);
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        p[w] = (T)z[split_index(g, w)] + beta * p[w];
+    const long long S = (long long)gridDim.x * blockDim.x;
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
+        T zv[MG_ILP], pv[MG_ILP];
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k) {
+            const long long w = t + k * S;
+            zv[k] = (T)z[split_index(g, w)], pv[k] = p[w];
+        }
+#pragma unroll
+        for (int k = 0; k < MG_ILP; ++k)
+            p[t + k * S] = zv[k] + beta * pv[k];
     }
+    for (; t < g.points; t += S)
+        p[t] = (T)z[split_index(g, t)] + beta * p[t];
 }
 
 /* ---- Host side ------------------------------------------------------------------------- */
@@ -587,6 +632,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     d->g.sy = p->nx, d->g.sz = (long long)p->nx * p->ny;
     d->g.interior = (long long)p->interior_count;
     d->g.h0 = (long long)p->half_count[0];
+    d->g.points = (long long)p->point_count;
     if (p->interior_count >= 4294967295u)
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
                             "multigrid on CUDA handles grids of fewer than 2^32 interior points");
@@ -1089,7 +1135,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
                                                                      d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fold(d, MG_RZ, MG_PARTIALS, err))) return st;
-        k_direction<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p);
+        k_direction<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p);
         DG_CUDA_LAUNCHED("k_direction");
         fresh = 0;
         if ((st = apply_dot<T>(d, p, q, err))) return st;

@@ -10,7 +10,7 @@ extern "C" {
 }
 
 #define MG_THREADS       256
-#define MG_PARTIALS      1024 /* blocks of every reducing kernel (grid-stride) */
+#define MG_PARTIALS      1024 /* blocks of every reducing or streaming kernel (grid-stride) */
 #define MG_EDGE_PARTIALS 64   /* blocks of each colour's reducing boundary kernel */
 #define MG_ROW_LANES     64   /* threads along an interior row in the full-grid kernels */
 #define MG_TAIL_THREADS  1024 /* the one block of k_tail */
@@ -32,6 +32,7 @@ struct grid_dims {
     long long sy, sz;
     long long interior; /* (nx-2)(ny-2)(nz-2) */
     long long h0;       /* points of colour 0, (nx ny nz + 1) / 2: the split layout's offset */
+    long long points;   /* nx ny nz */
 };
 
 /* The fine level's smoother arrays (z, its float right-hand side rf) and the salt map are stored

@@ -5,7 +5,7 @@
 /* Sums over the interior, one partial per z-plane, added in plane order (thread-independent). */
 typedef struct SFX(mg_sums) {
     double max_abs, sum_sq;
-    double phi_max; /* max |x| (for the float floor) */
+    double phi_max; /* max |x| of the interior (the solve adds the faces': the float floor) */
     int finite;
 } SFX(mg_sums);
 
@@ -278,6 +278,24 @@ static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
         SFX(fine_sweep)(h, r, 1), SFX(fine_sweep)(h, r, 0);
 }
 
+/* max |x| over the six faces (fixed boundary values during the solve): with the interior's max
+   from measure and update, the float floor's scale is max |x| over the whole grid, as on the GPU.
+ */
+static double SFX(faces_max)(const dg_prepared *p, const REAL *x) {
+    const long nx = p->nx, ny = p->ny, nz = p->nz, sy = nx, sz = nx * ny;
+    double f = 0.0;
+    for (long z = 0; z < nz; ++z)
+        for (long y = 0; y < ny; ++y) {
+            const int face_row = z == 0 || z == nz - 1 || y == 0 || y == ny - 1;
+            const long step = face_row ? 1 : nx - 1;
+            for (long xx = 0; xx < nx; xx += step) {
+                const double b = fabs((double)x[xx + sy * y + sz * z]);
+                f = b > f ? b : f;
+            }
+        }
+    return f;
+}
+
 static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
     const dg_prepared *p = h->prep;
     const double interior = (double)p->interior_count;
@@ -295,7 +313,9 @@ static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_
                        3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
     SFX(apply_uniform)(h, x, r, 1);
+    const double faces = SFX(faces_max)(p, x);
     SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
+    m.phi_max = fmax(m.phi_max, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0;
     double rho = 0.0, best = m.max_abs;
     while (m.finite) {
@@ -303,6 +323,7 @@ static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_
             /* confirm with the true residual (the recurrence drifts in low precision) */
             SFX(apply_uniform)(h, x, r, 1);
             m = SFX(measure)(h, r, x, plane);
+            m.phi_max = fmax(m.phi_max, faces);
             if (dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
@@ -331,6 +352,7 @@ static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_
         }
         const REAL alpha = (REAL)(rho / pq);
         m = SFX(update)(h, alpha, pp, q, x, r, plane);
+        m.phi_max = fmax(m.phi_max, faces);
         ++cycles;
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
