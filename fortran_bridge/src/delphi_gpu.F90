@@ -70,6 +70,7 @@ module delphi_gpu
   public :: dg_version_string, dg_status_string, dg_outcome_string, dg_backend_built
   public :: dg_begin_cuda_start, dg_wait_cuda_start
   public :: dg_delphi_begin_warm_up, dg_delphi_wait_warm_up, dg_delphi_last_call_seconds
+  public :: dg_delphi_last_call_parts
   public :: dg_cuda_device_count, dg_default_options, dg_create, dg_destroy, dg_last_error
   public :: dg_notice, dg_solver_choice, dg_set_options, dg_get_options, dg_get_backend, dg_c_handle
   public :: dg_set_sparse_medium, dg_set_dense_medium, dg_sparse_counts_of
@@ -251,6 +252,12 @@ contains
     real(c_double), intent(out) :: call, loop
     call c_dg_delphi_last_call_seconds(call, loop)
   end subroutine dg_delphi_last_call_seconds
+
+  !> The parts of the latest dg_delphi_itit/dg_delphi_nitit call of this thread, as text (seconds).
+  function dg_delphi_last_call_parts() result(text)
+    character(len=:), allocatable :: text
+    text = string_from_c(c_dg_delphi_last_call_parts())
+  end function dg_delphi_last_call_parts
 
   !> The default options (documented in delphi_gpu_types.h).
   subroutine dg_default_options(options)

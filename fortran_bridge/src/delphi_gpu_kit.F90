@@ -19,6 +19,8 @@
 !>                       enough for the GPU (193 points along an edge), 1 when the program
 !>                       starts, 0 never (the first call on the GPU starts it)
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
+!>   DELPHI_GPU_TIMING   1 = each call's parts in the log (seconds: solver, medium, transfers,
+!>                       loop; dg_delphi_last_call_parts)
 module delphi_gpu_kit
   use, intrinsic :: iso_c_binding, only: c_double, c_funloc, c_int, c_null_ptr, c_ptr
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit
@@ -29,6 +31,8 @@ module delphi_gpu_kit
 
   !> Whether the convergence table of the current call has its header yet, and is wanted.
   logical, save :: table_started = .false., table_wanted = .true.
+  !> Whether each call's parts are printed (DELPHI_GPU_TIMING=1).
+  logical, save :: timing_wanted = .false.
 
 contains
 
@@ -79,6 +83,8 @@ contains
     end if
     table_wanted = .true.
     if (environment('DELPHI_GPU_QUIET', value)) table_wanted = trim(value) == '0'
+    timing_wanted = .false.
+    if (environment('DELPHI_GPU_TIMING', value)) timing_wanted = trim(value) == '1'
     table_started = .false.
     control%progress = c_funloc(print_progress)
     control%progress_user_data = c_null_ptr
@@ -112,6 +118,8 @@ contains
       write (output_unit, '(1x, 3a, f10.3, a, f10.3)') 'delphi-gpu ', routine, &
         ': call wall time (s): ', call_seconds, ', beyond the iteration loop ', &
         call_seconds - loop_seconds
+      if (timing_wanted) write (output_unit, '(1x, 4a)') 'delphi-gpu ', routine, &
+        ': call parts (s): ', dg_delphi_last_call_parts()
       if (r%outcome == DG_OUTCOME_DIVERGED) call stop_run(routine, &
         'the iteration diverged (growing or non-finite change); the potential is invalid')
     end associate

@@ -12,7 +12,9 @@
  *  - the same final phimap: faces unchanged, interior = potential, and for itit DelPhi's
  *    phi(1,1,1) signature (truncated to 4 decimals, then +-0.00008);
  *  - the same side effects on the caller's data: db, sf1, sf2 and qval come back multiplied by
- *    omega (the linear factor) as DelPhi leaves them; the COMMON values DelPhi itself changes
+ *    omega (the linear factor) as DelPhi leaves them (on the GPU this runs beside the
+ *    iterations, so a call that fails after its medium was set has scaled them too; DelPhi
+ *    stops then anyway); the COMMON values DelPhi itself changes
  *    come back in dg_delphi_report (itit: icon1 clipped to nlit; nitit: nlit = icon1 = 10 and
  *    the final relpar), for the caller to store.
  * The work arrays (phimap1..3, ibndx/y/z, bndx1..4, qmap1/2, debmap1/2) are accepted for
@@ -153,6 +155,14 @@ DG_API void dg_delphi_wait_warm_up(void);
  *  with any wait for CUDA's start-up or the warm-up, the medium's set-up and the transfers) and
  *  its iteration loop (loop); zeros before the first call.  Either pointer may be NULL. */
 DG_API void dg_delphi_last_call_seconds(double *call, double *loop);
+
+/** The parts of the latest itit/nitit call made on the calling thread, as text (seconds):
+ *  argument check, taking or creating the solver (with any wait for CUDA's start-up; "kept"
+ *  when the solver kept from an earlier call served it), DelPhi's lists turned into the medium
+ *  (prepare) and handed to the backend (upload), phimap's check and load, the plan, the loop,
+ *  phimap's store, DelPhi's arrays rescaled (finish), the release and the total.  The text
+ *  stays valid until the thread's next call of this function. */
+DG_API const char *dg_delphi_last_call_parts(void);
 
 /** Watch the caller's grid edge on a background thread: grid_size() (DelPhi's igrid) is read
  *  every 5 ms, and the warm-up of dg_delphi_begin_warm_up(device) begins once it is at least
