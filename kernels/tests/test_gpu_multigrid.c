@@ -1,7 +1,8 @@
 /* Multigrid on the CUDA backend against the CPU backend's multigrid and the CUDA SOR, on the
  * protein-like medium (spheres of eps 2 in 80 with charges), with and without salt, in double
- * and float.  Same algorithm, different summation orders: double answers agree to 1e-9 of the
- * potential's max, cycle counts within one; float to 1e-4.  Skips (77) without a GPU. */
+ * and float; a non-finite phi refused as on the CPU.  Same algorithm, different summation orders:
+ * double answers agree to 1e-9 of the potential's max, cycle counts within one; float to 1e-4.
+ * Skips (77) without a GPU. */
 #include "gpu_test.h"
 #include "mg_problem.h"
 
@@ -155,6 +156,47 @@ static void hand_over(void) {
     dense_problem_free(&d);
 }
 
+/* A non-finite phi: multigrid on CUDA checks phi while the device builds its hierarchy; the
+   solve must still fail with DG_ERR_NONFINITE_INPUT naming the same point as the CPU's check,
+   leave phi untouched, and the same solver must then solve a good phi. */
+static void bad_phi(void) {
+    const int n = 41;
+    dense_problem d;
+    const long points = (long)n * n * n;
+    double *phi = malloc(points * sizeof *phi), *copy = malloc(points * sizeof *copy);
+    mg_faces faces;
+    mg_problem_build(&d, phi, n, 0, &faces);
+    const long bad = idx3(n, n, 7, 11, 13);
+    char message[2][512];
+    for (int b = 0; b < 2; ++b) {
+        dg_options o;
+        dg_default_options(&o);
+        o.solver = DG_SOLVER_MULTIGRID, o.max_change_tol = 1e-6;
+        dg_solver s = gpu_make_solver(b ? DG_BACKEND_CUDA : DG_BACKEND_CPU, &o);
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        memcpy(copy, phi, points * sizeof *copy);
+        copy[bad] = NAN;
+        dg_result r;
+        const int st = dg_solve_d(s, copy, &r);
+        snprintf(message[b], sizeof message[b], "%s", dg_last_error(s));
+        CHECK(st == DG_ERR_NONFINITE_INPUT, "backend %d: status %s", b, dg_status_string(st));
+        CHECK(strstr(message[b], "(7,11,13)") != NULL, "backend %d: message '%s'", b, message[b]);
+        int untouched = isnan(copy[bad]);
+        for (long w = 0; w < points; ++w)
+            untouched &= w == bad || copy[w] == phi[w];
+        CHECK(untouched, "backend %d: phi changed by a failed solve", b);
+        copy[bad] = phi[bad];
+        CHECK_OK(dg_solve_d(s, copy, &r), s);
+        CHECK(r.outcome == DG_OUTCOME_CONVERGED && r.solver == DG_SOLVER_MULTIGRID,
+              "backend %d: %s after the failed solve", b, dg_outcome_string(r.outcome));
+        dg_destroy(s);
+    }
+    printf("non-finite phi: cpu '%s', cuda '%s'\n", message[0], message[1]);
+    CHECK(strcmp(message[0], message[1]) == 0, "the backends' messages differ");
+    free(phi), free(copy);
+    dense_problem_free(&d);
+}
+
 /* DG_SOLVER_AUTO on the CUDA backend: SOR below its multigrid size, and the choice says so. */
 static void auto_below(void) {
     const int n = 65;
@@ -184,6 +226,7 @@ int main(void) {
     compare(97, 0, DG_PRECISION_DOUBLE);
     compare(65, 0, DG_PRECISION_FLOAT);
     hand_over();
+    bad_phi();
     auto_below();
     return test_finish("test_gpu_multigrid");
 }
