@@ -300,6 +300,10 @@ static int cuda_surface_sites(void *state, const dg_surface_request *request, co
                : dg_cuda_surface_sites(st, request, points, count, reach, sites, unprojected, err);
 }
 
+static double cuda_store_wait_seconds(void *state) {
+    return static_cast<const dg_cuda_state *>(state)->store_wait_seconds;
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -318,6 +322,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_medium_maps,
     cuda_surface_sites,
     cuda_load_phi_faces,
+    cuda_store_wait_seconds,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

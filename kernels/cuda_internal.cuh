@@ -114,6 +114,7 @@ struct dg_cuda_state {
     void *pinned[2];
     size_t pinned_bytes;        /* bytes of one pinned slab (0: none yet) */
     cudaEvent_t pinned_done[2]; /* recorded after the last DMA that used pinned[b] */
+    double store_wait_seconds;  /* the latest store_phi's waits for the device */
 
     dg_cuda_partial *partials; /* per-block partials of the measured iteration */
     int partial_capacity;

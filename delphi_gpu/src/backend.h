@@ -149,6 +149,11 @@ typedef struct dg_backend_ops {
        reads only the face points (transfer_host.h) and zeroes the interior, with the same
        result as load_phi.  NULL where a backend has no such path (the core calls load_phi). */
     int (*load_phi_faces)(void *state, const void *phi, int is_double, dg_error *err);
+
+    /* Seconds the latest store_phi spent waiting for the device (its kernels and copies to the
+       host), the rest of it being host copies: where a slow store loses its time.  NULL where a
+       backend does not wait. */
+    double (*store_wait_seconds)(void *state);
 } dg_backend_ops;
 
 /** Half-index range [*first, *end) of colour c in plane z of an nx x ny x nz grid. */

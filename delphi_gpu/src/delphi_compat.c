@@ -244,13 +244,15 @@ void dg_delphi_last_call_seconds(double *call, double *loop) {
 }
 
 const char *dg_delphi_last_call_parts(void) {
-    static _Thread_local char text[384];
+    static _Thread_local char text[448];
     const dg_delphi_timing *t = &last_timing;
     snprintf(text, sizeof text,
              "check %.4f, solver %.4f%s, prepare %.4f, upload %.4f, phi check %.4f, phi in %.4f, "
-             "plan %.4f, loop %.4f, phi out %.4f, finish %.4f, release %.4f, total %.4f",
+             "plan %.4f, loop %.4f, phi out %.4f (waiting for the device %.4f), finish %.4f, "
+             "release %.4f, total %.4f",
              t->check, t->handle, t->reused ? " (kept)" : "", t->prepare, t->upload, t->check_phi,
-             t->load, t->spectral, t->loop, t->store, t->finish, t->release, t->total);
+             t->load, t->spectral, t->loop, t->store, t->store_wait, t->finish, t->release,
+             t->total);
     return text;
 }
 

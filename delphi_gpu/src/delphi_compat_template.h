@@ -125,7 +125,7 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
         }
         dg_solver_get_timing(s, &parts);
         t->check_phi = parts.check_phi, t->load = parts.load_phi, t->spectral = parts.spectral;
-        t->loop = parts.iterate, t->store = parts.store_phi;
+        t->loop = parts.iterate, t->store = parts.store_phi, t->store_wait = parts.store_wait;
     }
     keep_notice(s, r);
     if (st != DG_OK) compat_fail(r, entry, st, "%s", dg_last_error(s));

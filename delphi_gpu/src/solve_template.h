@@ -47,7 +47,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     dg_error err = {0};
     const double checked = dg_wall_seconds();
     s->timing.check_phi = checked - start;
-    s->timing.spectral = s->timing.iterate = s->timing.store_phi = 0.0;
+    s->timing.spectral = s->timing.iterate = s->timing.store_phi = s->timing.store_wait = 0.0;
     s->timing.mg_setup = s->timing.mg_cycles = s->timing.mg_phi_in = 0.0;
     s->timing.mg_build = s->timing.mg_phi_out = 0.0;
     /* Multigrid reads phi and writes its answer back itself (once each way): the SOR's half
@@ -75,6 +75,8 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
         const double stored = dg_wall_seconds();
         st = s->backend->store_phi(s->backend_state, phi, IS_DOUBLE, &err);
         s->timing.store_phi = dg_wall_seconds() - stored;
+        s->timing.store_wait =
+            s->backend->store_wait_seconds ? s->backend->store_wait_seconds(s->backend_state) : 0;
         if (st != DG_OK)
             return dg_fail(s, st, "%s backend could not return phi: %s", s->backend->name,
                            err.message);

@@ -14,6 +14,7 @@
  *  (its interior was all +0.0). */
 typedef struct dg_solver_timing {
     double prepare, upload, check_phi, load_phi, spectral, iterate, store_phi;
+    double store_wait; /* of store_phi: waiting for the device (0 on the CPU) */
     int faces_only;
     /* multigrid (0 for SOR): set-up (hierarchy and phi to the solver), the cycles, and the
        set-up's parts: phi in, the hierarchy built, the answer back to the caller */

@@ -353,6 +353,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_medium_maps,
     cpu_surface_sites,
     cpu_load_phi_faces,
+    NULL, /* store_wait_seconds: no device */
 };
 
 /* The view the Newton kernels (cpu_newton.c) take of this state. */

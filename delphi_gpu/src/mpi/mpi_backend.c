@@ -363,6 +363,7 @@ static const dg_backend_ops mpi_ops_template = {
     mpi_medium_maps,
     mpi_surface_sites,
     NULL, /* load_phi_faces: each rank loads its slab whole */
+    NULL, /* store_wait_seconds */
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {
