@@ -5,8 +5,6 @@
  * caller's faces stay exactly as they were (the CPU backend does the same).  A phi whose interior
  * is +0.0 (a fresh solve) sends only its face points (transfer_host.h) and the half grids are
  * zeroed on the device. */
-#include <time.h>
-
 #include "cuda_internal.cuh"
 
 extern "C" {
@@ -22,13 +20,6 @@ void dg_cuda_free_pinned(dg_cuda_state *st) {
         st->pinned[b] = NULL, st->pinned_done[b] = NULL;
     }
     st->pinned_bytes = 0;
-}
-
-/* A monotonic clock in seconds (store_phi times its waits for the device). */
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Planes per chunk of a full-grid transfer: what a slab holds, but at least 8 chunks when the grid
@@ -214,9 +205,9 @@ int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err
                         "cudaEventRecord (pinned slab)");
         }
         if (pending_planes) {
-            const double waited = seconds_now();
+            const double waited = dg_wall_seconds();
             status = wait_pinned(st, pending_b, err);
-            st->store_wait_seconds += seconds_now() - waited;
+            st->store_wait_seconds += dg_wall_seconds() - waited;
             if (status != DG_OK) break;
             dg_store_interior_rows(phi, st->pinned[pending_b], es, st->nx, st->ny, pending_z0,
                                    pending_planes, st->config.num_threads);
@@ -225,8 +216,8 @@ int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err
         pending_planes = z0 < last ? (z0 + step <= last ? step : last - z0) : 0;
     }
     if (status != DG_OK) return status;
-    const double waited = seconds_now();
+    const double waited = dg_wall_seconds();
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "store_phi (cudaStreamSynchronize)");
-    st->store_wait_seconds += seconds_now() - waited;
+    st->store_wait_seconds += dg_wall_seconds() - waited;
     return DG_OK;
 }

@@ -27,6 +27,9 @@ int dg_error_set(dg_error *err, int status, const char *format, ...)
 #endif
     ;
 
+/** Seconds on a monotonic clock. */
+double dg_wall_seconds(void);
+
 /** Mixed precision (DG_PRECISION_MIXED): the backends fold the float correction into the
  *  double iterate (and recompute the residual) once at least this many iterations ran since the
  *  last fold, before store_phi and before a new nonlinear source; fewer folds move fewer bytes,

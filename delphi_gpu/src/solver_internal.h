@@ -114,7 +114,4 @@ int dg_face_potentials_on_solver(dg_solver s, const dg_face_request *request, vo
 int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
                                    dg_sparse_counts *counts, long **boundary, size_t *count);
 
-/** Seconds on a monotonic clock. */
-double dg_wall_seconds(void);
-
 #endif /* DG_SOLVER_INTERNAL_H */

@@ -156,9 +156,9 @@ static void hand_over(void) {
     dense_problem_free(&d);
 }
 
-/* A non-finite phi: multigrid on CUDA checks phi while the device builds its hierarchy; the
-   solve must still fail with DG_ERR_NONFINITE_INPUT naming the same point as the CPU's check,
-   leave phi untouched, and the same solver must then solve a good phi. */
+/* A non-finite phi with multigrid: the CUDA solve must fail with DG_ERR_NONFINITE_INPUT naming
+   the same point as the CPU's, leave phi untouched, and the same solver must then solve a good
+   phi. */
 static void bad_phi(void) {
     const int n = 41;
     dense_problem d;
