@@ -1,6 +1,7 @@
 /* DelPhi-convention entry points (itit/nitit semantics): map DelPhi's arguments and COMMON
  * values onto the solver API and add what is DelPhi-specific around the solve (see
  * delphi_gpu/delphi_compat.h).  The typed bodies are in delphi_compat_template.h. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
@@ -9,8 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "delphi_compat_internal.h"
+#include "host_pool.h"
 #include "delphi_gpu/delphi_compat.h"
 #include "delphi_gpu/delphi_gpu.h"
 #include "solver_internal.h"
@@ -244,15 +251,15 @@ void dg_delphi_last_call_seconds(double *call, double *loop) {
 }
 
 const char *dg_delphi_last_call_parts(void) {
-    static _Thread_local char text[448];
+    static _Thread_local char text[560];
     const dg_delphi_timing *t = &last_timing;
     snprintf(text, sizeof text,
              "check %.4f, solver %.4f%s, prepare %.4f, upload %.4f, phi check %.4f, phi in %.4f, "
              "plan %.4f, loop %.4f, phi out %.4f (waiting for the device %.4f), finish %.4f, "
-             "release %.4f, total %.4f",
+             "release %.4f, total %.4f; omega scaling %.4f (ended %.4f after the loop)",
              t->check, t->handle, t->reused ? " (kept)" : "", t->prepare, t->upload, t->check_phi,
              t->load, t->spectral, t->loop, t->store, t->store_wait, t->finish, t->release,
-             t->total);
+             t->total, t->scaling, t->scaling_late);
     return text;
 }
 
@@ -369,6 +376,7 @@ static dg_solver warm_up_solver(int precision) {
 
 static void *warm_up_main(void *unused) {
     (void)unused;
+    dg_pool_start(0); /* the host pool's workers, for the calls' copies and conversions */
     dg_cuda_set_pinned_floor(WARM_PINNED_FLOOR);
     dg_destroy(warm_up_solver(DG_PRECISION_DOUBLE));
     dg_solver s = warm_up_solver(DG_PRECISION_FLOAT);
@@ -498,6 +506,33 @@ void dg_delphi_drop_kept_solver(void) {
 }
 
 /* ---- float and double bodies ------------------------------------------------------------- */
+/* Elements per range of the omega scaling on the host pool: 2 MB of floats, the memory one page
+   table maps, since without salt the scaling's writes are the first to sf1's and sf2's pages. */
+#define SCALE_GRAIN ((size_t)1 << 19)
+
+/* The whole pages of [begin, begin + bytes) made present and writable ahead of the writes that
+   follow, where the system can (Linux >= 5.14; otherwise, or on any failure, the writes fault
+   as usual).  Contents are unchanged.  Without salt DelPhi never writes sf1 and sf2, and
+   faulting their 2 x 21 MB in page by page (219^3) took 16-40 ms on 16 threads of an H100
+   machine, populating it 3 ms (docs/PERFORMANCE.md, run 25). */
+static void populate_for_writing(void *begin, size_t bytes) {
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    static size_t page;
+    if (!page) {
+        const long size = sysconf(_SC_PAGESIZE);
+        page = size > 0 ? (size_t)size : 4096;
+    }
+    const uintptr_t first = ((uintptr_t)begin + page - 1) & ~(uintptr_t)(page - 1);
+    const uintptr_t end = ((uintptr_t)begin + bytes) & ~(uintptr_t)(page - 1);
+    if (end > first) (void)madvise((void *)first, end - first, MADV_POPULATE_WRITE);
+#else
+    (void)begin, (void)bytes;
+#endif
+}
+
 /* Each pass defines delphi_itit_impl_* and delphi_nitit_impl_*; the entry points follow. */
 #define REAL                 float
 #define SFX(name)            name##_f

@@ -17,9 +17,11 @@ typedef struct dg_delphi_timing {
     double store;      /* the half grids back into phimap's interior */
     double store_wait; /* of store: waiting for the device's merge and copies (0 on the CPU) */
     double finish;     /* db, sf1, sf2, qval scaled by omega; phi(1,1,1)'s signature */
-    double release;    /* destroying a solver that is not kept */
-    double total;      /* the whole call */
-    int reused;        /* 1 when the solver kept from an earlier call served this one */
+    double scaling;    /* of the omega scaling itself (on the GPU beside the loop, not in finish) */
+    double scaling_late; /* how long after the loop's end the scaling ended (0: before it) */
+    double release;      /* destroying a solver that is not kept */
+    double total;        /* the whole call */
+    int reused;          /* 1 when the solver kept from an earlier call served this one */
 } dg_delphi_timing;
 
 /** The parts of the latest DelPhi-convention call made on the calling thread (zeros before the

@@ -17,44 +17,67 @@ static REAL SFX(delphi_signature)(REAL phi) {
 }
 
 /* Leave db, sf1, sf2 and qval multiplied by omega, as DelPhi's routines do (element by element,
-   so the result does not depend on the number of threads). */
-static void SFX(scale_by_omega)(REAL omega, int igrid, REAL *db, int boundary_count, REAL *sf1,
-                                REAL *sf2, REAL *qval, int charge_count, int threads) {
-    const long half = (long)(((size_t)igrid * igrid * igrid + 1) / 2);
-    const long weights = db ? 6L * boundary_count : 0, charges = qval ? charge_count : 0;
-    const long salt1 = sf1 ? half : 0, salt2 = sf2 ? half : 0;
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
-    {
-#pragma omp for schedule(static) nowait
-        for (long i = 0; i < weights; ++i)
-            db[i] *= omega;
-#pragma omp for schedule(static) nowait
-        for (long i = 0; i < salt1; ++i)
-            sf1[i] *= omega;
-#pragma omp for schedule(static) nowait
-        for (long i = 0; i < salt2; ++i)
-            sf2[i] *= omega;
-#pragma omp for schedule(static) nowait
-        for (long i = 0; i < charges; ++i)
-            qval[i] *= omega;
+   so the result does not depend on the number of threads), over the four arrays laid end to end
+   in ranges (the host pool on the GPU, the OpenMP team on the CPU), each range's pages first
+   made present for writing (populate_for_writing). */
+typedef struct SFX(scale_arrays) {
+    REAL omega;
+    REAL *array[4];
+    long length[4];
+} SFX(scale_arrays);
+
+static void SFX(scale_range)(void *context, size_t begin, size_t end) {
+    const SFX(scale_arrays) *a = context;
+    size_t offset = 0;
+    for (int i = 0; i < 4; ++i) {
+        const size_t length = (size_t)a->length[i];
+        const size_t from = begin > offset ? begin - offset : 0;
+        const size_t to = end - offset < length ? end - offset : length;
+        REAL *x = a->array[i];
+        if (end > offset && to > from) populate_for_writing(x + from, (to - from) * sizeof(REAL));
+        for (size_t k = from; end > offset && k < to; ++k)
+            x[k] *= a->omega;
+        offset += length;
     }
 }
 
+static void SFX(scale_by_omega)(REAL omega, int igrid, REAL *db, int boundary_count, REAL *sf1,
+                                REAL *sf2, REAL *qval, int charge_count, dg_host_loop where) {
+    const long half = (long)(((size_t)igrid * igrid * igrid + 1) / 2);
+    SFX(scale_arrays)
+    a = {omega,
+         {db, sf1, sf2, qval},
+         {db ? 6L * boundary_count : 0, sf1 ? half : 0, sf2 ? half : 0, qval ? charge_count : 0}};
+    const size_t total = (size_t)(a.length[0] + a.length[1] + a.length[2] + a.length[3]);
+    dg_host_for(where, total, SCALE_GRAIN, SFX(scale_range), &a);
+}
+
 /* The omega scaling of DelPhi's arrays as a job for a helper thread: on the GPU it runs while the
-   iterations do (the medium has been copied by then, dg_set_sparse_medium), so that its page
-   faults overlap the loop: without salt DelPhi never writes sf1 and sf2, and the first writes
-   of their pages cost 15-17 ms per call on a 219^3 grid (PERFORMANCE.md run 24). */
+   iterations do (the medium has been copied by then, dg_set_sparse_medium): without salt DelPhi
+   never writes sf1 and sf2, and the first writes of their pages cost 15-17 ms per call on a
+   219^3 grid faulted page by page (PERFORMANCE.md run 24), about 3 ms populated.  It waits
+   until the iterations begin (begun, set by dg_solve through the solver's loop_begun, and by
+   the caller once dg_solve returns): before that the call's own host work (phi's check and
+   upload) has the host pool, which runs one job at a time. */
 typedef struct SFX(scale_job) {
     REAL omega;
     int igrid, boundary_count, charge_count, threads;
     REAL *db, *sf1, *sf2, *qval;
+    int begun;
+    int on_pool;           /* 1 on the GPU (the host pool), 0 on the CPU (the OpenMP team) */
+    double started, ended; /* wall clock of the scaling itself */
 } SFX(scale_job);
 
 static void *SFX(scale_main)(void *arg) {
-    const SFX(scale_job) *j = (const SFX(scale_job) *)arg;
+    SFX(scale_job) *j = (SFX(scale_job) *)arg;
+    const struct timespec poll = {0, 100 * 1000}; /* 0.1 ms */
+    while (!__atomic_load_n(&j->begun, __ATOMIC_ACQUIRE))
+        nanosleep(&poll, NULL);
+    j->started = dg_wall_seconds();
+    const dg_host_loop where = {j->threads, j->on_pool};
     SFX(scale_by_omega)
-    (j->omega, j->igrid, j->db, j->boundary_count, j->sf1, j->sf2, j->qval, j->charge_count,
-     j->threads);
+    (j->omega, j->igrid, j->db, j->boundary_count, j->sf1, j->sf2, j->qval, j->charge_count, where);
+    j->ended = dg_wall_seconds();
     return NULL;
 }
 
@@ -114,9 +137,15 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
     }
     if (st == DG_OK) {
         pthread_t helper;
+        job->begun = 0;
+        job->on_pool = s->options.backend == DG_BACKEND_CUDA;
+        s->loop_begun = &job->begun;
         const int overlap = s->options.backend == DG_BACKEND_CUDA &&
                             pthread_create(&helper, NULL, SFX(scale_main), job) == 0;
+        const double solving = dg_wall_seconds();
         st = SFX(dg_solve)(s, phimap, &r->result);
+        __atomic_store_n(&job->begun, 1, __ATOMIC_RELEASE); /* also when dg_solve failed early */
+        s->loop_begun = NULL;
         if (overlap) {
             const double waited = dg_wall_seconds();
             pthread_join(helper, NULL);
@@ -126,6 +155,12 @@ static int SFX(delphi_solve)(const dg_delphi_control *c, int nonlinear, const ch
         dg_solver_get_timing(s, &parts);
         t->check_phi = parts.check_phi, t->load = parts.load_phi, t->spectral = parts.spectral;
         t->loop = parts.iterate, t->store = parts.store_phi, t->store_wait = parts.store_wait;
+        if (overlap) {
+            const double loop_end =
+                solving + parts.check_phi + parts.load_phi + parts.spectral + parts.iterate;
+            t->scaling = job->ended - job->started;
+            t->scaling_late = job->ended > loop_end ? job->ended - loop_end : 0.0;
+        }
     }
     keep_notice(s, r);
     if (st != DG_OK) compat_fail(r, entry, st, "%s", dg_last_error(s));
@@ -173,14 +208,26 @@ static int SFX(delphi_itit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
     t.check = dg_wall_seconds() - start;
     SFX(scale_job)
-    job = {omega, control->igrid, icount2b, icount1b, control->num_threads, db, sf1, sf2, qval};
+    job = {.omega = omega,
+           .igrid = control->igrid,
+           .boundary_count = icount2b,
+           .charge_count = icount1b,
+           .threads = control->num_threads,
+           .db = db,
+           .sf1 = sf1,
+           .sf2 = sf2,
+           .qval = qval};
     int scaled = 0;
     st = SFX(delphi_solve)(control, 0, entry, &m, spec, omega, icon1, (REAL)0, phimap, report, &t,
                            &job, &scaled);
     if (st != DG_OK) return finish_timing(&t, start), st;
 
     const double finish = dg_wall_seconds();
-    if (!scaled) SFX(scale_main)(&job);
+    if (!scaled) {
+        job.begun = 1;
+        SFX(scale_main)(&job);
+        t.scaling = job.ended - job.started;
+    }
     phimap[0] = SFX(delphi_signature)(phimap[0]);
     t.finish += dg_wall_seconds() - finish;
     finish_timing(&t, start);
@@ -239,14 +286,26 @@ static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *s
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
     t.check = dg_wall_seconds() - start;
     SFX(scale_job)
-    job = {omega, control->igrid, icount2b, icount1b, control->num_threads, db, sf1, sf2, qval};
+    job = {.omega = omega,
+           .igrid = control->igrid,
+           .boundary_count = icount2b,
+           .charge_count = icount1b,
+           .threads = control->num_threads,
+           .db = db,
+           .sf1 = sf1,
+           .sf2 = sf2,
+           .qval = qval};
     int scaled = 0;
     st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report, &t,
                            &job, &scaled);
     if (st != DG_OK) return finish_timing(&t, start), st;
 
     const double finish = dg_wall_seconds();
-    if (!scaled) SFX(scale_main)(&job);
+    if (!scaled) {
+        job.begun = 1;
+        SFX(scale_main)(&job);
+        t.scaling = job.ended - job.started;
+    }
     t.finish += dg_wall_seconds() - finish;
     finish_timing(&t, start);
     report->nlit = DELPHI_NONLINEAR_BLOCK;

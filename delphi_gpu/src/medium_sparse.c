@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_pool.h"
 #include "medium_common.h"
 #include "solver_internal.h"
 
@@ -93,23 +94,55 @@ static int marks_take(dg_solver s, int which, marks *k, const dg_prepared *p) {
     return marks_alloc(k, p);
 }
 
+/* Ranges of the parallel loops on the host pool: list entries, grid planes (of one colour), and
+   marks to clear. */
+#define PARALLEL_GRAIN 4096
+#define PLANE_GRAIN    1
+#define CLEAR_GRAIN    65536
+
+typedef struct clear_job {
+    unsigned char *m;
+    const int *list;
+} clear_job;
+
+static void clear_range(void *context, size_t begin, size_t end) {
+    const clear_job *j = context;
+    for (size_t e = begin; e < end; ++e)
+        j->m[j->list[e]] = 0;
+}
+
+/* Charged points on the boundary or in the solvent (flagged), counted over one colour. */
+typedef struct outside_job {
+    const dg_prepared *p;
+    const marks *boundary_marks;
+    int colour;
+    long outside;
+} outside_job;
+
+static void outside_range(void *context, size_t begin, size_t end) {
+    outside_job *j = context;
+    const int c = j->colour;
+    long outside = 0;
+    for (size_t k = begin; k < end; ++k) {
+        const int h = j->p->charge_index[c][k];
+        outside += j->boundary_marks->m[c][h] || (j->p->has_salt && j->p->flag[c][h]);
+    }
+    if (outside) __atomic_fetch_add(&j->outside, outside, __ATOMIC_RELAXED);
+}
+
 /* Back to the solver after use.  cleared = 1 when k is known to be marked exactly at the
    entries of `index` (count[c] of them per colour): those are reset and the arrays kept for the
    next call; otherwise (an error or the serial path) they are freed. */
 static void marks_give(dg_solver s, int which, marks *k, const dg_prepared *p, int cleared,
-                       int *const index[2], const int count[2], int threads) {
+                       int *const index[2], const int count[2], dg_host_loop threads) {
     unsigned char **kept = s->mark_scratch[which];
     if (!cleared || !k->m[0] || !k->m[1]) {
         marks_free(k);
         return;
     }
     for (int c = 0; c < 2; ++c) {
-        unsigned char *m = k->m[c];
-        const int *list = index[c];
-        const int n = count[c];
-#pragma omp parallel for schedule(static) num_threads(threads) if (n > 65536)
-        for (int e = 0; e < n; ++e)
-            m[list[e]] = 0;
+        clear_job j = {k->m[c], index[c]};
+        dg_host_for(threads, (size_t)count[c], CLEAR_GRAIN, clear_range, &j);
     }
     free(kept[0]), free(kept[1]);
     kept[0] = k->m[0], kept[1] = k->m[1];

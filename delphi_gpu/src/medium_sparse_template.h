@@ -243,30 +243,35 @@ static int SFX(prepare_serial)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
    checks but names nothing: on any problem it returns SPARSE_SERIAL_PATH, and the caller runs
    the serial path from the start on a fresh prep, which names the first problem. */
 
+/* The parallel path's loops run on the host pool (host_pool.h), in ranges of PARALLEL_GRAIN
+   entries (PLANE_GRAIN grid planes); a range that meets a problem sets the job's `bad`. */
+
 /* One list (boundary when weights, else charges) decoded, marked and copied. */
-static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, int is_boundary,
-                              marks *seen, int threads) {
-    const int odd = is_boundary ? m->boundary_count_odd : m->charge_count_odd;
-    const long total = is_boundary ? m->boundary_count : m->charge_count;
-    const int *index = is_boundary ? m->boundary_index : m->charge_index;
+typedef struct SFX(list_job) {
+    dg_prepared *p;
+    const SFX(dg_sparse_medium) * m;
+    int is_boundary, odd, bad;
+    const int *index;
+    marks *seen;
+} SFX(list_job);
+
+static void SFX(list_range)(void *context, size_t begin, size_t end) {
+    SFX(list_job) *j = context;
+    dg_prepared *p = j->p;
+    const SFX(dg_sparse_medium) *m = j->m;
     int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
-    for (long e = 0; e < total; ++e) {
-        const int c = e < odd ? 0 : 1;
-        const long k = c == 0 ? e : e - odd;
+    for (long e = (long)begin; e < (long)end; ++e) {
+        const int c = e < j->odd ? 0 : 1;
+        const long k = c == 0 ? e : e - j->odd;
         long h = 0;
-        if (sparse_half_index(p, m->index_kind, c, index[e], &h) != INDEX_OK) {
+        if (sparse_half_index(p, m->index_kind, c, j->index[e], &h) != INDEX_OK) {
             bad = 1;
             continue;
         }
-        unsigned char was;
-#pragma omp atomic capture
-        {
-            was = seen->m[c][h];
-            seen->m[c][h] = 1;
-        }
+        const unsigned char was =
+            __atomic_exchange_n(&j->seen->m[c][h], (unsigned char)1, __ATOMIC_RELAXED);
         bad |= was != 0;
-        if (is_boundary) {
+        if (j->is_boundary) {
             p->boundary_index[c][k] = (int)h;
             for (int f = 0; f < 6; ++f) {
                 const double wgt = (double)m->boundary_weights[6 * e + f];
@@ -280,7 +285,58 @@ static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, i
             p->charge_source[c][k] = q;
         }
     }
-    return bad ? SPARSE_SERIAL_PATH : DG_OK;
+    if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+}
+
+static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, int is_boundary,
+                              marks *seen, dg_host_loop threads) {
+    SFX(list_job)
+    j = {p,           m,
+         is_boundary, is_boundary ? m->boundary_count_odd : m->charge_count_odd,
+         0,           is_boundary ? m->boundary_index : m->charge_index,
+         seen};
+    const long total = is_boundary ? m->boundary_count : m->charge_count;
+    dg_host_for(threads, (size_t)total, PARALLEL_GRAIN, SFX(list_range), &j);
+    return j.bad ? SPARSE_SERIAL_PATH : DG_OK;
+}
+
+typedef struct SFX(salt_job) {
+    dg_prepared *p;
+    const REAL *sf[2];
+    const marks *boundary_marks;
+    double (*values)[2];
+    int *found;
+    long rows;
+    int bad;
+} SFX(salt_job);
+
+/* Planes q in [begin, end) of (colour, z) in grid order: their first two distinct factors. */
+static void SFX(salt_range)(void *context, size_t begin, size_t end) {
+    SFX(salt_job) *j = context;
+    const dg_prepared *p = j->p;
+    int bad = 0;
+    for (long q = (long)begin; q < (long)end && !bad; ++q) {
+        const int c = (int)(q / j->rows), z = 1 + (int)(q % j->rows);
+        int n = 0;
+        for (int y = 1; y < p->ny - 1 && !bad; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            for (long h = first; h <= last; ++h) {
+                if (j->boundary_marks->m[c][h]) continue;
+                const double v = (double)j->sf[c][h];
+                p->flag[c][h] = !is_no_salt_factor(v);
+                if (n > 0 && v == j->values[q][0]) continue;
+                if (n > 1 && v == j->values[q][1]) continue;
+                if (!isfinite(v) || v <= 0.0 || n == 2) { /* a third value: more than two */
+                    bad = 1;
+                    break;
+                }
+                j->values[q][n++] = v;
+            }
+        }
+        j->found[q] = n;
+    }
+    if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
 }
 
 /* DelPhi's sf arrays (salt model PER_POINT): the two factors and the flags, in one pass.  A
@@ -288,7 +344,7 @@ static int SFX(parallel_list)(dg_prepared *p, const SFX(dg_sparse_medium) * m, i
    checked (at most two, at most one of them not within 1e-5 of 1/6) that is exactly where it
    equals the salt factor, as the serial path flags it. */
 static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
-                                      const marks *boundary_marks, int threads, char *msg,
+                                      const marks *boundary_marks, dg_host_loop threads, char *msg,
                                       size_t size) {
     const REAL *sf[2] = {m->salt_factor_odd, m->salt_factor_even};
     const long rows = p->nz - 2, planes = 2 * rows; /* (colour, z) in grid order */
@@ -298,30 +354,9 @@ static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
         free(values), free(found);
         return SPARSE_SERIAL_PATH;
     }
-    unsigned char *flag[2] = {p->flag[0], p->flag[1]};
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
-    for (long q = 0; q < planes; ++q) {
-        const int c = (int)(q / rows), z = 1 + (int)(q % rows);
-        int n = 0;
-        for (int y = 1; y < p->ny - 1 && !bad; ++y) {
-            long first, last;
-            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            for (long h = first; h <= last; ++h) {
-                if (boundary_marks->m[c][h]) continue;
-                const double v = (double)sf[c][h];
-                flag[c][h] = !is_no_salt_factor(v);
-                if (n > 0 && v == values[q][0]) continue;
-                if (n > 1 && v == values[q][1]) continue;
-                if (!isfinite(v) || v <= 0.0 || n == 2) { /* a third value: more than two */
-                    bad = 1;
-                    break;
-                }
-                values[q][n++] = v;
-            }
-        }
-        found[q] = n;
-    }
+    SFX(salt_job) j = {p, {sf[0], sf[1]}, boundary_marks, values, found, rows, 0};
+    dg_host_for(threads, (size_t)planes, PLANE_GRAIN, SFX(salt_range), &j);
+    int bad = j.bad;
     double distinct[2] = {0.0, 0.0};
     int ndistinct = 0;
     for (long q = 0; q < planes && !bad; ++q)
@@ -344,54 +379,82 @@ static int SFX(parallel_salt_factors)(dg_prepared *p, const SFX(dg_sparse_medium
     return st;
 }
 
+typedef struct SFX(flags_job) {
+    dg_prepared *p;
+    const SFX(dg_sparse_medium) * m;
+    const marks *boundary_marks;
+    long rows;
+} SFX(flags_job);
+
+static void SFX(flags_range)(void *context, size_t begin, size_t end) {
+    const SFX(flags_job) *j = context;
+    dg_prepared *p = j->p;
+    for (long q = (long)begin; q < (long)end; ++q) {
+        const int c = (int)(q / j->rows), z = 1 + (int)(q % j->rows);
+        for (int y = 1; y < p->ny - 1; ++y) {
+            long first, last;
+            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
+            for (long h = first; h <= last; ++h)
+                p->flag[c][h] = !j->boundary_marks->m[c][h] && j->m->solvent_flag[2 * h + c] != 0;
+        }
+    }
+}
+
 /* Solvent flags (salt model FLAG): as set_solvent_flags, one pass per plane and colour. */
 static int SFX(parallel_solvent_flags)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
-                                       const marks *boundary_marks, int threads) {
+                                       const marks *boundary_marks, dg_host_loop threads) {
     if (!isfinite(m->salt_factor) || m->salt_factor <= 0.0) return SPARSE_SERIAL_PATH;
     if (dg_prepared_alloc_flags(p) != DG_OK) return SPARSE_SERIAL_PATH;
     p->factor[0] = 1.0 / 6.0;
     p->factor[1] = m->salt_factor;
     p->has_salt = 1;
     const long rows = p->nz - 2, planes = 2 * rows;
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (long q = 0; q < planes; ++q) {
-        const int c = (int)(q / rows), z = 1 + (int)(q % rows);
-        for (int y = 1; y < p->ny - 1; ++y) {
-            long first, last;
-            dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            for (long h = first; h <= last; ++h)
-                p->flag[c][h] = !boundary_marks->m[c][h] && m->solvent_flag[2 * h + c] != 0;
+    SFX(flags_job) j = {p, m, boundary_marks, rows};
+    dg_host_for(threads, (size_t)planes, PLANE_GRAIN, SFX(flags_range), &j);
+    return DG_OK;
+}
+
+typedef struct SFX(weights_job) {
+    dg_prepared *p;
+    const SFX(dg_sparse_medium) * m;
+    int colour, bad;
+} SFX(weights_job);
+
+static void SFX(weights_range)(void *context, size_t begin, size_t end) {
+    SFX(weights_job) *j = context;
+    dg_prepared *p = j->p;
+    const SFX(dg_sparse_medium) *m = j->m;
+    const int c = j->colour;
+    const REAL *sf = c == 0 ? m->salt_factor_odd : m->salt_factor_even;
+    int bad = 0;
+    for (size_t k = begin; k < end; ++k) {
+        const int h = p->boundary_index[c][k];
+        double delphi_factor = 1.0 / 6.0;
+        if (m->salt_model == DG_SALT_PER_POINT) delphi_factor = (double)sf[h];
+        if (m->salt_model == DG_SALT_FLAG) delphi_factor = 0.0;
+        for (int f = 0; f < 6; ++f) {
+            double *wgt = &p->boundary_weight[c][6 * k + f];
+            bad |= *wgt + delphi_factor <= 0.0;
+            if (m->salt_model != DG_SALT_NONE) *wgt += delphi_factor - p->factor[0];
         }
     }
-    return DG_OK;
+    if (bad) __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
 }
 
 /* The boundary weights as corrections (convert_boundary_weights), in parallel. */
 static int SFX(parallel_boundary_weights)(dg_prepared *p, const SFX(dg_sparse_medium) * m,
-                                          int threads) {
-    const REAL *sf[2] = {m->salt_factor_odd, m->salt_factor_even};
-    int bad = 0;
-    for (int c = 0; c < 2; ++c) {
-        const int count = p->boundary_count[c];
-#pragma omp parallel for schedule(static) reduction(| : bad) num_threads(threads)
-        for (int k = 0; k < count; ++k) {
-            const int h = p->boundary_index[c][k];
-            double delphi_factor = 1.0 / 6.0;
-            if (m->salt_model == DG_SALT_PER_POINT) delphi_factor = (double)sf[c][h];
-            if (m->salt_model == DG_SALT_FLAG) delphi_factor = 0.0;
-            for (int f = 0; f < 6; ++f) {
-                double *wgt = &p->boundary_weight[c][6 * k + f];
-                bad |= *wgt + delphi_factor <= 0.0;
-                if (m->salt_model != DG_SALT_NONE) *wgt += delphi_factor - p->factor[0];
-            }
-        }
-    }
-    return bad ? SPARSE_SERIAL_PATH : DG_OK;
+                                          dg_host_loop threads) {
+    SFX(weights_job) j = {p, m, 0, 0};
+    for (j.colour = 0; j.colour < 2; ++j.colour)
+        dg_host_for(threads, (size_t)p->boundary_count[j.colour], PARALLEL_GRAIN,
+                    SFX(weights_range), &j);
+    return j.bad ? SPARSE_SERIAL_PATH : DG_OK;
 }
 
 /* The whole medium on the parallel path: DG_OK, an error with msg, or SPARSE_SERIAL_PATH. */
 static int SFX(prepare_parallel)(dg_solver s, dg_prepared *p, const SFX(dg_sparse_medium) * m,
-                                 marks *boundary_marks, int threads, char *msg, size_t size) {
+                                 marks *boundary_marks, dg_host_loop threads, char *msg,
+                                 size_t size) {
     const int bcount[2] = {m->boundary_count_odd, m->boundary_count - m->boundary_count_odd};
     const int ccount[2] = {m->charge_count_odd, m->charge_count - m->charge_count_odd};
     if (dg_prepared_alloc_lists(p, bcount, ccount) != DG_OK) return SPARSE_SERIAL_PATH;
@@ -428,7 +491,7 @@ static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) 
         st = DG_ERR_OUT_OF_MEMORY;
     }
     int parallel_done = 0; /* boundary_marks marked exactly at prep's boundary list */
-    const int threads = s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads();
+    const dg_host_loop threads = {s->options.num_threads, s->options.backend == DG_BACKEND_CUDA};
     if (st == DG_OK) {
         st = SFX(prepare_parallel)(s, &prep, m, &boundary_marks, threads, msg, size);
         parallel_done = st == DG_OK;
@@ -444,16 +507,11 @@ static int SFX(set_sparse_medium_impl)(dg_solver s, const SFX(dg_sparse_medium) 
         }
     }
     if (st == DG_OK) {
-        int outside = 0;
-        for (int c = 0; c < 2; ++c) {
-            const int count = prep.charge_count[c];
-#pragma omp parallel for schedule(static) reduction(+ : outside) num_threads(threads)
-            for (int k = 0; k < count; ++k) {
-                int h = prep.charge_index[c][k];
-                outside += boundary_marks.m[c][h] || (prep.has_salt && prep.flag[c][h]);
-            }
-        }
-        prep.charges_not_interior = outside;
+        outside_job j = {&prep, &boundary_marks, 0, 0};
+        for (j.colour = 0; j.colour < 2; ++j.colour)
+            dg_host_for(threads, (size_t)prep.charge_count[j.colour], PARALLEL_GRAIN, outside_range,
+                        &j);
+        prep.charges_not_interior = (int)j.outside;
         prep.nonlinear_ready = prep.has_salt && m->nonlinear_coefficient != 0.0;
         prep.nonlinear_coefficient = m->nonlinear_coefficient;
         for (int i = 0; i < 4; ++i)

@@ -3,7 +3,11 @@
 #include <omp.h>
 #include <string.h>
 
+#include "host_pool.h"
 #include "solver_internal.h"
+
+/* Points per range of phi's check on the host pool (whole rows, at least one). */
+#define CHECK_ROW_POINTS 16384
 
 /* The bits of a value: 0 exactly for +0.0. */
 static inline unsigned long long value_bits_f(float v) {

@@ -1,5 +1,37 @@
 /* Template body of solve.c (REAL, SFX, IS_DOUBLE). */
 
+/* phi's check over grid rows (y, z): non-finite values counted, and the bit patterns of the
+   interior values or-ed (all +0.0: a fresh solve, whose backend need read only the faces). */
+typedef struct SFX(check_job) {
+    const REAL *phi;
+    long nx, ny, nz;
+    long bad;
+    unsigned long long interior_bits;
+} SFX(check_job);
+
+static void SFX(check_range)(void *context, size_t begin, size_t end) {
+    SFX(check_job) *j = context;
+    const long nx = j->nx;
+    long bad = 0;
+    unsigned long long bits = 0;
+    for (long k = (long)begin; k < (long)end; ++k) {
+        const long y = k % j->ny, z = k / j->ny;
+        const REAL *row = j->phi + k * nx;
+        if (z == 0 || z == j->nz - 1 || y == 0 || y == j->ny - 1) {
+            for (long x = 0; x < nx; ++x)
+                bad += !isfinite((double)row[x]);
+            continue;
+        }
+        bad += !isfinite((double)row[0]) + !isfinite((double)row[nx - 1]);
+        for (long x = 1; x < nx - 1; ++x) {
+            bad += !isfinite((double)row[x]);
+            bits |= SFX(value_bits)(row[x]);
+        }
+    }
+    if (bad) __atomic_fetch_add(&j->bad, bad, __ATOMIC_RELAXED);
+    if (bits) __atomic_fetch_or(&j->interior_bits, bits, __ATOMIC_RELAXED);
+}
+
 static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_solve") != DG_OK) return DG_ERR_STATE;
@@ -15,25 +47,13 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     /* One parallel pass: non-finite values, and whether every interior point is +0.0 (a fresh
        solve: boundary values on the faces only), so that the backend need read only the faces.
        The serial scan below only names the first bad point. */
-    long bad = 0;
-    unsigned long long interior_bits = 0; /* the bit patterns of the interior values, or-ed */
-    const long rows = (long)p->ny * p->nz, nx = p->nx;
-#pragma omp parallel for schedule(static) reduction(+ : bad) reduction(| : interior_bits)         \
-    num_threads(s->options.num_threads > 0 ? s->options.num_threads : omp_get_max_threads())
-    for (long k = 0; k < rows; ++k) {
-        const long y = k % p->ny, z = k / p->ny;
-        const REAL *row = phi + k * nx;
-        if (z == 0 || z == p->nz - 1 || y == 0 || y == p->ny - 1) {
-            for (long x = 0; x < nx; ++x)
-                bad += !isfinite((double)row[x]);
-            continue;
-        }
-        bad += !isfinite((double)row[0]) + !isfinite((double)row[nx - 1]);
-        for (long x = 1; x < nx - 1; ++x) {
-            bad += !isfinite((double)row[x]);
-            interior_bits |= SFX(value_bits)(row[x]);
-        }
-    }
+    SFX(check_job) j = {phi, p->nx, p->ny, p->nz, 0, 0};
+    const long rows = (long)p->ny * p->nz;
+    const size_t grain = p->nx < CHECK_ROW_POINTS ? (size_t)(CHECK_ROW_POINTS / p->nx) : 1;
+    const dg_host_loop where = {s->options.num_threads, s->options.backend == DG_BACKEND_CUDA};
+    dg_host_for(where, (size_t)rows, grain, SFX(check_range), &j);
+    const long bad = j.bad;
+    const unsigned long long interior_bits = j.interior_bits;
     for (size_t w = 0; bad && w < p->point_count; ++w)
         if (!isfinite((double)phi[w])) {
             int x = (int)(w % p->nx), y = (int)((w / p->nx) % p->ny),
@@ -64,6 +84,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     r->setup_seconds = dg_wall_seconds() - start;
     s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE, s->mg_interior_zero = interior_bits == 0;
     s->timing.load_phi = dg_wall_seconds() - checked;
+    if (s->loop_begun) __atomic_store_n(s->loop_begun, 1, __ATOMIC_RELEASE);
     s->in_solve = 1;
     st = dg_run_solver(s, r);
     s->in_solve = 0;

@@ -42,6 +42,8 @@ struct dg_solver_s {
     char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
+    int *loop_begun; /* when set, dg_solve stores 1 there (release) as its iterations begin, once
+                        phi is loaded: the DelPhi kit's helper thread waits for it */
     /* dg_set_sparse_medium's per-point marks (boundary, charge; per colour), kept all zero
        between calls so that a repeated call on the same grid (DelPhi's itit/nitit calls) neither
        allocates nor page-faults them again; sized for mark_half[] points per colour */

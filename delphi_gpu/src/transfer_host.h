@@ -1,5 +1,6 @@
 /* Host side of the full-grid transfers (load_phi / store_phi): the face layout, and copies done
- * on several threads (OpenMP).  Used by the CPU backend and by the CUDA backend's staging.
+ * on several threads (the copies and packs on the host pool, host_pool.h; zeroing on an OpenMP
+ * team).  Used by the CPU backend and by the CUDA backend's staging.
  *
  * Face layout: the face points of an nx x ny x nz grid (all >= 3) numbered 0..F-1 in full-index
  * order: plane z = 0 whole, then for each plane z = 1..nz-2 row y = 0 whole, the two end points

@@ -10,8 +10,13 @@
  *  - the medium's errors name the same entry with 1 and 3 threads (the parallel path hands any
  *    problem to the serial one, which names it): a repeated boundary point, a non-finite weight,
  *    three distinct salt factors.
+ *  - db and qval are left multiplied by omega exactly (element by element in the REAL kind), and
+ *    without salt sf1 and sf2 given as untouched zero pages (as DelPhi leaves them) stay zero;
  * Problem: a dielectric sphere (eps 2 in 80) with charges inside, salt outside (sf arrays).
  * The CPU backend; DG_TEST_BACKEND=cuda runs the calls on the GPU (scripts/device/kit.sh). */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
+#include <sys/mman.h>
+
 #include "delphi_compat_internal.h"
 #include "delphi_gpu/delphi_compat.h"
 #include "test_util.h"
@@ -97,6 +102,8 @@ static void release(problem *p) {
 /* What one call leaves behind, in double. */
 typedef struct outcome {
     int status, iterations, reused;
+    long
+        scaled_wrong; /* elements of db, qval (and untouched sf) not as omega scaling leaves them */
     double *phi, *db, *qval, *sf[2];
 } outcome;
 
@@ -133,7 +140,18 @@ static outcome run(const call *k) {
     const long points = (long)k->n * k->n * k->n, half = (points + 1) / 2;
     const int d = k->is_double;
     void *db = to_real(p.db, 6L * p.nb, d), *qval = to_real(p.qval, p.nq, d);
-    void *sf1 = to_real(p.sf[0], half, d), *sf2 = to_real(p.sf[1], half, d);
+    const size_t es = d ? sizeof(double) : sizeof(float);
+    const int untouched = !k->salt && !k->nonlinear; /* sf as fresh zero pages */
+    void *sf1 = untouched ? mmap(NULL, half * es, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                          : to_real(p.sf[0], half, d);
+    void *sf2 = untouched ? mmap(NULL, half * es, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                          : to_real(p.sf[1], half, d);
+    if (sf1 == MAP_FAILED || sf2 == MAP_FAILED) {
+        fprintf(stderr, "mmap failed\n");
+        exit(1);
+    }
     void *phi = to_real(p.phi, points, d);
     dg_delphi_control c;
     dg_delphi_default_control(&c);
@@ -172,7 +190,19 @@ static outcome run(const call *k) {
     o.phi = to_double(phi, points, d), o.db = to_double(db, 6L * p.nb, d);
     o.qval = to_double(qval, p.nq, d);
     o.sf[0] = to_double(sf1, half, d), o.sf[1] = to_double(sf2, half, d);
-    free(db), free(qval), free(sf1), free(sf2), free(phi);
+    for (long i = 0; i < 6L * p.nb + p.nq; ++i) {
+        const double before = i < 6L * p.nb ? p.db[i] : p.qval[i - 6L * p.nb];
+        const double after = i < 6L * p.nb ? o.db[i] : o.qval[i - 6L * p.nb];
+        const double want = d ? before * r.omega : (double)((float)before * (float)r.omega);
+        o.scaled_wrong += o.status == DG_OK && after != want;
+    }
+    for (long h = 0; untouched && h < half; ++h)
+        o.scaled_wrong += o.sf[0][h] != 0.0 || o.sf[1][h] != 0.0;
+    free(db), free(qval), free(phi);
+    if (untouched)
+        munmap(sf1, half * es), munmap(sf2, half * es);
+    else
+        free(sf1), free(sf2);
     release(&p);
     return o;
 }
@@ -272,6 +302,9 @@ int main(void) {
               "call %d: %d iterations with the kept solver, %d with a fresh one", i + 1,
               kept.iterations, fresh.iterations);
         CHECK(same(kept.phi, fresh.phi, points), "call %d: phimap differs", i + 1);
+        CHECK(kept.scaled_wrong == 0 && fresh.scaled_wrong == 0,
+              "call %d: %ld and %ld elements not as the omega scaling leaves them", i + 1,
+              kept.scaled_wrong, fresh.scaled_wrong);
         CHECK(same(kept.db, fresh.db, 6L * p.nb) && same(kept.qval, fresh.qval, p.nq) &&
                   same(kept.sf[0], fresh.sf[0], half) && same(kept.sf[1], fresh.sf[1], half),
               "call %d: db, qval or sf differ", i + 1);

@@ -25,7 +25,7 @@
  * Prints one line per call:
  *   kit_bench igrid=N medium=M salt=S real=R backend=B call=K iterations=I call_s=... loop_s=...
  *   beyond_loop_s=... check=... handle=... prepare=... upload=... check_phi=... load=...
- *   spectral=... store=... finish=... release=... reused=0|1
+ *   spectral=... store=... finish=... release=... scaling=... scaling_late=... reused=0|1
  * where beyond_loop_s is the call's wall time minus its iteration loop (the kit's own cost) and
  * the parts are those of dg_delphi_timing (delphi_compat_internal.h), in seconds. */
 #define _POSIX_C_SOURCE 200809L
@@ -289,12 +289,12 @@ int main(int argc, char **argv) {
         printf("kit_bench igrid=%d medium=%s salt=%d real=%s backend=%s call=%d iterations=%d "
                "call_s=%.4f loop_s=%.4f beyond_loop_s=%.4f check=%.4f handle=%.4f prepare=%.4f "
                "upload=%.4f check_phi=%.4f load=%.4f spectral=%.4f store=%.4f finish=%.4f "
-               "release=%.4f reused=%d%s%s\n",
+               "release=%.4f scaling=%.4f scaling_late=%.4f reused=%d%s%s\n",
                n, sphere ? "sphere" : "born", salt, is_double ? "double" : "float",
                r->backend == DG_BACKEND_CUDA ? "cuda" : "cpu", call, r->iterations, t1 - t0, t.loop,
                (t1 - t0) - t.loop, t.check, t.handle, t.prepare, t.upload, t.check_phi, t.load,
-               t.spectral, t.store, t.finish, t.release, t.reused, rep.notice[0] ? " notice: " : "",
-               rep.notice);
+               t.spectral, t.store, t.finish, t.release, t.scaling, t.scaling_late, t.reused,
+               rep.notice[0] ? " notice: " : "", rep.notice);
     }
     dg_delphi_wait_warm_up(); /* as the kit's library does when the program ends */
     dg_wait_cuda_start();
