@@ -167,7 +167,9 @@ typedef struct dg_options {
     int backend;     /**< dg_backend; default DG_BACKEND_AUTO */
     int precision;   /**< dg_precision; default DG_PRECISION_DOUBLE */
     int device;      /**< CUDA device ordinal; default 0 */
-    int num_threads; /**< CPU threads; 0 = OpenMP's default; at most 4096; default 0 */
+    int num_threads; /**< CPU threads (the CPU backend's OpenMP team; with CUDA the host
+                          work around the device's, on the library's own threads, at most 256);
+                          0 = OpenMP's default; at most 4096; default 0 */
     int block_x;     /**< CUDA thread-block width; > 0 fixes the shape; default 0 */
     int block_y;     /**< CUDA thread-block height; with block_x; default 0 */
     int autotune;    /**< 1 = on first use for a grid, time a few CUDA block shapes (from the
