@@ -185,8 +185,9 @@ void dg_host_for(dg_host_loop where, size_t n, size_t grain, dg_pool_range_fn fn
     }
     if (grain == 0) grain = 1;
     const long chunks = (long)((n + grain - 1) / grain);
-    const int threads = pool_threads(where.threads);
-    const int team = chunks < threads ? (int)chunks : threads;
+    if (chunks == 0) return;
+    const int threads = where.threads > 0 ? where.threads : omp_get_max_threads();
+    const int team = chunks < threads ? (int)chunks : threads; /* >= 1 */
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (long c = 0; c < chunks; ++c) {
         const size_t begin = (size_t)c * grain;
