@@ -29,15 +29,15 @@ typedef struct SFX(scale_arrays) {
 static void SFX(scale_range)(void *context, size_t begin, size_t end) {
     const SFX(scale_arrays) *a = context;
     size_t offset = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 4 && end > offset; offset += (size_t)a->length[i], ++i) {
         const size_t length = (size_t)a->length[i];
         const size_t from = begin > offset ? begin - offset : 0;
         const size_t to = end - offset < length ? end - offset : length;
+        if (to <= from) continue;
         REAL *x = a->array[i];
-        if (end > offset && to > from) populate_for_writing(x + from, (to - from) * sizeof(REAL));
-        for (size_t k = from; end > offset && k < to; ++k)
+        populate_for_writing(x + from, (to - from) * sizeof(REAL));
+        for (size_t k = from; k < to; ++k)
             x[k] *= a->omega;
-        offset += length;
     }
 }
 
@@ -79,6 +79,31 @@ static void *SFX(scale_main)(void *arg) {
     (j->omega, j->igrid, j->db, j->boundary_count, j->sf1, j->sf2, j->qval, j->charge_count, where);
     j->ended = dg_wall_seconds();
     return NULL;
+}
+
+/* The scaling job of one itit/nitit call (DelPhi's arrays and counts, the control's threads). */
+static SFX(scale_job)
+    SFX(scale_job_of)(REAL omega, const dg_delphi_control *control, REAL *db, int boundary_count,
+                      REAL *sf1, REAL *sf2, REAL *qval, int charge_count) {
+    SFX(scale_job)
+    job = {.omega = omega,
+           .igrid = control->igrid,
+           .boundary_count = boundary_count,
+           .charge_count = charge_count,
+           .threads = control->num_threads,
+           .db = db,
+           .sf1 = sf1,
+           .sf2 = sf2,
+           .qval = qval};
+    return job;
+}
+
+/* After a successful solve: the scaling here unless it ran beside the loop (scaled), timed. */
+static void SFX(scale_unless_done)(SFX(scale_job) * job, int scaled, dg_delphi_timing *t) {
+    if (scaled) return;
+    job->begun = 1;
+    SFX(scale_main)(job);
+    t->scaling = job->ended - job->started;
 }
 
 /* DelPhi's arrays as a sparse medium (salt model chosen by the caller). */
@@ -208,26 +233,14 @@ static int SFX(delphi_itit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *sf
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
     t.check = dg_wall_seconds() - start;
     SFX(scale_job)
-    job = {.omega = omega,
-           .igrid = control->igrid,
-           .boundary_count = icount2b,
-           .charge_count = icount1b,
-           .threads = control->num_threads,
-           .db = db,
-           .sf1 = sf1,
-           .sf2 = sf2,
-           .qval = qval};
+    job = SFX(scale_job_of)(omega, control, db, icount2b, sf1, sf2, qval, icount1b);
     int scaled = 0;
     st = SFX(delphi_solve)(control, 0, entry, &m, spec, omega, icon1, (REAL)0, phimap, report, &t,
                            &job, &scaled);
     if (st != DG_OK) return finish_timing(&t, start), st;
 
     const double finish = dg_wall_seconds();
-    if (!scaled) {
-        job.begun = 1;
-        SFX(scale_main)(&job);
-        t.scaling = job.ended - job.started;
-    }
+    SFX(scale_unless_done)(&job, scaled, &t);
     phimap[0] = SFX(delphi_signature)(phimap[0]);
     t.finish += dg_wall_seconds() - finish;
     finish_timing(&t, start);
@@ -286,26 +299,14 @@ static int SFX(delphi_nitit_impl)(const int *idpos, REAL *db, REAL *sf1, REAL *s
     const int icon1 = control->icon1 < control->nlit ? control->icon1 : control->nlit;
     t.check = dg_wall_seconds() - start;
     SFX(scale_job)
-    job = {.omega = omega,
-           .igrid = control->igrid,
-           .boundary_count = icount2b,
-           .charge_count = icount1b,
-           .threads = control->num_threads,
-           .db = db,
-           .sf1 = sf1,
-           .sf2 = sf2,
-           .qval = qval};
+    job = SFX(scale_job_of)(omega, control, db, icount2b, sf1, sf2, qval, icount1b);
     int scaled = 0;
     st = SFX(delphi_solve)(control, 1, entry, &m, spec, omega, icon1, qfact, phimap, report, &t,
                            &job, &scaled);
     if (st != DG_OK) return finish_timing(&t, start), st;
 
     const double finish = dg_wall_seconds();
-    if (!scaled) {
-        job.begun = 1;
-        SFX(scale_main)(&job);
-        t.scaling = job.ended - job.started;
-    }
+    SFX(scale_unless_done)(&job, scaled, &t);
     t.finish += dg_wall_seconds() - finish;
     finish_timing(&t, start);
     report->nlit = DELPHI_NONLINEAR_BLOCK;
