@@ -199,30 +199,35 @@ __global__ void k_charges(int count, const int *index, const double *source, int
 /* Fine smoother, colour c: z = f * sum(z neighbours) + rf, on the split layout (salt, rf and
    the written z of colour c, the neighbours' z of the other colour, each read contiguously);
    with the coarse correction cor added to the neighbours when cor.e is not NULL. */
-__global__ void k_fine_sweep(grid_dims g, const unsigned char *salt, float f0, float df,
-                             const float *rf, float *z, int colour, fine_correction cor) {
+__global__ void k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt, float f0,
+                             float df, const float *__restrict__ rf, float *z, int colour,
+                             fine_correction cor) {
     const long long own = colour ? g.h0 : 0, other = colour ? 0 : g.h0;
-    const float *zo = z + other;
+    /* the two colours' halves of z do not overlap: written (zw) and read (zo) apart */
+    float *__restrict__ zw = z + own;
+    const float *__restrict__ zo = z + other;
+    const unsigned char *__restrict__ so = salt + own;
+    const float *__restrict__ ro = rf + own;
     if (!cor.e) {
         for_colour(g, colour, [&](long long w, int, int, int) {
-            const long long h = own + (w >> 1);
-            const float f = f0 + df * salt[h];
-            z[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
-                        zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
-                   rf[h];
+            const long long h = w >> 1;
+            const float f = f0 + df * so[h];
+            zw[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
+                         zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
+                    ro[h];
         });
         return;
     }
     for_colour(g, colour, [&](long long w, int x, int y, int zz) {
-        const long long h = own + (w >> 1);
-        const float f = f0 + df * salt[h];
-        z[h] = f * (corrected(g, cor, zo[(w - 1) >> 1], x - 1, y, zz) +
-                    corrected(g, cor, zo[(w + 1) >> 1], x + 1, y, zz) +
-                    corrected(g, cor, zo[(w - g.sy) >> 1], x, y - 1, zz) +
-                    corrected(g, cor, zo[(w + g.sy) >> 1], x, y + 1, zz) +
-                    corrected(g, cor, zo[(w - g.sz) >> 1], x, y, zz - 1) +
-                    corrected(g, cor, zo[(w + g.sz) >> 1], x, y, zz + 1)) +
-               rf[h];
+        const long long h = w >> 1;
+        const float f = f0 + df * so[h];
+        zw[h] = f * (corrected(g, cor, zo[(w - 1) >> 1], x - 1, y, zz) +
+                     corrected(g, cor, zo[(w + 1) >> 1], x + 1, y, zz) +
+                     corrected(g, cor, zo[(w - g.sy) >> 1], x, y - 1, zz) +
+                     corrected(g, cor, zo[(w + g.sy) >> 1], x, y + 1, zz) +
+                     corrected(g, cor, zo[(w - g.sz) >> 1], x, y, zz - 1) +
+                     corrected(g, cor, zo[(w + g.sz) >> 1], x, y, zz + 1)) +
+                ro[h];
     });
 }
 
@@ -242,26 +247,90 @@ template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, flo
     }
 }
 
-/* tmp = r - A z (uniform part). */
+/* The first two half sweeps from z = 0 in one pass (the first pre-smoothing red sweep, as
+   k_first_sweep, and the black sweep after it): rf = (float)r; z = rf at colour 0; at colour 1
+   z = f * (sum of the colour-0 neighbours' z, i.e. of their (float)r, 0 on the faces where r
+   is 0) + rf, the expression and order of k_fine_sweep, so the same bits.  The colour-1
+   boundary corrections (k_boundary_z) follow as after k_fine_sweep.  Rows of the interior,
+   MG_ROW_LANES threads along each, each thread on two neighbouring points (x odd and x + 1,
+   one of each colour; the pattern is the same for every thread of a row, so a warp does not
+   diverge): the row neighbours are loaded once for both, every load before any store.  r,
+   like every full grid here, extends past each row's end (the faces), so x + 2 is always a
+   valid point.  In this form it took 0.46 ms at 385^3 in double against 0.60 ms with a thread
+   per point, and 0.61 ms for the two kernels it replaces (ncu, docs/PERFORMANCE.md run 26). */
 template <typename T>
-__global__ void k_fine_residual(grid_dims g, const unsigned char *salt, float f0, float df,
-                                const T *r, const float *z, T *tmp) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        const long long h = split_index(g, w);
-        const float f = f0 + df * salt[h];
-        const float *zo = z + (c ? 0 : g.h0); /* the neighbours' colour */
-        tmp[w] = r[w] - (T)z[h] +
-                 (T)(f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
-                          zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]));
+__global__ void k_first_pair(grid_dims g, const unsigned char *__restrict__ salt, float f0,
+                             float df, const T *__restrict__ r, float *__restrict__ z,
+                             float *__restrict__ rf) {
+    const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
+    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
+    for (unsigned row = blockIdx.x * MG_ROW_SUBS + sub; row < rows;
+         row += gridDim.x * MG_ROW_SUBS) {
+        const int y = 1 + (int)(row % my), zz = 1 + (int)(row / my);
+        const long long base = g.sy * y + g.sz * zz;
+        const int odd_first = (1 + y + zz) & 1; /* colour of x = 1, 3, 5, ... */
+        for (int x = 1 + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES) {
+            const long long w = base + x;
+            const int two = x + 1 <= g.nx - 2;
+            const long long v = odd_first ? w : w + 1; /* the colour-1 point of the pair */
+            const float rm = (float)r[w - 1], r0 = (float)r[w], r1 = (float)r[w + 1],
+                        r2 = (float)r[w + 2];
+            const float ym = (float)r[v - g.sy], yp = (float)r[v + g.sy];
+            const float zm = (float)r[v - g.sz], zp = (float)r[v + g.sz];
+            const long long hv = split_index(g, v);
+            const float f = f0 + df * salt[hv];
+            const float left = odd_first ? rm : r0, right = odd_first ? r1 : r2;
+            const float own = odd_first ? r0 : r1;
+            const long long h0 = split_index(g, w), h1 = split_index(g, w + 1);
+            rf[h0] = r0;
+            if (two) rf[h1] = r1;
+            if (odd_first) {
+                z[h0] = f * (left + right + ym + yp + zm + zp) + own;
+                if (two) z[h1] = r1;
+            } else {
+                z[h0] = r0;
+                if (two) z[h1] = f * (left + right + ym + yp + zm + zp) + own;
+            }
+        }
+    }
+}
+
+/* tmp = r - A z (uniform part), rounded to float: it only feeds the float coarse levels.  Each
+   thread on two neighbouring points of a row, as k_first_pair (0.38 ms at 385^3 in double
+   against 0.46 ms with a thread per point). */
+template <typename T>
+__global__ void k_fine_residual(grid_dims g, const unsigned char *__restrict__ salt, float f0,
+                                float df, const T *__restrict__ r, const float *__restrict__ z,
+                                float *__restrict__ tmp) {
+    const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
+    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
+    for (unsigned row = blockIdx.x * MG_ROW_SUBS + sub; row < rows;
+         row += gridDim.x * MG_ROW_SUBS) {
+        const int y = 1 + (int)(row % my), zz = 1 + (int)(row / my);
+        const long long base = g.sy * y + g.sz * zz;
+        const int c = (1 + y + zz) & 1; /* colour of x = 1, 3, 5, ...; x + 1 has 1 - c */
+        const float *za = z + (c ? g.h0 : 0), *zb = z + (c ? 0 : g.h0); /* colours c, 1 - c */
+        for (int x = 1 + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES) {
+            const long long w = base + x, w1 = w + 1;
+            const int two = x + 1 <= g.nx - 2;
+            const float zm = zb[(w - 1) >> 1], z0 = za[w >> 1], z1 = zb[w1 >> 1],
+                        z2 = za[(w + 2) >> 1];
+            const float a_ym = zb[(w - g.sy) >> 1], a_yp = zb[(w + g.sy) >> 1],
+                        a_zm = zb[(w - g.sz) >> 1], a_zp = zb[(w + g.sz) >> 1];
+            const float b_ym = za[(w1 - g.sy) >> 1], b_yp = za[(w1 + g.sy) >> 1],
+                        b_zm = za[(w1 - g.sz) >> 1], b_zp = za[(w1 + g.sz) >> 1];
+            const T ra = r[w], rb = r[w1];
+            const float fa = f0 + df * salt[split_index(g, w)];
+            const float fb = f0 + df * salt[split_index(g, w1)];
+            tmp[w] = (float)(ra - (T)z0 + (T)(fa * (zm + z1 + a_ym + a_yp + a_zm + a_zp)));
+            if (two)
+                tmp[w1] = (float)(rb - (T)z1 + (T)(fb * (z0 + z2 + b_ym + b_yp + b_zm + b_zp)));
+        }
     }
 }
 
 /* Coarse rhs from the fine tmp: sum over the aggregate of D tmp. */
-template <typename T>
-__global__ void k_fine_restrict(grid_dims g, const float *dscale, const T *tmp, level_view c) {
+__global__ void k_fine_restrict(grid_dims g, const float *dscale, const float *tmp, level_view c) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
          t += (long long)gridDim.x * blockDim.x) {
         int X, Y, Z;
@@ -406,6 +475,14 @@ template <typename T> __global__ void k_unpack_faces(grid_dims g, const T *packe
         dst[dg_face_full_index(g.nx, g.ny, g.nz, (size_t)k)] = packed[k];
 }
 
+/* Zero the face points of a full grid. */
+template <typename T> __global__ void k_clear_faces(grid_dims g, T *dst) {
+    const long long total = (long long)dg_face_count(g.nx, g.ny, g.nz);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+         k += (long long)gridDim.x * blockDim.x)
+        dst[dg_face_full_index(g.nx, g.ny, g.nz, (size_t)k)] = (T)0;
+}
+
 __global__ void k_coarse_restrict(level_view f, level_view c) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
          t += (long long)gridDim.x * blockDim.x)
@@ -540,66 +617,113 @@ __global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partia
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* x += alpha p, r -= alpha q with alpha = rho / (p, q) from the device's sums (res[MG_RZ],
-   res[MG_PQ]), and the measures of the new r (max |x| over the grid); nothing is updated when
-   (p, q) is not positive and finite (the host then stops).  res[MG_RZ_OLD] takes rho for the
-   next direction. */
+/* r -= alpha q with alpha = rho / (p, q) from the device's sums (res[MG_RZ], res[MG_PQ]), and
+   the measures of the new r; nothing is updated when (p, q) is not positive and finite (the host
+   then stops).  res[MG_RZ_OLD] takes rho for the next direction, res[MG_ALPHA].sum_sq alpha: x
+   takes its step alpha p in the next direction's pass (k_direction) or in k_step, which read p
+   anyway, so this pass need not read p or touch x (16 of its 48 bytes per point). */
 template <typename T>
-__global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ p,
-                         const T *__restrict__ q, T *__restrict__ x, T *__restrict__ r,
+__global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ q, T *__restrict__ r,
                          mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
     const double rho = res[MG_RZ].sum_sq, pq = res[MG_PQ].sum_sq;
-    const long long end = pq > 0.0 && isfinite(pq) ? g.points : 0;
+    const int valid = pq > 0.0 && isfinite(pq);
+    const long long end = valid ? g.points : 0;
     const T alpha = (T)(rho / pq);
-    if (blockIdx.x == 0 && threadIdx.x == 0) res[MG_RZ_OLD] = res[MG_RZ];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        res[MG_RZ_OLD] = res[MG_RZ];
+        if (valid) res[MG_ALPHA].sum_sq = (double)alpha;
+    }
     const long long S = (long long)gridDim.x * blockDim.x;
     long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     for (; t + (MG_ILP - 1) * S < end; t += MG_ILP * S) {
-        T pv[MG_ILP], qv[MG_ILP], xv[MG_ILP], rv[MG_ILP];
+        T qv[MG_ILP], rv[MG_ILP];
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
-            pv[k] = p[w], qv[k] = q[w], xv[k] = x[w], rv[k] = r[w];
+            qv[k] = q[w], rv[k] = r[w];
         }
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
-            const long long w = t + k * S;
-            const T xn = xv[k] + alpha * pv[k], v = rv[k] - alpha * qv[k];
-            x[w] = xn, r[w] = v;
-            acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+            const T v = rv[k] - alpha * qv[k];
+            r[t + k * S] = v;
             add_sample(acc, (double)v);
         }
     }
     for (; t < end; t += S) {
-        const T xn = x[t] + alpha * p[t], v = r[t] - alpha * q[t];
-        x[t] = xn, r[t] = v;
-        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+        const T v = r[t] - alpha * q[t];
+        r[t] = v;
         add_sample(acc, (double)v);
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start). */
+/* x += alpha p (alpha from the last k_update), the partials of max |x| over the grid (the
+   float floor's scale): the step k_update leaves to the pass after it. */
 template <typename T>
-__global__ void k_direction(grid_dims g, const float *__restrict__ z, const mg_sums *res, int fresh,
-                            T *__restrict__ p) {
+__global__ void k_step(grid_dims g, const mg_sums *res, const T *__restrict__ p, T *__restrict__ x,
+                       mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    const T alpha = (T)res[MG_ALPHA].sum_sq;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.points;
+         t += (long long)gridDim.x * blockDim.x) {
+        const T xn = x[t] + alpha * p[t];
+        x[t] = xn;
+        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start); when x is
+   non-NULL it first takes the last update's step, x += alpha p with the old p (the same
+   operation k_update made before; see there), and the partials of max |x| are written. */
+template <typename T>
+__global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *res, int fresh,
+                            T *__restrict__ p, T *__restrict__ x, mg_sums *partials) {
     const T beta = (T)(fresh ? 0.0 : res[MG_RZ].sum_sq / res[MG_RZ_OLD].sum_sq);
     const long long S = (long long)gridDim.x * blockDim.x;
     long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (!x) {
+        for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
+            T zv[MG_ILP], pv[MG_ILP];
+#pragma unroll
+            for (int k = 0; k < MG_ILP; ++k) {
+                const long long w = t + k * S;
+                zv[k] = (T)z[split_index(g, w)], pv[k] = p[w];
+            }
+#pragma unroll
+            for (int k = 0; k < MG_ILP; ++k)
+                p[t + k * S] = zv[k] + beta * pv[k];
+        }
+        for (; t < g.points; t += S)
+            p[t] = (T)z[split_index(g, t)] + beta * p[t];
+        return;
+    }
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    const T alpha = (T)res[MG_ALPHA].sum_sq;
     for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
-        T zv[MG_ILP], pv[MG_ILP];
+        T zv[MG_ILP], pv[MG_ILP], xv[MG_ILP];
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
-            zv[k] = (T)z[split_index(g, w)], pv[k] = p[w];
+            zv[k] = (T)z[split_index(g, w)], pv[k] = p[w], xv[k] = x[w];
         }
 #pragma unroll
-        for (int k = 0; k < MG_ILP; ++k)
-            p[t + k * S] = zv[k] + beta * pv[k];
+        for (int k = 0; k < MG_ILP; ++k) {
+            const long long w = t + k * S;
+            const T xn = xv[k] + alpha * pv[k];
+            x[w] = xn;
+            acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+            p[w] = zv[k] + beta * pv[k];
+        }
     }
-    for (; t < g.points; t += S)
+    for (; t < g.points; t += S) {
+        const T xn = x[t] + alpha * p[t];
+        x[t] = xn;
+        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
         p[t] = (T)z[split_index(g, t)] + beta * p[t];
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
 }
 
 /* ---- Host side ------------------------------------------------------------------------- */
@@ -1029,30 +1153,46 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     return DG_OK;
 }
 
-template <typename T> int precondition(mg_device *d, const T *r, T *tmp, dg_error *err) {
+template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     /* the sweeps read r in float (as the CPU's), from a copy in the split layout (rf) */
     int st;
     /* z's faces are 0 from the start and never written; its interior is set here (with rf) */
-    k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
-    DG_CUDA_LAUNCHED("k_first_sweep");
     if (pr->pre_sweeps > 0) {
-        if ((st = fine_sweep(d, 1, err))) return st;
+        k_first_pair<T><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df,
+                                                                        r, d->z, d->rf);
+        DG_CUDA_LAUNCHED("k_first_pair");
+        if (d->boundary_count[1]) {
+            k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[1]), MG_THREADS, 0, d->stream>>>(
+                d->g, d->boundary_count[1], d->boundary_index[1], d->boundary_weight[1], 1, d->z,
+                fine_correction{});
+            DG_CUDA_LAUNCHED("k_boundary_z");
+        }
     } else { /* no pre-smoothing: only rf is wanted, z starts at 0 */
+        k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
+        DG_CUDA_LAUNCHED("k_first_sweep");
         DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, d->h->prep->point_count * sizeof(float), d->stream),
                     "cudaMemsetAsync (multigrid z)");
     }
     for (int i = 1; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep(d, 0, err)) || (st = fine_sweep(d, 1, err))) return st;
     if (d->level_count > 0) {
-        k_fine_residual<T>
-            <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, r, d->z, tmp);
+        k_fine_residual<T><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0,
+                                                                           d->df, r, d->z, tmp);
         DG_CUDA_LAUNCHED("k_fine_residual");
-        if ((st = boundary<T, float>(d, d->z, 1, tmp, (T)1, err))) return st;
+        if ((st = boundary<float, float>(d, d->z, 1, tmp, 1.0f, err))) return st;
         level_view &c = d->levels[0];
-        k_fine_restrict<T>
-            <<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale, tmp, c);
+        k_fine_restrict<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale,
+                                                                                  tmp, c);
         DG_CUDA_LAUNCHED("k_fine_restrict");
+        if (sizeof(T) != sizeof(float)) {
+            /* tmp lives in q's memory (free during the cycle): in double its floats also
+               covered some of q's face points, which the CG update reads as 0 */
+            const long long faces = (long long)dg_face_count(d->g.nx, d->g.ny, d->g.nz);
+            k_clear_faces<T>
+                <<<dg_cuda_mg_blocks(faces), MG_THREADS, 0, d->stream>>>(d->g, (T *)(void *)tmp);
+            DG_CUDA_LAUNCHED("k_clear_faces");
+        }
         if ((st = coarse_cycle(d, 0, err))) return st;
         if (pr->post_sweeps > 0) {
             /* the first post-smoothing sweep adds the correction where it reads z */
@@ -1078,7 +1218,7 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
     if (!d->preconditioner) {
         DG_CUDA_TRY(cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal),
                     "cudaStreamBeginCapture (multigrid)");
-        st = precondition<T>(d, (const T *)d->r, (T *)d->q, err);
+        st = precondition<T>(d, (const T *)d->r, (float *)d->q, err);
         cudaGraph_t graph = NULL;
         cudaError_t code = cudaStreamEndCapture(d->stream, &graph);
         if (st != DG_OK) {
@@ -1094,9 +1234,21 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
     return DG_OK;
 }
 
+/* x takes the last update's step, if it has not yet (before anything reads x). */
+template <typename T> int take_step(mg_device *d, dg_error *err) {
+    if (!d->step_pending) return DG_OK;
+    k_step<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, (const T *)d->p,
+                                                         (T *)d->x, d->partials);
+    DG_CUDA_LAUNCHED("k_step");
+    d->step_pending = 0;
+    return DG_OK;
+}
+
 template <typename T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
     T *x = (T *)d->x, *r = (T *)d->r;
-    int st = residual_of<T>(d, x, r, err);
+    int st = take_step<T>(d, err);
+    if (st) return st;
+    st = residual_of<T>(d, x, r, err);
     if (st) return st;
     k_measure<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
     DG_CUDA_LAUNCHED("k_measure");
@@ -1135,23 +1287,33 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
                                                                      d->partials);
         DG_CUDA_LAUNCHED("k_weighted_dot");
         if ((st = fold(d, MG_RZ, MG_PARTIALS, err))) return st;
-        k_direction<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p);
+        /* x takes the previous update's step here (with the p it was computed from) */
+        const int stepped = d->step_pending;
+        k_direction<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p,
+                                                                  stepped ? x : NULL, d->partials);
         DG_CUDA_LAUNCHED("k_direction");
+        d->step_pending = 0;
+        if (stepped && (st = fold(d, MG_XMAX, MG_PARTIALS, err))) return st;
         fresh = 0;
         if ((st = apply_dot<T>(d, p, q, err))) return st;
         if ((st = fold(d, MG_PQ, MG_PARTIALS + 2 * MG_EDGE_PARTIALS, err))) return st;
-        k_update<T>
-            <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, p, q, x, r, d->partials);
+        k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, q, r, d->partials);
         DG_CUDA_LAUNCHED("k_update");
         if ((st = fold(d, MG_MEASURES, MG_PARTIALS, err))) return st;
-        mg_sums sums[MG_PQ + 1];
-        if ((st = read_sums(d, sums, MG_PQ + 1, err))) return st;
+        mg_sums sums[MG_XMAX + 1];
+        if ((st = read_sums(d, sums, MG_XMAX + 1, err))) return st;
         const double pq = sums[MG_PQ].sum_sq;
-        if (!(pq > 0.0) || !isfinite(pq)) { /* k_update left x and r as they were */
+        if (!(pq > 0.0) || !isfinite(pq)) { /* k_update left r as it was, x has no step due */
             finite = isfinite(pq);
             break;
         }
+        d->step_pending = 1;
+        /* max |x| (the float floor's scale) is that of x before this update's step, which x
+           takes in the next pass; the true residual's check before "converged" measures it
+           exactly */
+        const double phi_max = stepped ? sums[MG_XMAX].phi_max : m.phi_max;
         m = sums[MG_MEASURES];
+        m.phi_max = phi_max;
         finite = !m.nonfinite;
         ++cycles;
         if (m.max_abs < 0.99 * best)
@@ -1175,14 +1337,14 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 } // namespace
 
 extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                                int phi_is_double, int interior_zero, int threads,
-                                const dg_mg_control *control, dg_mg_outcome *outcome,
+                                int phi_is_double, int (*check_wait)(void *check), void *check,
+                                int threads, const dg_mg_control *control, dg_mg_outcome *outcome,
                                 dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
     mg_device d;
     memset(&d, 0, sizeof d);
     d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
-    d.interior_zero = interior_zero, d.threads = threads;
+    d.check_wait = check_wait, d.check = check, d.threads = threads;
     const size_t elem = is_double ? sizeof(double) : sizeof(float);
     int st = setup(&d, h, elem, err);
     const double t1 = dg_wall_seconds();

@@ -24,8 +24,9 @@ struct mg_sums {
 };
 
 /* The device's sums (mg_device.result): the residual's measures, (r, z)_D of this cycle, (p, q)_D,
-   and (r, z)_D of the previous cycle. */
-enum { MG_MEASURES, MG_RZ, MG_PQ, MG_RZ_OLD, MG_SUMS };
+   max |x| after x's last step (phi_max), (r, z)_D of the previous cycle, and the last update's
+   alpha (sum_sq). */
+enum { MG_MEASURES, MG_RZ, MG_PQ, MG_XMAX, MG_RZ_OLD, MG_ALPHA, MG_SUMS };
 
 struct grid_dims {
     int nx, ny, nz;
@@ -84,6 +85,7 @@ struct mg_device {
     int *boundary_index[2], *charge_index[2];
     double *boundary_weight[2], *charge_source[2];
     void *x, *r, *p, *q;        /* T */
+    int step_pending;           /* x has yet to take the last update's step alpha p */
     mg_sums *partials, *result; /* result: MG_SUMS sums (MG_MEASURES, ...) */
     level_view *levels;
     int level_count;
@@ -97,7 +99,9 @@ struct mg_device {
     float *rf;                      /* the residual in float for the sweeps (split layout) */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
-    int phi_is_double, is_double, interior_zero;
+    int phi_is_double, is_double, interior_zero; /* interior_zero: from check_wait */
+    int (*check_wait)(void *check);              /* dg_cuda_mg_solve's (mg.h) */
+    void *check;
     int threads; /* host threads for the faces' packing (0 = OpenMP's default) */
     double phi_in_seconds;
 };

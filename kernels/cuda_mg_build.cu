@@ -260,7 +260,14 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
     }
     {
-        /* phi's transfer overlaps the build kernels queued above */
+        /* phi's check (the caller's, possibly on a thread of its own) ran beside the set-up so
+           far; phi's transfer overlaps the build kernels queued above */
+        const int verdict = d->check_wait ? d->check_wait(d->check) : 0;
+        if (verdict < 0) {
+            st = dg_error_set(err, DG_ERR_NONFINITE_INPUT, "phi holds a non-finite value");
+            goto done;
+        }
+        d->interior_zero = verdict == 1;
         const double t0 = dg_wall_seconds();
         st = dg_cuda_mg_upload_phi(d, err);
         d->phi_in_seconds = dg_wall_seconds() - t0;

@@ -17,7 +17,9 @@ typedef struct dg_solver_timing {
     double store_wait; /* of store_phi: waiting for the device (0 on the CPU) */
     int faces_only;
     /* multigrid (0 for SOR): set-up (hierarchy and phi to the solver), the cycles, and the
-       set-up's parts: phi in, the hierarchy built, the answer back to the caller */
+       set-up's parts: phi in, the hierarchy built, the answer back to the caller.  On CUDA the
+       phi check runs beside the hierarchy's set-up: check_phi is then its own duration, and
+       any wait for it falls into mg_build */
     double mg_setup, mg_cycles, mg_phi_in, mg_build, mg_phi_out;
 } dg_solver_timing;
 
@@ -37,7 +39,11 @@ struct dg_solver_s {
                                phase) */
     void *mg_phi; /* the caller's phi during dg_solve (multigrid reads it and writes its answer) */
     int mg_phi_is_double;
-    int mg_interior_zero;    /* dg_solve's phi check found every interior value +0.0 */
+    /* dg_solve's phi check, for multigrid: mg_check_wait(mg_check) waits for it (it may run
+       beside the set-up) and returns 1 when every interior value is +0.0, 0 when not, -1 when
+       phi holds a non-finite value (the solve must then leave phi untouched) */
+    int (*mg_check_wait)(void *check);
+    void *mg_check;
     int active_solver;       /* the dg_solver_method of the latest dg_solve (AUTO resolved) */
     char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;

@@ -137,15 +137,17 @@ int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_
               double interior);
 
 /** The CUDA solve (kernels/cuda_mg.cu): phi is the caller's full grid (double when
- *  phi_is_double, else float), uploaded once; the answer's interior is written back into it
- *  once (only its six faces when interior_zero: the caller's interior is all 0; packed on
- *  threads host threads, 0 = OpenMP's default), unless the
- *  outcome is DIVERGED or an error occurs (phi is then untouched).  The solve
- *  runs in working precision (double when is_double).  h is a plan (dg_mg_plan): D, the salt
- *  map and the levels are built on the device by the same formulas as dg_mg_build.
- *  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+ *  phi_is_double, else float), uploaded once (only its six faces when the interior is all +0.0,
+ *  packed on threads host threads, 0 = OpenMP's default); the answer's interior is written back
+ *  into it once, unless the outcome is DIVERGED or an error occurs (phi is then untouched).
+ *  check_wait(check), called once before phi is read, waits for the caller's check of phi and
+ *  returns 1 when its interior is all +0.0, 0 when not, -1 when it holds a non-finite value (the
+ *  solve then stops with DG_ERR_NONFINITE_INPUT); the device's set-up before that point runs
+ *  while the check does.  The solve runs in working precision (double when is_double).  h is
+ *  a plan (dg_mg_plan): D, the salt map and the levels are built on the device by the same
+ *  formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
 int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                     int phi_is_double, int interior_zero, int threads,
+                     int phi_is_double, int (*check_wait)(void *check), void *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */

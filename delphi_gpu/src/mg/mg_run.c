@@ -90,10 +90,11 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         if (st != DG_OK) return dg_fail(s, st, "%s", message);
         dg_mg_control ctl;
         dg_mg_make_control(o, p, is_double, &ctl);
-        /* dg_solve's phi check found whether the interior is all +0.0 (then only the faces go
-           up) */
-        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, s->mg_interior_zero,
-                              threads, &ctl, &out, &err);
+        /* dg_solve's phi check (which may still be running) says whether the interior is all
+           +0.0 (then only the faces go up) or holds a non-finite value (then nothing is
+           written and dg_solve names it) */
+        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, s->mg_check_wait,
+                              s->mg_check, threads, &ctl, &out, &err);
         dg_mg_free(&h);
         if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
         s->timing.mg_phi_in = out.phi_in_seconds;

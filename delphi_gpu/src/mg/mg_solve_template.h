@@ -188,9 +188,10 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
     }
 }
 
-/* tmp = r - A z (z float) over the interior. */
+/* tmp = r - A z (z float) over the interior, rounded to float: it only feeds the float coarse
+   levels. */
 static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
-                               REAL *restrict tmp) {
+                               float *restrict tmp) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     const float f0 = (float)p->factor[0], df = (float)(p->factor[1] - p->factor[0]);
@@ -203,9 +204,9 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
             for (int x = 1; x < p->nx - 1; ++x) {
                 const size_t w = row + x;
                 const float f = f0 + df * salt[w];
-                tmp[w] = r[w] - (REAL)zz[w] +
-                         (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] + zz[w - sz] +
-                                     zz[w + sz]));
+                tmp[w] = (float)(r[w] - (REAL)zz[w] +
+                                 (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] +
+                                             zz[w - sz] + zz[w + sz])));
             }
         }
     const long step[6] = {-1, 1, -sy, sy, -sz, sz};
@@ -219,13 +220,13 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
             float sum = 0.0f;
             for (int f = 0; f < 6; ++f)
                 sum += (float)weight[6 * (size_t)k + f] * zz[w + step[f]];
-            tmp[w] += (REAL)sum;
+            tmp[w] += sum;
         }
     }
 }
 
 /* Coarse rhs: the D-weighted fine residual summed over each 2x2x2 aggregate. */
-static void SFX(fine_restrict)(dg_mg_hierarchy *h, const REAL *tmp) {
+static void SFX(fine_restrict)(dg_mg_hierarchy *h, const float *tmp) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     dg_mg_level *c = &h->levels[0];
@@ -258,8 +259,8 @@ static void SFX(fine_prolong)(dg_mg_hierarchy *h) {
                     scale * c->e[(x + 1) / 2 + c->sx * ((y + 1) / 2) + c->sy * ((z + 1) / 2)];
 }
 
-/* One symmetric V-cycle from a zero start: z ~ A^-1 r.  tmp is a REAL work grid. */
-static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, REAL *tmp) {
+/* One symmetric V-cycle from a zero start: z ~ A^-1 r.  tmp is a float work grid. */
+static void SFX(precondition)(dg_mg_hierarchy *h, const REAL *r, float *tmp) {
     if (h->params.pre_sweeps > 0) {
         SFX(first_sweep)(h, r); /* z's faces are 0 from the build and never written */
         SFX(fine_sweep)(h, r, 1);
@@ -334,8 +335,8 @@ static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_
             outcome = fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
             break;
         }
-        if (stalled >= ctl.stall) break; /* the working precision's floor */
-        SFX(precondition)(h, r, q);
+        if (stalled >= ctl.stall) break;     /* the working precision's floor */
+        SFX(precondition)(h, r, (float *)q); /* q is free until A p (interior only) */
         const double rho_new = SFX(weighted_dot)(h, r, h->z, NULL, plane);
         const double beta = fresh ? 0.0 : rho_new / rho;
         rho = rho_new, fresh = 0;
