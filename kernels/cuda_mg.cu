@@ -16,6 +16,11 @@
 
 /* bytes of each page-locked slab of the answer's copy */
 #define MG_PINNED_SLAB ((size_t)16 << 20)
+/* A process's first answer smaller than this goes back by a pageable copy and the slabs are
+   pinned at the next solve: pinning the two slabs costs about 0.02 s, which a pinned pass (about
+   45 GB/s against 13 GB/s pageable on an H100 host, docs/PERFORMANCE.md runs 21 and 26) wins
+   back only from about 400 MB of answer on. */
+#define MG_PIN_AT_ONCE ((size_t)384 << 20)
 
 namespace {
 
@@ -937,6 +942,7 @@ namespace {
 pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER; /* no libstdc++: C programs link us */
 void *pinned_slab[2];
 int pinned_state; /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
+int answers_sent; /* answers downloaded by the process so far */
 
 int ensure_pinned_slabs(dg_error *err) {
     if (pinned_state) return DG_OK;
@@ -961,7 +967,9 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, d
         hold_lock() { pthread_mutex_lock(&pinned_lock); }
         ~hold_lock() { pthread_mutex_unlock(&pinned_lock); }
     } hold;
-    int st = ensure_pinned_slabs(err);
+    const int pin = pinned_state != 0 || answers_sent > 0 || bytes >= MG_PIN_AT_ONCE;
+    ++answers_sent;
+    int st = pin ? ensure_pinned_slabs(err) : DG_OK;
     if (st != DG_OK) return st;
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");
     if (pinned_state != 1) {
