@@ -663,20 +663,15 @@ __global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ q, T *
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* x += alpha p (alpha from the last k_update), the partials of max |x| over the grid (the
-   float floor's scale): the step k_update leaves to the pass after it. */
+/* x += alpha p (alpha from the last k_update): the step k_update leaves to the pass after it,
+   here before something reads x (max |x| is then measured with the residual, k_measure). */
 template <typename T>
-__global__ void k_step(grid_dims g, const mg_sums *res, const T *__restrict__ p, T *__restrict__ x,
-                       mg_sums *partials) {
-    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+__global__ void k_step(grid_dims g, const mg_sums *res, const T *__restrict__ p,
+                       T *__restrict__ x) {
     const T alpha = (T)res[MG_ALPHA].sum_sq;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.points;
-         t += (long long)gridDim.x * blockDim.x) {
-        const T xn = x[t] + alpha * p[t];
-        x[t] = xn;
-        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
-    }
-    block_reduce(acc, &partials[blockIdx.x]);
+         t += (long long)gridDim.x * blockDim.x)
+        x[t] += alpha * p[t];
 }
 
 /* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start); when x is
@@ -1245,8 +1240,8 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
 /* x takes the last update's step, if it has not yet (before anything reads x). */
 template <typename T> int take_step(mg_device *d, dg_error *err) {
     if (!d->step_pending) return DG_OK;
-    k_step<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, (const T *)d->p,
-                                                         (T *)d->x, d->partials);
+    k_step<T>
+        <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, (const T *)d->p, (T *)d->x);
     DG_CUDA_LAUNCHED("k_step");
     d->step_pending = 0;
     return DG_OK;
