@@ -112,6 +112,7 @@ struct dg_cuda_state {
     size_t staging_bytes; /* bytes of one slab */
     void *staging;        /* the slab the split/merge launchers read or write now */
     void *pinned[2];
+    int pinned_mapped[2];       /* dg_cuda_pin_alloc's kind of pinned[b] */
     size_t pinned_bytes;        /* bytes of one pinned slab (0: none yet) */
     cudaEvent_t pinned_done[2]; /* recorded after the last DMA that used pinned[b] */
     double store_wait_seconds;  /* the latest store_phi's waits for the device */
@@ -188,6 +189,10 @@ int dg_cuda_load_phi_faces(dg_cuda_state *st, const void *phi, int is_double, dg
 int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, dg_error *err);
 /** Free the pinned slabs and their events (destroy). */
 void dg_cuda_free_pinned(dg_cuda_state *st);
+/** bytes of page-locked host memory into *ptr (cuda_pinned.cu); *mapped says how it was made,
+ *  for dg_cuda_pin_free. */
+cudaError_t dg_cuda_pin_alloc(void **ptr, size_t bytes, int *mapped);
+void dg_cuda_pin_free(void *ptr, size_t bytes, int mapped);
 int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
 /* Debye-Hueckel sums at the face points (backend op face_potentials), cuda_faces.cu. */
 int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, double *out,

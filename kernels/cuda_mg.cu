@@ -942,11 +942,12 @@ int answers_sent; /* answers downloaded by the process so far */
 int ensure_pinned_slabs(dg_error *err) {
     if (pinned_state) return DG_OK;
     pinned_state = -1;
+    int mapped[2];
     for (int b = 0; b < 2; ++b) {
-        if (cudaHostAlloc(&pinned_slab[b], MG_PINNED_SLAB, cudaHostAllocPortable) != cudaSuccess) {
+        if (dg_cuda_pin_alloc(&pinned_slab[b], MG_PINNED_SLAB, &mapped[b]) != cudaSuccess) {
             cudaGetLastError(); /* out of page-locked memory: the copies stay pageable */
             for (int k = 0; k < b; ++k)
-                cudaFreeHost(pinned_slab[k]), pinned_slab[k] = NULL;
+                dg_cuda_pin_free(pinned_slab[k], MG_PINNED_SLAB, mapped[k]), pinned_slab[k] = NULL;
             pinned_slab[b] = NULL;
             return DG_OK;
         }

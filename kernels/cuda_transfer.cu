@@ -15,7 +15,7 @@ extern "C" {
 
 void dg_cuda_free_pinned(dg_cuda_state *st) {
     for (int b = 0; b < 2; ++b) {
-        if (st->pinned[b]) cudaFreeHost(st->pinned[b]);
+        dg_cuda_pin_free(st->pinned[b], st->pinned_bytes, st->pinned_mapped[b]);
         if (st->pinned_done[b]) cudaEventDestroy(st->pinned_done[b]);
         st->pinned[b] = NULL, st->pinned_done[b] = NULL;
     }
@@ -54,10 +54,14 @@ static int ensure_pinned(dg_cuda_state *st, size_t bytes, dg_error *err) {
         dg_cuda_free_pinned(st);
     }
     for (int b = 0; b < 2; ++b) {
-        DG_CUDA_TRY(cudaHostAlloc(&st->pinned[b], bytes, cudaHostAllocDefault),
-                    "cudaHostAlloc (pinned transfer slab)");
-        DG_CUDA_TRY(cudaEventCreateWithFlags(&st->pinned_done[b], cudaEventDisableTiming),
-                    "cudaEventCreateWithFlags (pinned transfer slab)");
+        cudaError_t code = dg_cuda_pin_alloc(&st->pinned[b], bytes, &st->pinned_mapped[b]);
+        if (code == cudaSuccess)
+            code = cudaEventCreateWithFlags(&st->pinned_done[b], cudaEventDisableTiming);
+        if (code != cudaSuccess) {
+            st->pinned_bytes = bytes; /* the size of what was made, for the free */
+            dg_cuda_free_pinned(st);  /* no slab is left half made (pinned_bytes 0 again) */
+            return dg_cuda_fail(err, code, "page-locked transfer slab");
+        }
     }
     st->pinned_bytes = bytes;
     return DG_OK;
