@@ -17,10 +17,10 @@
 /* bytes of each page-locked slab of the answer's copy */
 #define MG_PINNED_SLAB ((size_t)16 << 20)
 /* A process's first answer smaller than this goes back by a pageable copy and the slabs are
-   pinned at the next solve: pinning the two slabs costs about 0.02 s, which a pinned pass (about
-   45 GB/s against 13 GB/s pageable on an H100 host, docs/PERFORMANCE.md runs 21 and 26) wins
-   back only from about 400 MB of answer on. */
-#define MG_PIN_AT_ONCE ((size_t)384 << 20)
+   pinned at the next solve: pinning the two slabs costs about 0.01 s (cuda_pinned.cu), which a
+   pinned pass (about 45 GB/s against 13 GB/s pageable on an H100 host, docs/PERFORMANCE.md runs
+   21 and 26) wins back only from about 200 MB of answer on. */
+#define MG_PIN_AT_ONCE ((size_t)256 << 20)
 
 namespace {
 
