@@ -99,7 +99,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     s->in_solve = 0;
     s->mg_phi = NULL;
     s->mg_check_wait = NULL, s->mg_check = NULL;
-    if (c.running || beside) {
+    if (beside) {
         /* the multigrid path waited for the check before phi went up (and wrote nothing when
            it failed), unless it stopped earlier */
         phi_check_wait(&c);
