@@ -99,25 +99,27 @@ __global__ void k_fold(const mg_sums *partials, int count, mg_sums *result) {
     block_reduce(a, result);
 }
 
-/* out = f * sum(in neighbours) - in (the uniform part of b - A in), interior points. */
+/* out = f * sum(in neighbours) - in (the uniform part of b - A in), interior points; with a
+   Newton step's Jacobian (fac, split layout, not NULL) f = fac and b = -jb (split layout). */
 template <typename T>
-__global__ void k_residual_uniform(grid_dims g, const unsigned char *salt, T f0, T df, const T *in,
-                                   T *out) {
+__global__ void k_residual_uniform(grid_dims g, const unsigned char *salt, T f0, T df,
+                                   const float *fac, const float *jb, const T *in, T *out) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const T f = f0 + df * (T)salt[split_index(g, w)];
+        const long long h = split_index(g, w);
+        const T f = fac ? (T)fac[h] : f0 + df * (T)salt[h];
         const T sum =
             in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
-        out[w] = f * sum - in[w];
+        out[w] = f * sum - in[w] - (jb ? (T)jb[h] : (T)0);
     }
 }
 
 /* q = A p (uniform part: p - f * sum(p neighbours)) and the partials of sum D p q over the
    interior: with k_boundary_dot, (p, A p)_D in the passes that compute A p. */
-template <typename T>
-__global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df,
+template <typename T, bool JAC>
+__global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df, const float *fac,
                             const float *__restrict__ dscale, const T *__restrict__ p,
                             T *__restrict__ q, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
@@ -125,7 +127,8 @@ __global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df,
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
-        const T f = f0 + df * (T)salt[split_index(g, w)];
+        const long long h = split_index(g, w);
+        const T f = JAC ? (T)fac[h] : f0 + df * (T)salt[h];
         const T sum = p[w - 1] + p[w + 1] + p[w - g.sy] + p[w + g.sy] + p[w - g.sz] + p[w + g.sz];
         const T v = p[w] - f * sum;
         q[w] = v;
@@ -203,20 +206,24 @@ __global__ void k_charges(int count, const int *index, const double *source, int
 
 /* Fine smoother, colour c: z = f * sum(z neighbours) + rf, on the split layout (salt, rf and
    the written z of colour c, the neighbours' z of the other colour, each read contiguously);
-   with the coarse correction cor added to the neighbours when cor.e is not NULL. */
+   with the coarse correction cor added to the neighbours when cor.e is not NULL.  f is
+   factor[salt], or a Newton step's Jacobian's fac (split layout) when JAC (a template parameter
+   in these kernels: the test in the loop cost 8 % of a double cycle at 385^3). */
+template <bool JAC>
 __global__ void k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt, float f0,
-                             float df, const float *__restrict__ rf, float *z, int colour,
-                             fine_correction cor) {
+                             float df, const float *__restrict__ fac, const float *__restrict__ rf,
+                             float *z, int colour, fine_correction cor) {
     const long long own = colour ? g.h0 : 0, other = colour ? 0 : g.h0;
     /* the two colours' halves of z do not overlap: written (zw) and read (zo) apart */
     float *__restrict__ zw = z + own;
     const float *__restrict__ zo = z + other;
     const unsigned char *__restrict__ so = salt + own;
+    const float *__restrict__ fo = JAC ? fac + own : nullptr;
     const float *__restrict__ ro = rf + own;
     if (!cor.e) {
         for_colour(g, colour, [&](long long w, int, int, int) {
             const long long h = w >> 1;
-            const float f = f0 + df * so[h];
+            const float f = JAC ? fo[h] : f0 + df * so[h];
             zw[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
                          zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
                     ro[h];
@@ -225,7 +232,7 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt
     }
     for_colour(g, colour, [&](long long w, int x, int y, int zz) {
         const long long h = w >> 1;
-        const float f = f0 + df * so[h];
+        const float f = JAC ? fo[h] : f0 + df * so[h];
         zw[h] = f * (corrected(g, cor, zo[(w - 1) >> 1], x - 1, y, zz) +
                      corrected(g, cor, zo[(w + 1) >> 1], x + 1, y, zz) +
                      corrected(g, cor, zo[(w - g.sy) >> 1], x, y - 1, zz) +
@@ -263,10 +270,10 @@ template <typename T> __global__ void k_first_sweep(grid_dims g, const T *r, flo
    like every full grid here, extends past each row's end (the faces), so x + 2 is always a
    valid point.  In this form it took 0.46 ms at 385^3 in double against 0.60 ms with a thread
    per point, and 0.61 ms for the two kernels it replaces (ncu, docs/PERFORMANCE.md run 26). */
-template <typename T>
+template <typename T, bool JAC>
 __global__ void k_first_pair(grid_dims g, const unsigned char *__restrict__ salt, float f0,
-                             float df, const T *__restrict__ r, float *__restrict__ z,
-                             float *__restrict__ rf) {
+                             float df, const float *__restrict__ fac, const T *__restrict__ r,
+                             float *__restrict__ z, float *__restrict__ rf) {
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
     const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
     for (unsigned row = blockIdx.x * MG_ROW_SUBS + sub; row < rows;
@@ -283,7 +290,7 @@ __global__ void k_first_pair(grid_dims g, const unsigned char *__restrict__ salt
             const float ym = (float)r[v - g.sy], yp = (float)r[v + g.sy];
             const float zm = (float)r[v - g.sz], zp = (float)r[v + g.sz];
             const long long hv = split_index(g, v);
-            const float f = f0 + df * salt[hv];
+            const float f = JAC ? fac[hv] : f0 + df * salt[hv];
             const float left = odd_first ? rm : r0, right = odd_first ? r1 : r2;
             const float own = odd_first ? r0 : r1;
             const long long h0 = split_index(g, w), h1 = split_index(g, w + 1);
@@ -303,10 +310,10 @@ __global__ void k_first_pair(grid_dims g, const unsigned char *__restrict__ salt
 /* tmp = r - A z (uniform part), rounded to float: it only feeds the float coarse levels.  Each
    thread on two neighbouring points of a row, as k_first_pair (0.38 ms at 385^3 in double
    against 0.46 ms with a thread per point). */
-template <typename T>
+template <typename T, bool JAC>
 __global__ void k_fine_residual(grid_dims g, const unsigned char *__restrict__ salt, float f0,
-                                float df, const T *__restrict__ r, const float *__restrict__ z,
-                                float *__restrict__ tmp) {
+                                float df, const float *__restrict__ fac, const T *__restrict__ r,
+                                const float *__restrict__ z, float *__restrict__ tmp) {
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
     const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
     for (unsigned row = blockIdx.x * MG_ROW_SUBS + sub; row < rows;
@@ -325,8 +332,9 @@ __global__ void k_fine_residual(grid_dims g, const unsigned char *__restrict__ s
             const float b_ym = za[(w1 - g.sy) >> 1], b_yp = za[(w1 + g.sy) >> 1],
                         b_zm = za[(w1 - g.sz) >> 1], b_zp = za[(w1 + g.sz) >> 1];
             const T ra = r[w], rb = r[w1];
-            const float fa = f0 + df * salt[split_index(g, w)];
-            const float fb = f0 + df * salt[split_index(g, w1)];
+            const long long ha = split_index(g, w), hb = split_index(g, w1);
+            const float fa = JAC ? fac[ha] : f0 + df * salt[ha];
+            const float fb = JAC ? fac[hb] : f0 + df * salt[hb];
             tmp[w] = (float)(ra - (T)z0 + (T)(fa * (zm + z1 + a_ym + a_yp + a_zm + a_zp)));
             if (two)
                 tmp[w1] = (float)(rb - (T)z1 + (T)(fb * (z0 + z2 + b_ym + b_yp + b_zm + b_zp)));
@@ -737,15 +745,51 @@ void release(mg_device *d) {
     cudaFree(d->x), cudaFree(d->r), cudaFree(d->p), cudaFree(d->q);
     cudaFree(d->partials), cudaFree(d->result), cudaFree(d->inverse), cudaFree(d->caller);
     cudaFree(d->rf), cudaFree(d->levels_device);
+    cudaFree(d->dscale_base), cudaFree(d->base_weight[0]), cudaFree(d->base_weight[1]);
     if (d->levels)
         for (int l = 0; l < d->level_count; ++l) {
             level_view *v = &d->levels[l];
             cudaFree(v->diag), cudaFree(v->cx), cudaFree(v->cy), cudaFree(v->cz);
             cudaFree(v->e), cudaFree(v->rhs);
+            if (d->diag_base) cudaFree(d->diag_base[l]);
         }
-    free(d->levels);
+    free(d->levels), free(d->diag_base);
     if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
     if (d->stream) cudaStreamDestroy(d->stream);
+}
+
+/* The coarsest level's exact inverse into d->inverse (allocated at the first call): its operator
+   comes back (a few hundred floats), is inverted on the host and goes up again. */
+int coarsest_inverse(mg_device *d, dg_error *err) {
+    const dg_mg_hierarchy *h = d->h;
+    const dg_mg_level *hl = &h->levels[h->level_count - 1];
+    const level_view *v = &d->levels[h->level_count - 1];
+    const size_t m = (size_t)h->coarsest_count, bytes = hl->padded * sizeof(float);
+    float *host = (float *)malloc(4 * bytes + m * m * sizeof(float));
+    if (!host) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    float *arrays[4] = {v->diag, v->cx, v->cy, v->cz};
+    cudaError_t code = cudaStreamSynchronize(d->stream);
+    for (int a = 0; a < 4 && code == cudaSuccess; ++a)
+        code = cudaMemcpy(host + a * hl->padded, arrays[a], bytes, cudaMemcpyDeviceToHost);
+    if (code != cudaSuccess) {
+        free(host);
+        return dg_cuda_fail(err, code, "cudaMemcpy (multigrid coarsest level)");
+    }
+    float *inverse = host + 4 * hl->padded;
+    int st = dg_mg_dense_inverse(hl, host, host + hl->padded, host + 2 * hl->padded,
+                                 host + 3 * hl->padded, inverse);
+    if (st != DG_OK)
+        dg_error_set(err, st, "multigrid: the coarsest operator is not positive definite");
+    else if (!d->inverse)
+        st = dg_cuda_mg_upload((void **)&d->inverse, inverse, m * m * sizeof(float),
+                               "multigrid coarsest inverse", err);
+    else if ((code = cudaMemcpy(d->inverse, inverse, m * m * sizeof(float),
+                                cudaMemcpyHostToDevice)) != cudaSuccess ||
+             (code = cudaStreamSynchronize(cudaStreamLegacy)) != cudaSuccess)
+        /* (a pageable copy may return before its DMA ends; the cycle's stream does not wait) */
+        st = dg_cuda_fail(err, code, "cudaMemcpy (multigrid coarsest inverse)");
+    free(host);
+    return st;
 }
 
 int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
@@ -823,30 +867,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
     if (h->params.coarsest_sweeps == 0 && h->level_count > 0) {
-        /* the coarsest operator comes back (a few hundred floats) for its exact inverse */
-        const dg_mg_level *hl = &h->levels[h->level_count - 1];
-        const level_view *v = &d->levels[h->level_count - 1];
-        const size_t m = (size_t)h->coarsest_count, bytes = hl->padded * sizeof(float);
-        float *host = (float *)malloc(4 * bytes + m * m * sizeof(float));
-        if (!host) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
-        float *arrays[4] = {v->diag, v->cx, v->cy, v->cz};
-        cudaError_t code = cudaSuccess;
-        for (int a = 0; a < 4 && code == cudaSuccess; ++a)
-            code = cudaMemcpy(host + a * hl->padded, arrays[a], bytes, cudaMemcpyDeviceToHost);
-        if (code != cudaSuccess) {
-            free(host);
-            return dg_cuda_fail(err, code, "cudaMemcpy (multigrid coarsest level)");
-        }
-        float *inverse = host + 4 * hl->padded;
-        st = dg_mg_dense_inverse(hl, host, host + hl->padded, host + 2 * hl->padded,
-                                 host + 3 * hl->padded, inverse);
-        if (st == DG_OK)
-            st = dg_cuda_mg_upload((void **)&d->inverse, inverse, m * m * sizeof(float),
-                                   "multigrid coarsest inverse", err);
-        else
-            dg_error_set(err, st, "multigrid: the coarsest operator is not positive definite");
-        free(host);
-        if (st) return st;
+        if ((st = coarsest_inverse(d, err))) return st;
         /* the levels from the first with fewer than MG_TAIL_UNKNOWNS unknowns run as k_tail */
         int first = h->level_count - 1;
         while (first > 0 && d->levels[first - 1].count < MG_TAIL_UNKNOWNS)
@@ -1062,8 +1083,8 @@ int boundary(mg_device *d, const U *in, int in_split, T *out, T sign, dg_error *
 
 /* out = b - A in. */
 template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_error *err) {
-    k_residual_uniform<T>
-        <<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd, in, out);
+    k_residual_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+        d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->jac_b, in, out);
     DG_CUDA_LAUNCHED("k_residual_uniform");
     int st = boundary<T, T>(d, in, 0, out, (T)1, err);
     if (st) return st;
@@ -1079,8 +1100,12 @@ template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_erro
 /* q = A p and the partials of (p, q)_D: MG_PARTIALS from the interior, then MG_EDGE_PARTIALS
    from each colour's boundary points. */
 template <typename T> int apply_dot(mg_device *d, const T *p, T *q, dg_error *err) {
-    k_apply_dot<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->salt, (T)d->f0d, (T)d->dfd,
-                                                              d->dscale, p, q, d->partials);
+    if (d->fac)
+        k_apply_dot<T, true><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->dscale, p, q, d->partials);
+    else
+        k_apply_dot<T, false><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->dscale, p, q, d->partials);
     DG_CUDA_LAUNCHED("k_apply_dot");
     for (int c = 0; c < 2; ++c) {
         k_boundary_dot<T><<<MG_EDGE_PARTIALS, MG_THREADS, 0, d->stream>>>(
@@ -1094,8 +1119,12 @@ template <typename T> int apply_dot(mg_device *d, const T *p, T *q, dg_error *er
 /* One colour's sweep of the fine smoother; cor: the coarse correction of the neighbours (the
    first post-smoothing sweep) or none. */
 int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_correction{}) {
-    k_fine_sweep<<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, d->rf,
-                                                                 d->z, c, cor);
+    if (d->fac)
+        k_fine_sweep<true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, d->f0, d->df, d->fac, d->rf, d->z, c, cor);
+    else
+        k_fine_sweep<false><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, d->f0, d->df, d->fac, d->rf, d->z, c, cor);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
         k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
@@ -1163,8 +1192,12 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
     int st;
     /* z's faces are 0 from the start and never written; its interior is set here (with rf) */
     if (pr->pre_sweeps > 0) {
-        k_first_pair<T><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df,
-                                                                        r, d->z, d->rf);
+        if (d->fac)
+            k_first_pair<T, true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, d->rf);
+        else
+            k_first_pair<T, false><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, d->rf);
         DG_CUDA_LAUNCHED("k_first_pair");
         if (d->boundary_count[1]) {
             k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[1]), MG_THREADS, 0, d->stream>>>(
@@ -1181,8 +1214,12 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
     for (int i = 1; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep(d, 0, err)) || (st = fine_sweep(d, 1, err))) return st;
     if (d->level_count > 0) {
-        k_fine_residual<T><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0,
-                                                                           d->df, r, d->z, tmp);
+        if (d->fac)
+            k_fine_residual<T, true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp);
+        else
+            k_fine_residual<T, false><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp);
         DG_CUDA_LAUNCHED("k_fine_residual");
         if ((st = boundary<float, float>(d, d->z, 1, tmp, 1.0f, err))) return st;
         level_view &c = d->levels[0];
@@ -1363,4 +1400,192 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_dou
     outcome->phi_out_seconds = dg_wall_seconds() - t2;
     release(&d);
     return st;
+}
+
+/* ---- A Newton step's Jacobian (mg.h, dg_cuda_mg_jacobian_*) ------------------------------- */
+
+namespace {
+
+/* D' = D f / fac at the interior points (f = factor[salt]), as dg_mg_jacobian_update. */
+__global__ void k_jac_scale(grid_dims g, const unsigned char *salt, double f0, double f1,
+                            const float *fac, const float *base, float *dscale) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const long long h = split_index(g, w);
+        dscale[w] = (float)((double)base[w] * dg_mg_jacobian_ratio(salt[h] ? f1 : f0, fac[h]));
+    }
+}
+
+/* The Jacobian's boundary weights: the medium's divided by the point's ratio. */
+__global__ void k_jac_weights(grid_dims g, int count, const int *index, int colour,
+                              const unsigned char *salt, double f0, double f1, const float *fac,
+                              const double *base, double *weight) {
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < count; k += gridDim.x * blockDim.x) {
+        const long long h = split_index(g, 2LL * index[k] + colour);
+        const double ratio = dg_mg_jacobian_ratio(salt[h] ? f1 : f0, fac[h]);
+        for (int f = 0; f < 6; ++f)
+            weight[6LL * k + f] = base[6LL * k + f] / ratio;
+    }
+}
+
+/* Level 0's diagonal: its linear one plus the aggregated change of D. */
+__global__ void k_jac_first(grid_dims g, const float *dscale, const float *base_fine,
+                            const float *base, level_view c) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(c, t, &X, &Y, &Z);
+        double change = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
+            const long long w = x + g.sy * y + g.sz * z;
+            change += (double)dscale[w] - (double)base_fine[w];
+        }
+        c.diag[q] = (float)((double)base[q] + change);
+    }
+}
+
+/* Level c's diagonal from the finer level f's change. */
+__global__ void k_jac_next(level_view f, const float *base_f, level_view c, const float *base) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long Q = level_index(c, t, &X, &Y, &Z);
+        double change = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
+                      z = 2 * Z - 1 + (k >> 2);
+            if (x > f.mx || y > f.my || z > f.mz) continue;
+            const long long q = x + f.sx * y + f.sy * z;
+            change += (double)f.diag[q] - (double)base_f[q];
+        }
+        c.diag[Q] = (float)((double)base[Q] + change);
+    }
+}
+
+/* The answer's interior into the caller's split-layout delta. */
+__global__ void k_to_split(grid_dims g, const float *x, float *delta) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        delta[split_index(g, w)] = x[w];
+    }
+}
+
+/* The linear operator's D, level diagonals and boundary weights kept aside; the Jacobian's
+   weights start as copies. */
+int jacobian_arrays(mg_device *d, dg_error *err) {
+    const size_t n = (size_t)d->g.points;
+    DG_CUDA_TRY(cudaMalloc((void **)&d->dscale_base, n * sizeof(float)),
+                "cudaMalloc (Newton multigrid scale)");
+    DG_CUDA_TRY(cudaMemcpyAsync(d->dscale_base, d->dscale, n * sizeof(float),
+                                cudaMemcpyDeviceToDevice, d->stream),
+                "cudaMemcpyAsync (Newton multigrid scale)");
+    d->diag_base = (float **)calloc((size_t)d->level_count + 1, sizeof(float *));
+    if (!d->diag_base) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    for (int l = 0; l < d->level_count; ++l) {
+        const size_t bytes = d->h->levels[l].padded * sizeof(float);
+        DG_CUDA_TRY(cudaMalloc((void **)&d->diag_base[l], bytes),
+                    "cudaMalloc (Newton multigrid level)");
+        DG_CUDA_TRY(cudaMemcpyAsync(d->diag_base[l], d->levels[l].diag, bytes,
+                                    cudaMemcpyDeviceToDevice, d->stream),
+                    "cudaMemcpyAsync (Newton multigrid level)");
+    }
+    for (int c = 0; c < 2; ++c) {
+        const size_t bytes = 6 * sizeof(double) * (size_t)d->boundary_count[c];
+        d->base_weight[c] = d->boundary_weight[c];
+        d->boundary_weight[c] = NULL;
+        DG_CUDA_TRY(cudaMalloc((void **)&d->boundary_weight[c], bytes ? bytes : 1),
+                    "cudaMalloc (Newton multigrid weights)");
+        if (bytes)
+            DG_CUDA_TRY(cudaMemcpyAsync(d->boundary_weight[c], d->base_weight[c], bytes,
+                                        cudaMemcpyDeviceToDevice, d->stream),
+                        "cudaMemcpyAsync (Newton multigrid weights)");
+        d->charge_count[c] = 0; /* the step's right-hand side replaces the charges */
+    }
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "Newton multigrid set-up");
+    return DG_OK;
+}
+
+/* D, the boundary weights and the coarse diagonals of the Jacobian whose factor is d->fac. */
+int jacobian_update(mg_device *d, dg_error *err) {
+    const dg_prepared *p = d->h->prep;
+    const double f0 = p->factor[0], f1 = p->factor[1];
+    k_jac_scale<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, f0, f1, d->fac,
+                                                         d->dscale_base, d->dscale);
+    DG_CUDA_LAUNCHED("k_jac_scale");
+    for (int c = 0; c < 2; ++c) {
+        if (!d->boundary_count[c]) continue;
+        k_jac_weights<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->g, d->boundary_count[c], d->boundary_index[c], c, d->salt, f0, f1, d->fac,
+            d->base_weight[c], d->boundary_weight[c]);
+        DG_CUDA_LAUNCHED("k_jac_weights");
+    }
+    for (int l = 0; l < d->level_count; ++l) {
+        const level_view &c = d->levels[l];
+        if (l == 0)
+            k_jac_first<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
+                d->g, d->dscale, d->dscale_base, d->diag_base[0], c);
+        else
+            k_jac_next<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
+                d->levels[l - 1], d->diag_base[l - 1], c, d->diag_base[l]);
+        DG_CUDA_LAUNCHED("k_jac_first / k_jac_next");
+    }
+    if (d->level_count > 0 && d->h->params.coarsest_sweeps == 0) return coarsest_inverse(d, err);
+    return DG_OK;
+}
+
+} // namespace
+
+extern "C" int dg_cuda_mg_jacobian_begin(int device, const dg_mg_hierarchy *plan, int threads,
+                                         void **state, dg_error *err) {
+    *state = NULL;
+    DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (Newton multigrid)");
+    mg_device *d = (mg_device *)calloc(1, sizeof *d);
+    if (!d) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+    d->threads = threads; /* no phi: the steps start from delta = 0 */
+    int st = setup(d, plan, sizeof(float), err);
+    if (st == DG_OK) st = jacobian_arrays(d, err);
+    if (st != DG_OK) {
+        release(d);
+        free(d);
+        return st;
+    }
+    *state = d;
+    return DG_OK;
+}
+
+extern "C" int dg_cuda_mg_jacobian_solve(void *state, const float *factor, const float *b,
+                                         float *delta, const dg_mg_control *control,
+                                         dg_mg_outcome *outcome, dg_error *err) {
+    mg_device *d = (mg_device *)state;
+    if (d->fac != factor && d->preconditioner) { /* the captured cycle reads the old factor */
+        cudaGraphExecDestroy(d->preconditioner);
+        d->preconditioner = NULL;
+    }
+    d->fac = factor, d->jac_b = b;
+    int st = jacobian_update(d, err);
+    if (st) return st;
+    DG_CUDA_TRY(cudaMemsetAsync(d->x, 0, (size_t)d->g.points * sizeof(float), d->stream),
+                "cudaMemsetAsync (Newton multigrid step)");
+    d->step_pending = 0;
+    const double t0 = dg_wall_seconds();
+    if ((st = solve<float>(d, control, outcome, err)) || (st = take_step<float>(d, err))) return st;
+    k_to_split<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, (const float *)d->x, delta);
+    DG_CUDA_LAUNCHED("k_to_split");
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "Newton multigrid step");
+    outcome->cycle_seconds = dg_wall_seconds() - t0;
+    return DG_OK;
+}
+
+extern "C" void dg_cuda_mg_jacobian_end(void *state) {
+    mg_device *d = (mg_device *)state;
+    if (!d) return;
+    release(d);
+    free(d);
 }

@@ -104,6 +104,13 @@ struct mg_device {
     void *check;
     int threads; /* host threads for the faces' packing (0 = OpenMP's default) */
     double phi_in_seconds;
+    /* A Newton step's Jacobian (dg_cuda_mg_jacobian_*; NULL for a linear solve): its factor
+       and b (the caller's, split layout), the linear operator's D, level diagonals and
+       boundary weights (boundary_weight then holds the Jacobian's) */
+    const float *fac, *jac_b;
+    float *dscale_base;
+    float **diag_base;
+    double *base_weight[2];
 };
 
 /** The caller's phi (d->phi) into d->x (cuda_mg.cu): one transfer, only the six faces when

@@ -269,7 +269,7 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
         }
         d->interior_zero = verdict == 1;
         const double t0 = dg_wall_seconds();
-        st = dg_cuda_mg_upload_phi(d, err);
+        st = d->phi ? dg_cuda_mg_upload_phi(d, err) : DG_OK; /* none for a Newton step */
         d->phi_in_seconds = dg_wall_seconds() - t0;
         if (st != DG_OK) goto done;
     }

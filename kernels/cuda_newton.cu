@@ -26,6 +26,11 @@ struct cuda_newton {
     int blocks[2];                 /* grid-stride blocks per colour */
     dg_cuda_partial *partials;     /* blocks[0] + blocks[1] */
     dg_cuda_partial *result;
+    /* The inner solves by multigrid (solver MULTIGRID): its plan and device state.  delta, a
+       and b are then read and written as one split-layout array each (colour 1's half right
+       after colour 0's, as allocated). */
+    dg_mg_hierarchy plan;
+    void *mg;
 };
 
 /* Everything a Newton kernel reads of one colour. */
@@ -264,10 +269,13 @@ static void cuda_newton_end(void *workspace) {
     cuda_newton *w = static_cast<cuda_newton *>(workspace);
     if (!w) return;
     cudaSetDevice(w->st->device);
+    dg_cuda_mg_jacobian_end(w->mg);
+    dg_mg_free(&w->plan);
+    /* delta, a and b: one allocation for both colours, at [0] */
+    cudaFree(w->delta[0]), cudaFree(w->a[0]), cudaFree(w->b[0]);
     for (int c = 0; c < 2; ++c) {
-        cudaFree(w->start[c]), cudaFree(w->delta[c]), cudaFree(w->snapshot[c]);
-        cudaFree(w->a[c]), cudaFree(w->b[c]), cudaFree(w->boundary_inv[c]);
-        cudaFree(w->boundary_weight[c]), cudaFree(w->bmap[c]);
+        cudaFree(w->start[c]), cudaFree(w->snapshot[c]);
+        cudaFree(w->boundary_inv[c]), cudaFree(w->boundary_weight[c]), cudaFree(w->bmap[c]);
     }
     cudaFree(w->partials), cudaFree(w->result);
     free(w);
@@ -285,24 +293,26 @@ static int allocate(cuda_newton *w, dg_error *err) {
     const size_t need = points * (st->es + 4 * sizeof(float) + sizeof(int));
     int status = dg_cuda_check_free(st, need, "the Newton workspace", err);
     if (status != DG_OK) return status;
+    float **split[3] = {w->delta, w->a, w->b}; /* both colours in one array each */
+    for (int k = 0; k < 3; ++k) {
+        DG_CUDA_TRY(cudaMalloc((void **)&split[k][0], points * sizeof(float)),
+                    "cudaMalloc (Newton step and system)");
+        split[k][1] = split[k][0] + st->half_count[0];
+    }
+    DG_CUDA_TRY(cudaMemsetAsync(w->delta[0], 0, points * sizeof(float), st->stream),
+                "cudaMemsetAsync (Newton step)");
     for (int c = 0; c < 2; ++c) {
         const size_t n = st->half_count[c];
         const dg_cuda_sparse *sp = &st->sparse[c];
         const size_t nb = (size_t)sp->boundary_count + 1;
         DG_CUDA_TRY(cudaMalloc(&w->start[c], n * st->es), "cudaMalloc (Newton start)");
-        DG_CUDA_TRY(cudaMalloc((void **)&w->delta[c], n * sizeof(float)),
-                    "cudaMalloc (Newton step)");
         DG_CUDA_TRY(cudaMalloc((void **)&w->snapshot[c], n * sizeof(float)),
                     "cudaMalloc (Newton snapshot)");
-        DG_CUDA_TRY(cudaMalloc((void **)&w->a[c], n * sizeof(float)), "cudaMalloc (Newton a)");
-        DG_CUDA_TRY(cudaMalloc((void **)&w->b[c], n * sizeof(float)), "cudaMalloc (Newton b)");
         DG_CUDA_TRY(cudaMalloc((void **)&w->boundary_inv[c], nb * sizeof(float)),
                     "cudaMalloc (Newton boundary diagonal)");
         DG_CUDA_TRY(cudaMalloc((void **)&w->boundary_weight[c], 6 * nb * sizeof(float)),
                     "cudaMalloc (Newton boundary weights)");
         DG_CUDA_TRY(cudaMalloc((void **)&w->bmap[c], n * sizeof(int)), "cudaMalloc (Newton map)");
-        DG_CUDA_TRY(cudaMemsetAsync(w->delta[c], 0, n * sizeof(float), st->stream),
-                    "cudaMemsetAsync (Newton step)");
         DG_CUDA_TRY(cudaMemsetAsync(w->bmap[c], 0xff, n * sizeof(int), st->stream),
                     "cudaMemsetAsync (Newton map)");
         if (sp->total_count > 0) {
@@ -381,9 +391,32 @@ static int cuda_newton_step(void *workspace, double lambda, int first, dg_newton
                            : step<double>(w, lambda, first, norms, err);
 }
 
+static int cuda_newton_mg_begin(void *workspace, const dg_prepared *prep, int threads,
+                                dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    if (prep->half_count[0] != w->st->half_count[0])
+        return dg_error_set(err, DG_ERR_INTERNAL, "Newton multigrid: the medium is not loaded");
+    dg_mg_params params;
+    dg_mg_default_params(&params);
+    char message[512];
+    int status = dg_mg_plan(&w->plan, prep, &params, threads, message, sizeof message);
+    if (status != DG_OK) return dg_error_set(err, status, "%s", message);
+    return dg_cuda_mg_jacobian_begin(w->st->device, &w->plan, threads, &w->mg, err);
+}
+
+/* The system a, b of the last residual (its kernels have ended: finish_norms waited) and the
+   answer into delta, on multigrid's own stream, which has ended when this returns. */
+static int cuda_newton_inner_mg(void *workspace, const dg_mg_control *control,
+                                dg_mg_outcome *outcome, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    if (!w->mg) return dg_error_set(err, DG_ERR_INTERNAL, "Newton multigrid: no hierarchy");
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    return dg_cuda_mg_jacobian_solve(w->mg, w->a[0], w->b[0], w->delta[0], control, outcome, err);
+}
+
 static const dg_newton_ops cuda_newton_ops = {
-    cuda_newton_begin,     cuda_newton_end,   cuda_newton_residual,
-    cuda_newton_zero_step, cuda_newton_inner, cuda_newton_step,
+    cuda_newton_begin, cuda_newton_end,  cuda_newton_residual, cuda_newton_zero_step,
+    cuda_newton_inner, cuda_newton_step, cuda_newton_mg_begin, cuda_newton_inner_mg,
 };
 
 extern "C" const dg_newton_ops *dg_cuda_newton(void) {

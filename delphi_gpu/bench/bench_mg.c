@@ -1,7 +1,9 @@
 /* SOR vs multigrid time to tolerance on a protein-like medium (spheres of eps 2 in 80 with
  * charges, tests/mg_problem.h).  Usage:
  *   dg_bench_mg [--backend cpu|cuda] [--precision double|float|mixed] [--sizes 33,65,...]
- *               [--maxc 1e-5] [--no-sor] [--no-mg] [--salt] [--threads N]
+ *               [--maxc 1e-5] [--no-sor] [--no-mg] [--salt] [--nonlinear] [--threads N]
+ * --nonlinear (with --salt): nonlinear PB by Newton's method, its steps by the SOR or by
+ * multigrid; iterations are then inner sweeps or cycles, with the Newton steps after them.
  * Prints one line per grid and solver: iterations or cycles, seconds (set-up, solve), energy,
  * and the MG energy relative to the SOR's; then the multigrid set-up's parts (phi in, the
  * hierarchy, the answer out) from the solver's timing record. */
@@ -19,7 +21,7 @@ typedef struct bench_run {
     int ok;
 } bench_run;
 
-static int threads = 0;
+static int threads = 0, nonlinear = 0;
 
 static bench_run run(dense_problem *d, const double *phi0, int backend, int precision, int method,
                      double maxc) {
@@ -29,6 +31,7 @@ static bench_run run(dense_problem *d, const double *phi0, int backend, int prec
     o.backend = backend, o.precision = precision, o.solver = method;
     o.num_threads = threads;
     o.max_change_tol = maxc;
+    if (nonlinear) o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
     dg_solver s = NULL;
     long n = (long)d->nx * d->ny * d->nz;
     double *phi = malloc(n * sizeof *phi);
@@ -49,6 +52,14 @@ static bench_run run(dense_problem *d, const double *phi0, int backend, int prec
     dg_destroy(s);
     free(phi);
     return out;
+}
+
+/* "/<Newton steps>" for a nonlinear run, else nothing. */
+static const char *steps(const dg_result *r) {
+    static char text[32];
+    text[0] = 0;
+    if (nonlinear) snprintf(text, sizeof text, "/%d", r->nonlinear_blocks);
+    return text;
 }
 
 int main(int argc, char **argv) {
@@ -75,21 +86,27 @@ int main(int argc, char **argv) {
             do_mg = 0;
         else if (!strcmp(argv[i], "--salt"))
             salt = 1;
+        else if (!strcmp(argv[i], "--nonlinear"))
+            nonlinear = 1;
         else {
             fprintf(stderr,
                     "usage: %s [--backend cpu|cuda] [--precision double|float|mixed] "
                     "[--sizes 33,65] [--maxc 1e-5] [--no-sor] [--no-mg] [--salt] "
-                    "[--threads N]\n",
+                    "[--nonlinear] [--threads N]\n",
                     argv[0]);
             return 2;
         }
     }
-    printf("# backend %s, precision %s, maxc %g, salt %d\n",
+    if (nonlinear && !salt) {
+        fprintf(stderr, "--nonlinear needs --salt\n");
+        return 2;
+    }
+    printf("# backend %s, precision %s, maxc %g, salt %d%s\n",
            backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
            precision == DG_PRECISION_FLOAT   ? "float"
            : precision == DG_PRECISION_MIXED ? "mixed"
                                              : "double",
-           maxc, salt);
+           maxc, salt, nonlinear ? ", nonlinear PB by Newton's method" : "");
     printf("# n solver iterations setup_s solve_s total_s outcome energy rel_to_sor\n");
     for (char *tok = strtok(sizes, ","); tok; tok = strtok(NULL, ",")) {
         int n = atoi(tok);
@@ -104,15 +121,15 @@ int main(int argc, char **argv) {
         bench_run sor = {0}, mg = {0};
         if (do_sor) sor = run(&d, phi, backend, precision, DG_SOLVER_SOR, maxc);
         if (sor.ok)
-            printf("%d SOR %d %.3f %.3f %.3f %s %.10g -\n", n, sor.r.iterations,
+            printf("%d SOR %d%s %.3f %.3f %.3f %s %.10g -\n", n, sor.r.iterations, steps(&sor.r),
                    sor.r.setup_seconds, sor.r.solve_seconds, sor.r.total_seconds,
                    dg_outcome_string(sor.r.outcome), sor.energy);
         fflush(stdout);
         if (do_mg) mg = run(&d, phi, backend, precision, DG_SOLVER_MULTIGRID, maxc);
         if (mg.ok) {
-            printf("%d MG %d %.3f %.3f %.3f %s %.10g ", n, mg.r.iterations, mg.r.setup_seconds,
-                   mg.r.solve_seconds, mg.r.total_seconds, dg_outcome_string(mg.r.outcome),
-                   mg.energy);
+            printf("%d MG %d%s %.3f %.3f %.3f %s %.10g ", n, mg.r.iterations, steps(&mg.r),
+                   mg.r.setup_seconds, mg.r.solve_seconds, mg.r.total_seconds,
+                   dg_outcome_string(mg.r.outcome), mg.energy);
             if (sor.ok)
                 printf("%.2e (speed-up %.2fx)\n", (mg.energy - sor.energy) / sor.energy,
                        sor.r.total_seconds / mg.r.total_seconds);

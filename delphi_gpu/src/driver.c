@@ -243,7 +243,8 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
 }
 
 int dg_run_solver(dg_solver s, dg_result *r) {
-    if (s->active_solver == DG_SOLVER_MULTIGRID) return dg_mg_run(s, r);
+    const int inner_mg = dg_mg_inner_newton(s);
+    if (s->active_solver == DG_SOLVER_MULTIGRID && !inner_mg) return dg_mg_run(s, r);
     const double plan_start = dg_wall_seconds(); /* the spectral radius counts as set-up */
     solve_plan plan = {0};
     int st = make_plan(s, &plan);
@@ -266,7 +267,7 @@ int dg_run_solver(dg_solver s, dg_result *r) {
     dg_monitor_start(&mon, s);
     int outcome = DG_OUTCOME_COMPLETED;
     if (plan.nonlinear && s->options.nonlinear_method == DG_NONLINEAR_NEWTON)
-        st = dg_run_newton(s, plan.omega, plan.cap, &mon, &outcome, r);
+        st = dg_run_newton(s, plan.omega, plan.cap, inner_mg, &mon, &outcome, r);
     else
         st = plan.nonlinear ? run_nonlinear(s, &plan, &mon, &outcome, r)
                             : run_linear(s, &plan, &mon, &outcome);

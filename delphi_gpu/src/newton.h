@@ -5,8 +5,10 @@
 #include "monitor.h"
 
 /** Solve nonlinear PB on the loaded phi: omega is the inner SOR's relaxation factor, cap the
- *  most inner sweeps in all.  Fills the outcome and the nonlinear fields of r. */
-int dg_run_newton(dg_solver s, double omega, int cap, dg_monitor *mon, int *outcome, dg_result *r);
+ *  most inner sweeps (multigrid: cycles) in all; multigrid: the steps are solved by multigrid
+ *  instead of the SOR.  Fills the outcome and the nonlinear fields of r. */
+int dg_run_newton(dg_solver s, double omega, int cap, int multigrid, dg_monitor *mon, int *outcome,
+                  dg_result *r);
 
 /** Newton steps at most. */
 #define DG_NEWTON_MAX_STEPS 200

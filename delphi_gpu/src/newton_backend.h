@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "backend.h"
+#include "mg/mg.h"
 
 /** The ionic term R beyond the linear part, at salt points. */
 typedef struct dg_newton_term {
@@ -51,6 +52,15 @@ typedef struct dg_newton_ops {
     /* phi <- phi_start + lambda delta, where phi_start is phi at the call with first = 1;
        norms of lambda delta. */
     int (*step)(void *workspace, double lambda, int first, dg_newton_norms *norms, dg_error *err);
+    /* Multigrid for the inner solves (solver MULTIGRID): mg_begin builds the workspace's
+       hierarchy of the medium prep (threads for host loops, 0 = all); inner_mg solves the step's
+       equation in its scaled form, J' delta = -b with J' = diag(inv) J and b = inv G (inv =
+       1 / (1 + d), at the phi of the last residual), by multigrid-preconditioned CG in float
+       from delta = 0 to control, on the scaled residual -b - J' delta (the change a Jacobi
+       sweep would make, as the SOR's), and leaves its answer in delta. */
+    int (*mg_begin)(void *workspace, const dg_prepared *prep, int threads, dg_error *err);
+    int (*inner_mg)(void *workspace, const dg_mg_control *control, dg_mg_outcome *outcome,
+                    dg_error *err);
 } dg_newton_ops;
 
 extern const dg_newton_ops dg_cpu_newton_ops;

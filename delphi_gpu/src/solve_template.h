@@ -62,8 +62,10 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     c.phi = phi, c.nx = p->nx, c.ny = p->ny, c.nz = p->nz, c.range = SFX(check_range);
     c.where = where, c.rows = (size_t)rows, c.grain = grain;
     s->active_solver = r->solver = dg_mg_choose(s, s->solver_choice, sizeof s->solver_choice);
-    const int beside =
-        s->active_solver == DG_SOLVER_MULTIGRID && s->options.backend == DG_BACKEND_CUDA;
+    /* multigrid for a linear equation reads phi and writes its answer back itself; as Newton's
+       inner solver it works on the backend's half grids, as the SOR */
+    const int mg_own = s->active_solver == DG_SOLVER_MULTIGRID && !dg_mg_inner_newton(s);
+    const int beside = mg_own && s->options.backend == DG_BACKEND_CUDA;
     if (beside && pthread_create(&c.thread, NULL, phi_check_run, &c) == 0)
         c.running = 1;
     else
@@ -81,7 +83,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     s->timing.mg_build = s->timing.mg_phi_out = 0.0;
     /* Multigrid reads phi and writes its answer back itself (once each way): the SOR's half
        grids are not involved. */
-    const int by_backend = s->active_solver != DG_SOLVER_MULTIGRID;
+    const int by_backend = !mg_own;
     const int faces_only = by_backend && interior_zero && s->backend->load_phi_faces;
     s->timing.faces_only = faces_only;
     int st = !by_backend  ? DG_OK

@@ -95,6 +95,10 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius);
  *  equation); why (a sentence naming the solver) goes to why.  In src/mg/mg_choose.c. */
 int dg_mg_choose(dg_solver s, char *why, size_t why_size);
 
+/** 1 when the latest dg_solve runs multigrid as the inner solver of Newton's method (on the
+ *  backend's half grids, as the SOR's Newton), 0 otherwise.  In src/mg/mg_choose.c. */
+int dg_mg_inner_newton(dg_solver s);
+
 /** The iteration loop on the backend's half grids (phi already loaded). */
 int dg_run_solver(dg_solver s, dg_result *result);
 

@@ -144,14 +144,22 @@ static void auto_choice(void) {
             CHECK(r.solver == DG_SOLVER_SOR && r.iterations == 2 &&
                       strstr(dg_solver_choice(s), "sor: solver AUTO, a fixed iteration count"),
                   "fixed count: %d %d %s", r.solver, r.iterations, dg_solver_choice(s));
-            /* nonlinear PB: SOR whatever the size */
+            /* DelPhi's nonlinear scheme: SOR whatever the size */
             o.equation = DG_EQUATION_NONLINEAR_PB;
             o.iterations = 10;
             CHECK_OK(dg_set_options(s, &o), s);
             CHECK_OK(dg_solve_d(s, phi, &r), s);
-            CHECK(r.solver == DG_SOLVER_SOR && strstr(dg_solver_choice(s), "sor: solver AUTO, "
-                                                                           "nonlinear"),
+            CHECK(r.solver == DG_SOLVER_SOR &&
+                      strstr(dg_solver_choice(s), "sor: solver AUTO, DelPhi's nonlinear scheme"),
                   "nonlinear: %d %s", r.solver, dg_solver_choice(s));
+            /* Newton's method: its steps by the SOR on the CPU */
+            o.nonlinear_method = DG_NONLINEAR_NEWTON;
+            o.iterations = 0;
+            CHECK_OK(dg_set_options(s, &o), s);
+            CHECK_OK(dg_solve_d(s, phi, &r), s);
+            CHECK(r.solver == DG_SOLVER_SOR &&
+                      strstr(dg_solver_choice(s), "sor: solver AUTO, Newton's method on the cpu"),
+                  "Newton: %d %s", r.solver, dg_solver_choice(s));
         }
         dg_destroy(s);
         free(phi);

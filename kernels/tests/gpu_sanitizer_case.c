@@ -3,8 +3,9 @@
  * corrections through both readers (read-only path and textures), prefetch depths 1 to 3 with
  * one plane per barrier and 1 to 2 with two (cuda_sweep_pair.cuh), float with 2 and 4 pairs per
  * thread (cuda_sweep_wide.cuh), measured checks with a stride,
- * the autotune, and float/double transfers.  Exits 77 without a usable GPU, 1 if the GPU result
- * differs from the CPU backend's. */
+ * the autotune, and float/double transfers; then multigrid (linear PB in float, double and
+ * mixed) and Newton's method with its steps by the SOR and by multigrid (float and double).
+ * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
 
 #include "cuda_backend.h"
@@ -63,6 +64,31 @@ static double solve(int backend, int precision, int salt, int equation, int read
     return r.max_change;
 }
 
+/* The multigrid and Newton kernels: a solve to a tolerance on the salt medium. */
+static void solve_to_tolerance(int backend, int precision, int equation, int solver,
+                               const double *phi0, double *phi) {
+    const long n = (long)NX * NY * NZ;
+    dense_problem d;
+    dense_problem_init(&d, NX, NY, NZ, 2.0, 80.0);
+    dense_problem_sphere(&d, CX, CY, CZ, 4.0, 2.0);
+    dense_problem_salt(&d, CX, CY, CZ, 5.0, 0.15);
+    d.charge[idx3(NX, NY, CX, CY, CZ)] = 4.0;
+    d.charge[idx3(NX, NY, CX + 1, CY, CZ)] = -1.5;
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend, o.precision = precision, o.equation = equation, o.solver = solver;
+    o.nonlinear_method = DG_NONLINEAR_NEWTON;
+    o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-8;
+    dg_solver s = gpu_make_solver(backend, &o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    memcpy(phi, phi0, n * sizeof *phi);
+    dg_result r;
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    CHECK(r.solver == solver, "solver %d, asked %d", r.solver, solver);
+    dg_destroy(s);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     gpu_require_device("gpu_sanitizer_case");
     const long n = (long)NX * NY * NZ;
@@ -95,6 +121,23 @@ int main(void) {
                 CHECK(diff / ref <= gpu_tolerance(precision), "relative difference %.3e",
                       diff / ref);
             }
+    const int precisions[3] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED};
+    for (int k = 0; k < 7; ++k) { /* 0-2: linear multigrid; 3-6: Newton by SOR and multigrid */
+        const int precision = precisions[k < 3 ? k : (k - 3) / 2];
+        const int equation = k < 3 ? DG_EQUATION_AUTO : DG_EQUATION_NONLINEAR_PB;
+        const int solver = k < 3 || (k - 3) % 2 ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR;
+        solve_to_tolerance(DG_BACKEND_CPU, precision, equation, solver, phi0, cpu);
+        solve_to_tolerance(DG_BACKEND_CUDA, precision, equation, solver, phi0, gpu);
+        double ref = 0.0, diff = max_abs_diff(gpu, cpu, n, &ref);
+        const double tol = precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-7;
+        printf("%-6s %s %s: rel diff %.2e\n",
+               precision == DG_PRECISION_FLOAT   ? "float"
+               : precision == DG_PRECISION_MIXED ? "mixed"
+                                                 : "double",
+               equation == DG_EQUATION_NONLINEAR_PB ? "Newton" : "linear",
+               solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor", diff / ref);
+        CHECK(diff / ref <= tol, "relative difference %.3e", diff / ref);
+    }
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

@@ -81,10 +81,12 @@ typedef enum dg_precision {
 /** The linear solver. */
 typedef enum dg_solver_method {
     DG_SOLVER_SOR = 0,       /**< DelPhi's red-black SOR (the DelPhi-compatible default) */
-    DG_SOLVER_MULTIGRID = 1, /**< multigrid (see docs/MULTIGRID.md) */
-    DG_SOLVER_AUTO = 2       /**< multigrid for a linear equation on a grid large enough for it
-                                  to be faster on the backend, SOR otherwise (docs/MULTIGRID.md);
-                                  dg_solver_choice says which ran and why */
+    DG_SOLVER_MULTIGRID = 1, /**< multigrid (see docs/MULTIGRID.md); with nonlinear_method
+                                  NEWTON it solves Newton's steps (docs/NONLINEAR.md) */
+    DG_SOLVER_AUTO = 2       /**< multigrid for a linear equation (and for Newton's steps on
+                                  CUDA) on a grid large enough for it to be faster on the
+                                  backend, SOR otherwise (docs/MULTIGRID.md); dg_solver_choice
+                                  says which ran and why */
 } dg_solver_method;
 
 /** The nonlinear PB method. */

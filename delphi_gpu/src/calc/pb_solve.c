@@ -36,6 +36,8 @@ void pb_solve_options(const dg_calc_params *s, int nonlinear, dg_options *o) {
     o->equation = nonlinear                                        ? DG_EQUATION_NONLINEAR_PB
                   : s->solver.equation == DG_EQUATION_NONLINEAR_PB ? DG_EQUATION_AUTO
                                                                    : s->solver.equation;
-    /* Multigrid solves the linear equations; a nonlinear run keeps the SOR's schemes. */
-    if (nonlinear && o->solver == DG_SOLVER_MULTIGRID) o->solver = DG_SOLVER_SOR;
+    /* Multigrid solves the linear equations and Newton's steps; DelPhi's nonlinear scheme
+       keeps the SOR. */
+    if (nonlinear && o->solver == DG_SOLVER_MULTIGRID && o->nonlinear_method != DG_NONLINEAR_NEWTON)
+        o->solver = DG_SOLVER_SOR;
 }

@@ -24,6 +24,8 @@ typedef struct cpu_newton {
     int *bmap[2];                  /* boundary-list entry of each half point, -1 if none */
     double *plane_max, *plane_sum;
     int *plane_finite;
+    dg_mg_hierarchy *mg; /* the inner solves' hierarchy (solver MULTIGRID), else NULL */
+    float *mg_step;      /* delta on the full grid (faces 0) for the multigrid solve */
 } cpu_newton;
 
 static void collect_norms(const cpu_newton *w, dg_newton_norms *norms) {
@@ -100,6 +102,7 @@ static void cpu_newton_end(void *workspace) {
         free(w->boundary_weight[c]);
     }
     free(w->plane_max), free(w->plane_sum), free(w->plane_finite);
+    dg_mg_free(w->mg), free(w->mg), free(w->mg_step);
     free(w);
 }
 
@@ -190,7 +193,64 @@ static int cpu_newton_step(void *workspace, double lambda, int first, dg_newton_
     return DG_OK;
 }
 
+static int cpu_newton_mg_begin(void *workspace, const dg_prepared *prep, int threads,
+                               dg_error *err) {
+    cpu_newton *w = workspace;
+    char message[512];
+    dg_mg_params params;
+    dg_mg_default_params(&params);
+    w->mg = calloc(1, sizeof *w->mg);
+    w->mg_step = calloc(prep->point_count, sizeof(float));
+    if (!w->mg || !w->mg_step)
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory (Newton multigrid)");
+    int st = dg_mg_build(w->mg, prep, &params, threads, message, sizeof message);
+    if (st == DG_OK) st = dg_mg_jacobian_begin(w->mg, message, sizeof message);
+    if (st != DG_OK) return dg_error_set(err, st, "%s", message);
+    return DG_OK;
+}
+
+/* The step's equation into the hierarchy (full grid: factor a, rhs -b, the weights scaled as
+   the factor), multigrid on it, the answer back into delta. */
+static int cpu_newton_inner_mg(void *workspace, const dg_mg_control *control,
+                               dg_mg_outcome *outcome, dg_error *err) {
+    cpu_newton *w = workspace;
+    dg_mg_hierarchy *h = w->mg;
+    const dg_prepared *p = w->view.prep;
+    const long sy = p->nx, sz = (long)p->nx * p->ny;
+    if (!h) return dg_error_set(err, DG_ERR_INTERNAL, "Newton multigrid: no hierarchy");
+#pragma omp parallel for schedule(static) num_threads(w->view.threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                const size_t v = x + sy * y + sz * z, half = v >> 1;
+                const int c = (int)(v & 1);
+                h->factor[v] = w->a[c][half];
+                h->rhs[v] = -w->b[c][half];
+                w->mg_step[v] = 0.0f;
+            }
+    for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < p->boundary_count[c]; ++k) {
+            const size_t v = 2 * (size_t)p->boundary_index[c][k] + c;
+            const double ratio = dg_mg_jacobian_ratio(p->factor[h->salt[v]], h->factor[v]);
+            for (int f = 0; f < 6; ++f)
+                h->weight[c][6 * (size_t)k + f] = p->boundary_weight[c][6 * (size_t)k + f] / ratio;
+        }
+    char message[512];
+    int st = dg_mg_jacobian_update(h, message, sizeof message);
+    if (st != DG_OK) return dg_error_set(err, st, "%s", message);
+    st = dg_mg_solve_f(h, w->mg_step, control, outcome, err);
+    if (st != DG_OK) return st;
+#pragma omp parallel for schedule(static) num_threads(w->view.threads) collapse(2)
+    for (int z = 1; z < p->nz - 1; ++z)
+        for (int y = 1; y < p->ny - 1; ++y)
+            for (int x = 1; x < p->nx - 1; ++x) {
+                const size_t v = x + sy * y + sz * z;
+                w->delta[v & 1][v >> 1] = w->mg_step[v];
+            }
+    return DG_OK;
+}
+
 const dg_newton_ops dg_cpu_newton_ops = {
-    cpu_newton_begin,     cpu_newton_end,   cpu_newton_residual,
-    cpu_newton_zero_step, cpu_newton_inner, cpu_newton_step,
+    cpu_newton_begin, cpu_newton_end,  cpu_newton_residual, cpu_newton_zero_step,
+    cpu_newton_inner, cpu_newton_step, cpu_newton_mg_begin, cpu_newton_inner_mg,
 };

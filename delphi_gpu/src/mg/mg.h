@@ -76,6 +76,14 @@ typedef struct dg_mg_hierarchy {
     dg_mg_level *levels;     /* levels[0] = first coarse level */
     int coarsest_count;      /* unknowns of the coarsest level (0 without levels) */
     float *coarsest_inverse; /* its exact inverse (dg_mg_build; the CUDA path builds its own) */
+    /* A Newton step's Jacobian in place of the linear operator (dg_mg_jacobian_begin; all NULL
+       for a linear solve).  The caller fills factor, weight and rhs, then dg_mg_jacobian_update
+       rebuilds D and the coarse diagonals from them. */
+    float *factor;      /* per full-grid point: replaces factor[salt] (0 on the faces) */
+    double *weight[2];  /* the boundary weights of each colour's list, 6 per point */
+    float *rhs;         /* per full-grid point: replaces the charges (0 on the faces) */
+    float *dscale_base; /* D of the linear operator */
+    float **diag_base;  /* each level's diagonal of the linear operator */
 } dg_mg_hierarchy;
 
 void dg_mg_default_params(dg_mg_params *params);
@@ -102,6 +110,29 @@ void dg_mg_dense_solve(const dg_mg_level *l, const float *inverse);
 
 /** Coarse part of the V-cycle: solve level l approximately for levels[l].rhs into levels[l].e. */
 void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l);
+
+/** The Jacobian of a Newton step, J' = I - C', in place of the linear operator A = I - C of a
+ *  built hierarchy (dg_mg_build): J' has a factor of its own at every point (factor_i = f_i /
+ *  (1 + d_i), f_i the medium's factor[salt]), the boundary weights scaled alike and a
+ *  right-hand side of its own.  D (1 + d) symmetrises J' as D does A, so the weight becomes
+ *  D_i f_i / factor_i, and the Galerkin coarse operators change only on their diagonals, by the
+ *  aggregated D_i d_i.  begin allocates factor, weight, rhs and the linear operator's D and
+ *  diagonals; update (after the caller filled factor, weight and rhs) sets D, the coarse
+ *  diagonals and the coarsest inverse.  Return a dg_status; message on error. */
+int dg_mg_jacobian_begin(dg_mg_hierarchy *h, char *message, size_t message_size);
+int dg_mg_jacobian_update(dg_mg_hierarchy *h, char *message, size_t message_size);
+
+/** The weight ratio D'_i / D_i = f / factor of a Jacobian point, bounded (d may overflow);
+ *  the host and the device share it. */
+#define DG_MG_JACOBIAN_RATIO_MAX 1e12
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+    static inline double
+    dg_mg_jacobian_ratio(double f, float factor) {
+    const double ratio = f / (double)factor;
+    return factor > 0.0f && ratio < DG_MG_JACOBIAN_RATIO_MAX ? ratio : DG_MG_JACOBIAN_RATIO_MAX;
+}
 
 /** Bytes the hierarchy holds per fine grid point (for reports). */
 double dg_mg_bytes_per_point(const dg_mg_hierarchy *h);
@@ -150,11 +181,27 @@ int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *
                      int phi_is_double, int (*check_wait)(void *check), void *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 
+/** A Newton step's equation J' delta = -b on the device (kernels/cuda_mg.cu), for the CUDA
+ *  backend's Newton (kernels/cuda_newton.cu).  begin builds the hierarchy of plan (dg_mg_plan,
+ *  kept by the caller until end) on the device.  solve takes device arrays in the split layout
+ *  (colour 0's half grid, then colour 1's from plan's half_count[0] on): factor (J's factor at
+ *  every point, as dg_mg_jacobian_begin's), b, and delta for the answer; it rebuilds D and the
+ *  coarse diagonals from factor, runs float multigrid-preconditioned CG from delta = 0 to
+ *  control and writes delta's interior.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+int dg_cuda_mg_jacobian_begin(int device, const dg_mg_hierarchy *plan, int threads, void **state,
+                              dg_error *err);
+int dg_cuda_mg_jacobian_solve(void *state, const float *factor, const float *b, float *delta,
+                              const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
+void dg_cuda_mg_jacobian_end(void *state);
+
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
 int dg_mg_run(dg_solver s, dg_result *result);
 
-/** The solve in working precision: phi is a full grid (faces hold the boundary values). */
-int dg_mg_solve_f(dg_solver s, dg_mg_hierarchy *h, float *phi, dg_mg_outcome *outcome);
-int dg_mg_solve_d(dg_solver s, dg_mg_hierarchy *h, double *phi, dg_mg_outcome *outcome);
+/** The solve in working precision: phi is a full grid (faces hold the boundary values), solved
+ *  in place to control.  Returns a dg_status; err on error. */
+int dg_mg_solve_f(dg_mg_hierarchy *h, float *phi, const dg_mg_control *control,
+                  dg_mg_outcome *outcome, dg_error *err);
+int dg_mg_solve_d(dg_mg_hierarchy *h, double *phi, const dg_mg_control *control,
+                  dg_mg_outcome *outcome, dg_error *err);
 
 #endif /* DG_MG_H */

@@ -1,6 +1,7 @@
 /* DG_SOLVER_AUTO: multigrid where it reaches the tolerance sooner than the SOR, by the grid
  * size per backend (measured, docs/MULTIGRID.md), SOR for everything multigrid does not solve
- * (nonlinear PB, MPI) and for DelPhi's own entry points. */
+ * (DelPhi's nonlinear scheme, MPI) and for DelPhi's own entry points.  Newton's method for
+ * nonlinear PB solves its steps by multigrid where the linear equation would be. */
 #include <stdio.h>
 
 #include "mg.h"
@@ -25,8 +26,12 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
     const double interior = (double)p->interior_count,
                  least = (edge - 2.0) * (edge - 2.0) * (edge - 2.0);
     const char *reason = NULL;
-    if (o->equation == DG_EQUATION_NONLINEAR_PB)
-        reason = "nonlinear equation (multigrid solves linear ones)";
+    const int nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
+    if (nonlinear && o->nonlinear_method != DG_NONLINEAR_NEWTON)
+        reason = "DelPhi's nonlinear scheme (multigrid solves Newton's steps)";
+    else if (nonlinear && !on_cuda)
+        reason = "Newton's method on the cpu backend (its steps by multigrid were slower up "
+                 "to 161^3, docs/NONLINEAR.md)";
     else if (o->mpi_comm)
         reason = "split over MPI ranks";
     else if (s->stock_behaviour)
@@ -39,9 +44,15 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
         return DG_SOLVER_SOR;
     }
     const int mg = interior >= least;
-    snprintf(why, size,
-             "%s: solver AUTO, linear equation, %dx%dx%d grid (%s %d^3 on the %s backend)",
-             mg ? "multigrid" : "sor", p->nx, p->ny, p->nz, mg ? ">=" : "<", edge,
-             on_cuda ? "cuda" : "cpu");
+    snprintf(why, size, "%s: solver AUTO, %s, %dx%dx%d grid (%s %d^3 on the %s backend)",
+             mg ? "multigrid" : "sor",
+             nonlinear ? "nonlinear equation by Newton's method" : "linear equation", p->nx, p->ny,
+             p->nz, mg ? ">=" : "<", edge, on_cuda ? "cuda" : "cpu");
     return mg ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR;
+}
+
+int dg_mg_inner_newton(dg_solver s) {
+    return s->active_solver == DG_SOLVER_MULTIGRID &&
+           s->options.equation == DG_EQUATION_NONLINEAR_PB &&
+           s->options.nonlinear_method == DG_NONLINEAR_NEWTON;
 }

@@ -48,6 +48,11 @@ void dg_mg_free(dg_mg_hierarchy *h) {
     if (!h) return;
     for (int l = 0; l < h->level_count; ++l)
         free_level(&h->levels[l]);
+    if (h->diag_base)
+        for (int l = 0; l < h->level_count; ++l)
+            free(h->diag_base[l]);
+    free(h->diag_base), free(h->dscale_base), free(h->factor), free(h->rhs);
+    free(h->weight[0]), free(h->weight[1]);
     free(h->levels), free(h->dscale), free(h->z), free(h->salt), free(h->coarsest_inverse);
     memset(h, 0, sizeof *h);
 }

@@ -63,7 +63,8 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     const dg_prepared *p = &s->prep;
     if (o->equation == DG_EQUATION_NONLINEAR_PB)
         return dg_fail(s, DG_ERR_UNSUPPORTED,
-                       "option solver: MULTIGRID solves linear PB and Poisson; nonlinear PB "
+                       "option solver: MULTIGRID solves linear PB, Poisson, and nonlinear PB by "
+                       "Newton's method (nonlinear_method NEWTON); DelPhi's nonlinear scheme "
                        "runs with solver SOR");
     if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
@@ -114,8 +115,12 @@ int dg_mg_run(dg_solver s, dg_result *r) {
             return dg_fail(s, st, "%s", message);
         }
         solve_start = dg_wall_seconds();
-        st = is_double ? dg_mg_solve_d(s, &h, work, &out) : dg_mg_solve_f(s, &h, work, &out);
+        dg_mg_control ctl;
+        dg_mg_make_control(o, p, is_double, &ctl);
+        st = is_double ? dg_mg_solve_d(&h, work, &ctl, &out, &err)
+                       : dg_mg_solve_f(&h, work, &ctl, &out, &err);
         dg_mg_free(&h);
+        if (st != DG_OK) st = dg_fail(s, st, "%s", err.message);
         solve_end = dg_wall_seconds();
         if (st == DG_OK && out.outcome != DG_OUTCOME_DIVERGED)
             copy_grid(p, work, is_double, phi, phi_is_double, 1, threads);

@@ -8,9 +8,11 @@
 #define DG_TEMPLATE "mg/mg_solve_template.h" /* relative to for_each_precision.h */
 #include "../for_each_precision.h"           /* mg_solve_impl_f, mg_solve_impl_d */
 
-int dg_mg_solve_f(dg_solver s, dg_mg_hierarchy *h, float *phi, dg_mg_outcome *outcome) {
-    return mg_solve_impl_f(s, h, phi, outcome);
+int dg_mg_solve_f(dg_mg_hierarchy *h, float *phi, const dg_mg_control *control,
+                  dg_mg_outcome *outcome, dg_error *err) {
+    return mg_solve_impl_f(h, phi, control, outcome, err);
 }
-int dg_mg_solve_d(dg_solver s, dg_mg_hierarchy *h, double *phi, dg_mg_outcome *outcome) {
-    return mg_solve_impl_d(s, h, phi, outcome);
+int dg_mg_solve_d(dg_mg_hierarchy *h, double *phi, const dg_mg_control *control,
+                  dg_mg_outcome *outcome, dg_error *err) {
+    return mg_solve_impl_d(h, phi, control, outcome, err);
 }

@@ -9,6 +9,11 @@ typedef struct SFX(mg_sums) {
     int finite;
 } SFX(mg_sums);
 
+/* The boundary weights of colour c: the Jacobian's (a Newton step) or the medium's. */
+static const double *SFX(weights)(const dg_mg_hierarchy *h, int c) {
+    return h->weight[c] ? h->weight[c] : h->prep->boundary_weight[c];
+}
+
 /* Uniform part of the scaled operator: out = sign * (in - factor * sum of neighbours) [+ add],
    over all interior points; then the boundary corrections.  Used for A p and for b - A x. */
 static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in,
@@ -17,16 +22,18 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     const REAL f0 = (REAL)p->factor[0], df = (REAL)(p->factor[1] - p->factor[0]);
     const unsigned char *restrict salt = h->salt;
+    const float *restrict factor = h->factor, *restrict rhs = h->rhs;
 #pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
     for (int z = 1; z < p->nz - 1; ++z)
         for (int y = 1; y < p->ny - 1; ++y) {
             const size_t row = sy * y + sz * z;
             for (int x = 1; x < p->nx - 1; ++x) {
                 const size_t w = row + x;
-                const REAL f = f0 + df * salt[w];
+                const REAL f = factor ? (REAL)factor[w] : f0 + df * salt[w];
                 const REAL sum =
                     in[w - 1] + in[w + 1] + in[w - sy] + in[w + sy] + in[w - sz] + in[w + sz];
-                out[w] = residual ? f * sum - in[w] : in[w] - f * sum;
+                out[w] =
+                    residual ? f * sum - in[w] + (rhs ? (REAL)rhs[w] : (REAL)0) : in[w] - f * sum;
             }
         }
     const long step[6] = {-1, 1, -sy, sy, -sz, sz};
@@ -34,7 +41,7 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
     for (int c = 0; c < 2; ++c) {
         const int count = p->boundary_count[c];
         const int *index = p->boundary_index[c];
-        const double *weight = p->boundary_weight[c];
+        const double *weight = SFX(weights)(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
@@ -43,7 +50,7 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
                 sum += weight[6 * (size_t)k + f] * in[w + step[f]];
             out[w] += sign * (REAL)sum;
         }
-        if (!residual) continue;
+        if (!residual || rhs) continue;
         for (int k = 0; k < p->charge_count[c]; ++k)
             out[2 * (size_t)p->charge_index[c][k] + c] += (REAL)p->charge_source[c][k];
     }
@@ -161,6 +168,7 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     const float f0 = (float)p->factor[0], df = (float)(p->factor[1] - p->factor[0]);
     const unsigned char *restrict salt = h->salt;
+    const float *restrict factor = h->factor;
     float *restrict zz = h->z;
 #pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
     for (int z = 1; z < p->nz - 1; ++z)
@@ -168,7 +176,7 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
             const size_t row = sy * y + sz * z;
             for (int x = 1 + ((1 + y + z + c) & 1); x < p->nx - 1; x += 2) {
                 const size_t w = row + x;
-                const float f = f0 + df * salt[w];
+                const float f = factor ? factor[w] : f0 + df * salt[w];
                 zz[w] = f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] + zz[w - sz] +
                              zz[w + sz]) +
                         (float)r[w];
@@ -177,7 +185,7 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
     const long step[6] = {-1, 1, -sy, sy, -sz, sz};
     const int count = p->boundary_count[c];
     const int *index = p->boundary_index[c];
-    const double *weight = p->boundary_weight[c];
+    const double *weight = SFX(weights)(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
     for (int k = 0; k < count; ++k) {
         const size_t w = 2 * (size_t)index[k] + c;
@@ -196,6 +204,7 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     const float f0 = (float)p->factor[0], df = (float)(p->factor[1] - p->factor[0]);
     const unsigned char *restrict salt = h->salt;
+    const float *restrict factor = h->factor;
     const float *restrict zz = h->z;
 #pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
     for (int z = 1; z < p->nz - 1; ++z)
@@ -203,7 +212,7 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
             const size_t row = sy * y + sz * z;
             for (int x = 1; x < p->nx - 1; ++x) {
                 const size_t w = row + x;
-                const float f = f0 + df * salt[w];
+                const float f = factor ? factor[w] : f0 + df * salt[w];
                 tmp[w] = (float)(r[w] - (REAL)zz[w] +
                                  (REAL)(f * (zz[w - 1] + zz[w + 1] + zz[w - sy] + zz[w + sy] +
                                              zz[w - sz] + zz[w + sz])));
@@ -213,7 +222,7 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
     for (int c = 0; c < 2; ++c) {
         const int count = p->boundary_count[c];
         const int *index = p->boundary_index[c];
-        const double *weight = p->boundary_weight[c];
+        const double *weight = SFX(weights)(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
@@ -297,11 +306,11 @@ static double SFX(faces_max)(const dg_prepared *p, const REAL *x) {
     return f;
 }
 
-static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_outcome *res) {
+static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control *control,
+                              dg_mg_outcome *res, dg_error *err) {
     const dg_prepared *p = h->prep;
     const double interior = (double)p->interior_count;
-    dg_mg_control ctl;
-    dg_mg_make_control(&s->options, p, IS_DOUBLE, &ctl);
+    const dg_mg_control ctl = *control;
     const int fixed = ctl.fixed, cap = ctl.cap;
 
     REAL *r = calloc(p->point_count, sizeof(REAL)), *pp = calloc(p->point_count, sizeof(REAL));
@@ -309,9 +318,9 @@ static int SFX(mg_solve_impl)(dg_solver s, dg_mg_hierarchy *h, REAL *phi, dg_mg_
     double *plane = malloc(3 * sizeof(double) * (size_t)p->nz);
     if (!r || !pp || !q || !plane) {
         free(r), free(pp), free(q), free(plane);
-        return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
-                       "multigrid: out of host memory (%.1f GB of CG vectors)",
-                       3.0 * sizeof(REAL) * p->point_count / 1e9);
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
+                            "multigrid: out of host memory (%.1f GB of CG vectors)",
+                            3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
     SFX(apply_uniform)(h, x, r, 1);
     const double faces = SFX(faces_max)(p, x);
