@@ -848,6 +848,8 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
         "cudaMalloc (multigrid partials)");
     DG_CUDA_TRY(cudaMalloc((void **)&d->result, MG_SUMS * sizeof(mg_sums)),
                 "cudaMalloc (multigrid sums)");
+    /* every byte defined: the sums travel whole (padding and slots a solve leaves unwritten) */
+    DG_CUDA_TRY(cudaMemset(d->result, 0, MG_SUMS * sizeof(mg_sums)), "cudaMemset (multigrid sums)");
     d->levels = (level_view *)calloc((size_t)h->level_count + 1, sizeof(level_view));
     if (!d->levels) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
     d->level_count = h->level_count;
@@ -957,13 +959,26 @@ namespace {
    more than it saves. */
 pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER; /* no libstdc++: C programs link us */
 void *pinned_slab[2];
-int pinned_state; /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
-int answers_sent; /* answers downloaded by the process so far */
+int pinned_mapped[2]; /* how dg_cuda_pin_alloc made each slab */
+int pinned_state;     /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
+int answers_sent;     /* answers downloaded by the process so far */
+
+/* At the process's exit (registered after the CUDA runtime's own clean-up, so run before it):
+   the slabs go back, as every other allocation of the library has by then. */
+void free_pinned_slabs(void) {
+    pthread_mutex_lock(&pinned_lock);
+    if (pinned_state == 1)
+        for (int b = 0; b < 2; ++b)
+            dg_cuda_pin_free(pinned_slab[b], MG_PINNED_SLAB, pinned_mapped[b]);
+    pinned_slab[0] = pinned_slab[1] = NULL;
+    pinned_state = -1;
+    pthread_mutex_unlock(&pinned_lock);
+}
 
 int ensure_pinned_slabs(dg_error *err) {
     if (pinned_state) return DG_OK;
     pinned_state = -1;
-    int mapped[2];
+    int *mapped = pinned_mapped;
     for (int b = 0; b < 2; ++b) {
         if (dg_cuda_pin_alloc(&pinned_slab[b], MG_PINNED_SLAB, &mapped[b]) != cudaSuccess) {
             cudaGetLastError(); /* out of page-locked memory: the copies stay pageable */
@@ -974,6 +989,7 @@ int ensure_pinned_slabs(dg_error *err) {
         }
     }
     pinned_state = 1;
+    atexit(free_pinned_slabs);
     return DG_OK;
 }
 

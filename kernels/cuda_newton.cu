@@ -299,8 +299,11 @@ static int allocate(cuda_newton *w, dg_error *err) {
                     "cudaMalloc (Newton step and system)");
         split[k][1] = split[k][0] + st->half_count[0];
     }
-    DG_CUDA_TRY(cudaMemsetAsync(w->delta[0], 0, points * sizeof(float), st->stream),
-                "cudaMemsetAsync (Newton step)");
+    /* all three zeroed: the kernels write only interior points, and multigrid's row-pair
+       kernels read a (their factor) at a row's face point too, discarding it */
+    for (int k = 0; k < 3; ++k)
+        DG_CUDA_TRY(cudaMemsetAsync(split[k][0], 0, points * sizeof(float), st->stream),
+                    "cudaMemsetAsync (Newton step and system)");
     for (int c = 0; c < 2; ++c) {
         const size_t n = st->half_count[c];
         const dg_cuda_sparse *sp = &st->sparse[c];
