@@ -1446,27 +1446,11 @@ __global__ void k_jac_weights(grid_dims g, int count, const int *index, int colo
     }
 }
 
-/* Level 0's diagonal: its linear one plus the aggregated change of D. */
-__global__ void k_jac_first(grid_dims g, const float *dscale, const float *base_fine,
-                            const float *base, level_view c) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long q = level_index(c, t, &X, &Y, &Z);
-        double change = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
-            const long long w = x + g.sy * y + g.sz * z;
-            change += (double)dscale[w] - (double)base_fine[w];
-        }
-        c.diag[q] = (float)((double)base[q] + change);
-    }
-}
-
-/* Level c's diagonal from the finer level f's change. */
-__global__ void k_jac_next(level_view f, const float *base_f, level_view c, const float *base) {
+/* Level c's diagonal: its linear one plus the aggregated change of the finer grid's values
+   (fine D at level 0, else the finer level's diagonal): cur and base on a grid of fm[xyz]
+   unknowns padded by one layer, strides fsx, fsy (the fine grid itself is such a grid). */
+__global__ void k_jac_level(const float *cur, const float *base_f, int fmx, int fmy, int fmz,
+                            long long fsx, long long fsy, level_view c, const float *base) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
          t += (long long)gridDim.x * blockDim.x) {
         int X, Y, Z;
@@ -1475,9 +1459,9 @@ __global__ void k_jac_next(level_view f, const float *base_f, level_view c, cons
         for (int k = 0; k < 8; ++k) {
             const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
                       z = 2 * Z - 1 + (k >> 2);
-            if (x > f.mx || y > f.my || z > f.mz) continue;
-            const long long q = x + f.sx * y + f.sy * z;
-            change += (double)f.diag[q] - (double)base_f[q];
+            if (x > fmx || y > fmy || z > fmz) continue;
+            const long long q = x + fsx * y + fsy * z;
+            change += (double)cur[q] - (double)base_f[q];
         }
         c.diag[Q] = (float)((double)base[Q] + change);
     }
@@ -1545,12 +1529,15 @@ int jacobian_update(mg_device *d, dg_error *err) {
     for (int l = 0; l < d->level_count; ++l) {
         const level_view &c = d->levels[l];
         if (l == 0)
-            k_jac_first<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
-                d->g, d->dscale, d->dscale_base, d->diag_base[0], c);
-        else
-            k_jac_next<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
-                d->levels[l - 1], d->diag_base[l - 1], c, d->diag_base[l]);
-        DG_CUDA_LAUNCHED("k_jac_first / k_jac_next");
+            k_jac_level<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
+                d->dscale, d->dscale_base, d->g.nx - 2, d->g.ny - 2, d->g.nz - 2, d->g.sy, d->g.sz,
+                c, d->diag_base[0]);
+        else {
+            const level_view &f = d->levels[l - 1];
+            k_jac_level<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(
+                f.diag, d->diag_base[l - 1], f.mx, f.my, f.mz, f.sx, f.sy, c, d->diag_base[l]);
+        }
+        DG_CUDA_LAUNCHED("k_jac_level");
     }
     if (d->level_count > 0 && d->h->params.coarsest_sweeps == 0) return coarsest_inverse(d, err);
     return DG_OK;

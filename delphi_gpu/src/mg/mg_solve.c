@@ -5,6 +5,11 @@
 
 #include "mg.h"
 
+/* The boundary weights of colour c: the Jacobian's (a Newton step) or the medium's. */
+static const double *mg_weights(const dg_mg_hierarchy *h, int c) {
+    return h->weight[c] ? h->weight[c] : h->prep->boundary_weight[c];
+}
+
 #define DG_TEMPLATE "mg/mg_solve_template.h" /* relative to for_each_precision.h */
 #include "../for_each_precision.h"           /* mg_solve_impl_f, mg_solve_impl_d */
 

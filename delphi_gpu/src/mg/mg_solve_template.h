@@ -9,11 +9,6 @@ typedef struct SFX(mg_sums) {
     int finite;
 } SFX(mg_sums);
 
-/* The boundary weights of colour c: the Jacobian's (a Newton step) or the medium's. */
-static const double *SFX(weights)(const dg_mg_hierarchy *h, int c) {
-    return h->weight[c] ? h->weight[c] : h->prep->boundary_weight[c];
-}
-
 /* Uniform part of the scaled operator: out = sign * (in - factor * sum of neighbours) [+ add],
    over all interior points; then the boundary corrections.  Used for A p and for b - A x. */
 static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in,
@@ -41,7 +36,7 @@ static void SFX(apply_uniform)(const dg_mg_hierarchy *h, const REAL *restrict in
     for (int c = 0; c < 2; ++c) {
         const int count = p->boundary_count[c];
         const int *index = p->boundary_index[c];
-        const double *weight = SFX(weights)(h, c);
+        const double *weight = mg_weights(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
@@ -185,7 +180,7 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
     const long step[6] = {-1, 1, -sy, sy, -sz, sz};
     const int count = p->boundary_count[c];
     const int *index = p->boundary_index[c];
-    const double *weight = SFX(weights)(h, c);
+    const double *weight = mg_weights(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
     for (int k = 0; k < count; ++k) {
         const size_t w = 2 * (size_t)index[k] + c;
@@ -222,7 +217,7 @@ static void SFX(fine_residual)(const dg_mg_hierarchy *h, const REAL *restrict r,
     for (int c = 0; c < 2; ++c) {
         const int count = p->boundary_count[c];
         const int *index = p->boundary_index[c];
-        const double *weight = SFX(weights)(h, c);
+        const double *weight = mg_weights(h, c);
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
