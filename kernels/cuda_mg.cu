@@ -461,31 +461,23 @@ __global__ void k_coarsest_dense(level_view l, const float *inverse) {
     dense_solve(l, inverse, rhs);
 }
 
-/* Between the caller's element type and the working one: every point (in) or the interior
-   only (out; the caller's faces stay as they were). */
+/* Between the caller's element type and the working one, every point (a float caller's faces
+   come back from double exactly; a double caller's answer is widened on the host, interior
+   only). */
 template <typename S, typename T> __global__ void k_convert(long long count, const S *src, T *dst) {
     for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < count;
          w += (long long)gridDim.x * blockDim.x)
         dst[w] = (T)src[w];
 }
 
-template <typename S, typename T>
-__global__ void k_convert_interior(grid_dims g, const S *src, T *dst) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
-         t += (long long)gridDim.x * blockDim.x) {
-        int c;
-        const long long w = interior_index(g, t, &c);
-        dst[w] = (T)src[w];
-    }
-}
-
 /* The face points of a grid whose interior is zero, packed on the host (dg_face_pack), into
-   dst. */
-template <typename T> __global__ void k_unpack_faces(grid_dims g, const T *packed, T *dst) {
+   dst (converted to its type). */
+template <typename S, typename T>
+__global__ void k_unpack_faces(grid_dims g, const S *packed, T *dst) {
     const long long total = (long long)dg_face_count(g.nx, g.ny, g.nz);
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
          k += (long long)gridDim.x * blockDim.x)
-        dst[dg_face_full_index(g.nx, g.ny, g.nz, (size_t)k)] = packed[k];
+        dst[dg_face_full_index(g.nx, g.ny, g.nz, (size_t)k)] = (T)packed[k];
 }
 
 /* Zero the face points of a full grid. */
@@ -736,23 +728,48 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
 
 /* ---- Host side ------------------------------------------------------------------------- */
 
+/* cudaFree of p unless it was carved from the workspace's one allocation. */
+void release_one(mg_device *d, void *p) {
+    const char *c = static_cast<const char *>(p), *a = static_cast<const char *>(d->arena);
+    if (!(a && c >= a && c < a + d->arena_bytes)) cudaFree(p);
+}
+
 void release(mg_device *d) {
-    cudaFree(d->salt), cudaFree(d->dscale), cudaFree(d->z);
-    for (int c = 0; c < 2; ++c) {
-        cudaFree(d->boundary_index[c]), cudaFree(d->charge_index[c]);
-        cudaFree(d->boundary_weight[c]), cudaFree(d->charge_source[c]);
-    }
-    cudaFree(d->x), cudaFree(d->r), cudaFree(d->p), cudaFree(d->q);
-    cudaFree(d->partials), cudaFree(d->result), cudaFree(d->inverse), cudaFree(d->caller);
-    cudaFree(d->rf), cudaFree(d->levels_device);
-    cudaFree(d->dscale_base), cudaFree(d->base_weight[0]), cudaFree(d->base_weight[1]);
+    void *arrays[] = {d->salt,
+                      d->dscale,
+                      d->z,
+                      d->boundary_index[0],
+                      d->boundary_index[1],
+                      d->charge_index[0],
+                      d->charge_index[1],
+                      d->boundary_weight[0],
+                      d->boundary_weight[1],
+                      d->charge_source[0],
+                      d->charge_source[1],
+                      d->x,
+                      d->r,
+                      d->p,
+                      d->q,
+                      d->partials,
+                      d->result,
+                      d->inverse,
+                      d->caller,
+                      d->rf,
+                      d->levels_device,
+                      d->dscale_base,
+                      d->base_weight[0],
+                      d->base_weight[1]};
+    for (void *a : arrays)
+        release_one(d, a);
     if (d->levels)
         for (int l = 0; l < d->level_count; ++l) {
             level_view *v = &d->levels[l];
-            cudaFree(v->diag), cudaFree(v->cx), cudaFree(v->cy), cudaFree(v->cz);
-            cudaFree(v->e), cudaFree(v->rhs);
+            void *level[6] = {v->diag, v->cx, v->cy, v->cz, v->e, v->rhs};
+            for (void *a : level)
+                release_one(d, a);
             if (d->diag_base) cudaFree(d->diag_base[l]);
         }
+    cudaFree(d->arena);
     free(d->levels), free(d->diag_base);
     if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
     if (d->stream) cudaStreamDestroy(d->stream);
@@ -815,56 +832,79 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
     if (d->colour_blocks > 65535 * 16) d->colour_blocks = 65535 * 16;
     DG_CUDA_TRY(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking),
                 "cudaStreamCreate (multigrid)");
-    int st;
-    DG_CUDA_TRY(cudaMalloc((void **)&d->salt, n), "cudaMalloc (multigrid salt map)");
-    DG_CUDA_TRY(cudaMalloc((void **)&d->dscale, n * sizeof(float)), "cudaMalloc (multigrid scale)");
-    DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
-    for (int c = 0; c < 2; ++c) {
-        d->boundary_count[c] = p->boundary_count[c], d->charge_count[c] = p->charge_count[c];
-        if ((st = dg_cuda_mg_upload((void **)&d->boundary_index[c], p->boundary_index[c],
-                                    sizeof(int) * p->boundary_count[c], "multigrid boundary list",
-                                    err)) ||
-            (st = dg_cuda_mg_upload((void **)&d->boundary_weight[c], p->boundary_weight[c],
-                                    6 * sizeof(double) * p->boundary_count[c], "multigrid weights",
-                                    err)) ||
-            (st = dg_cuda_mg_upload((void **)&d->charge_index[c], p->charge_index[c],
-                                    sizeof(int) * p->charge_count[c], "multigrid charge list",
-                                    err)) ||
-            (st = dg_cuda_mg_upload((void **)&d->charge_source[c], p->charge_source[c],
-                                    sizeof(double) * p->charge_count[c], "multigrid sources", err)))
-            return st;
-    }
-    DG_CUDA_TRY(cudaMalloc(&d->x, n * elem), "cudaMalloc (multigrid phi)");
-    void **zeroed[3] = {&d->r, &d->p, &d->q};
-    for (int i = 0; i < 3; ++i) {
-        DG_CUDA_TRY(cudaMalloc(zeroed[i], n * elem), "cudaMalloc (multigrid CG vectors)");
-        DG_CUDA_TRY(cudaMemset(*zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
-    }
-    DG_CUDA_TRY(cudaMalloc((void **)&d->z, n * sizeof(float)), "cudaMalloc (multigrid z)");
-    DG_CUDA_TRY(cudaMalloc((void **)&d->rf, n * sizeof(float)), "cudaMalloc (multigrid r)");
-    DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
-    DG_CUDA_TRY(
-        cudaMalloc((void **)&d->partials, (MG_PARTIALS + 2 * MG_EDGE_PARTIALS) * sizeof(mg_sums)),
-        "cudaMalloc (multigrid partials)");
-    DG_CUDA_TRY(cudaMalloc((void **)&d->result, MG_SUMS * sizeof(mg_sums)),
-                "cudaMalloc (multigrid sums)");
-    /* every byte defined: the sums travel whole (padding and slots a solve leaves unwritten) */
-    DG_CUDA_TRY(cudaMemset(d->result, 0, MG_SUMS * sizeof(mg_sums)), "cudaMemset (multigrid sums)");
     d->levels = (level_view *)calloc((size_t)h->level_count + 1, sizeof(level_view));
     if (!d->levels) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
     d->level_count = h->level_count;
+    /* The workspace is one allocation, carved in two passes (sizes, then pointers): a cudaMalloc
+       and a cudaFree per array cost about 3 ms per solve at 385^3. */
+    for (int pass = 0; pass < 2; ++pass) {
+        size_t at = 0;
+        auto carve = [&](void **ptr, size_t bytes) {
+            if (pass) *ptr = static_cast<char *>(d->arena) + at;
+            at += (bytes + 255) & ~(size_t)255;
+        };
+        carve((void **)&d->salt, n);
+        carve((void **)&d->dscale, n * sizeof(float));
+        carve(&d->x, n * elem);
+        carve(&d->r, n * elem);
+        carve(&d->p, n * elem);
+        carve(&d->q, n * elem);
+        carve((void **)&d->z, n * sizeof(float));
+        carve((void **)&d->rf, n * sizeof(float));
+        carve((void **)&d->partials, (MG_PARTIALS + 2 * MG_EDGE_PARTIALS) * sizeof(mg_sums));
+        carve((void **)&d->result, MG_SUMS * sizeof(mg_sums));
+        for (int c = 0; c < 2; ++c) {
+            carve((void **)&d->boundary_index[c], sizeof(int) * p->boundary_count[c]);
+            carve((void **)&d->boundary_weight[c], 6 * sizeof(double) * p->boundary_count[c]);
+            carve((void **)&d->charge_index[c], sizeof(int) * p->charge_count[c]);
+            carve((void **)&d->charge_source[c], sizeof(double) * p->charge_count[c]);
+        }
+        for (int l = 0; l < h->level_count; ++l) {
+            level_view *v = &d->levels[l];
+            float **arrays[6] = {&v->diag, &v->cx, &v->cy, &v->cz, &v->e, &v->rhs};
+            for (int a = 0; a < 6; ++a)
+                carve((void **)arrays[a], h->levels[l].padded * sizeof(float));
+        }
+        if (!pass) {
+            DG_CUDA_TRY(cudaMalloc(&d->arena, at), "cudaMalloc (multigrid workspace)");
+            d->arena_bytes = at;
+        }
+    }
+    DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
+    for (int c = 0; c < 2; ++c) {
+        d->boundary_count[c] = p->boundary_count[c], d->charge_count[c] = p->charge_count[c];
+        const struct {
+            void *to;
+            const void *from;
+            size_t bytes;
+        } lists[4] = {
+            {d->boundary_index[c], p->boundary_index[c], sizeof(int) * p->boundary_count[c]},
+            {d->boundary_weight[c], p->boundary_weight[c],
+             6 * sizeof(double) * p->boundary_count[c]},
+            {d->charge_index[c], p->charge_index[c], sizeof(int) * p->charge_count[c]},
+            {d->charge_source[c], p->charge_source[c], sizeof(double) * p->charge_count[c]}};
+        for (const auto &list : lists)
+            if (list.bytes)
+                DG_CUDA_TRY(cudaMemcpy(list.to, list.from, list.bytes, cudaMemcpyHostToDevice),
+                            "cudaMemcpy (multigrid lists)");
+    }
+    void *zeroed[3] = {d->r, d->p, d->q};
+    for (int i = 0; i < 3; ++i)
+        DG_CUDA_TRY(cudaMemset(zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
+    DG_CUDA_TRY(cudaMemset(d->z, 0, n * sizeof(float)), "cudaMemset (multigrid z)");
+    /* every byte defined: the sums travel whole (padding and slots a solve leaves unwritten) */
+    DG_CUDA_TRY(cudaMemset(d->result, 0, MG_SUMS * sizeof(mg_sums)), "cudaMemset (multigrid sums)");
     for (int l = 0; l < h->level_count; ++l) {
         const dg_mg_level *hl = &h->levels[l];
         level_view *v = &d->levels[l];
         v->mx = hl->mx, v->my = hl->my, v->mz = hl->mz;
         v->sx = hl->sx, v->sy = hl->sy, v->count = (long long)hl->mx * hl->my * hl->mz;
         const size_t bytes = hl->padded * sizeof(float);
-        float **arrays[6] = {&v->diag, &v->cx, &v->cy, &v->cz, &v->e, &v->rhs};
-        for (int a = 0; a < 6; ++a) {
-            DG_CUDA_TRY(cudaMalloc((void **)arrays[a], bytes), "cudaMalloc (multigrid level)");
-            DG_CUDA_TRY(cudaMemset(*arrays[a], 0, bytes), "cudaMemset (multigrid level)");
-        }
+        float *arrays[6] = {v->diag, v->cx, v->cy, v->cz, v->e, v->rhs};
+        for (int a = 0; a < 6; ++a)
+            DG_CUDA_TRY(cudaMemset(arrays[a], 0, bytes), "cudaMemset (multigrid level)");
     }
+    int st;
     if ((st = dg_cuda_mg_build(d, err))) return st; /* phi goes up while it builds */
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
@@ -887,9 +927,65 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
 
 } // namespace
 
+/* ---- phi's check ------------------------------------------------------------------------
+   dg_solve checks the caller's phi (non-finite values; whether the interior is all +0.0, when
+   only the faces need to go up) on a thread of its own while the set-up runs.  At 385^3 the
+   check (7 ms over a double grid) outlasts the set-up before phi goes up, so waiting for it
+   there cost 3-4 ms (10-13 ms at 513^3).  Instead, when it is still running, a sample of the
+   interior (every 16th row in y and in z, 1/256 of the grid) decides: any value that is not
+   +0.0 there (a warm start, a non-finite value) and the verdict is waited for as before; an
+   all-zero sample and only the faces go up, the cycles start, and the verdict is taken before
+   the answer is written (dg_cuda_mg_solve): a non-finite phi then fails as before, phi
+   untouched, and an interior that was not zero after all goes up whole and the solve runs
+   again from it (its first cycles were wasted, its answer is that of a solve from the whole
+   phi). */
+
+namespace {
+
+int speculate_always = 0; /* the test hook (mg.h) */
+
+/* 1 when the sampled interior rows of the caller's phi are all +0.0 (bit patterns zero). */
+int sample_is_zero(const mg_device *d) {
+    const long nx = d->g.nx, ny = d->g.ny, nz = d->g.nz;
+    for (long z = 1 + (nz - 2) % 16 / 2; z < nz - 1; z += 16)
+        for (long y = 1 + (ny - 2) % 16 / 2; y < ny - 1; y += 16) {
+            const size_t row = (size_t)nx * (y + (size_t)ny * z);
+            unsigned long long bits = 0;
+            if (d->phi_is_double) {
+                const unsigned long long *v = (const unsigned long long *)d->phi + row;
+                for (long x = 1; x < nx - 1; ++x)
+                    bits |= v[x];
+            } else {
+                const unsigned int *v = (const unsigned int *)d->phi + row;
+                for (long x = 1; x < nx - 1; ++x)
+                    bits |= v[x];
+            }
+            if (bits) return 0;
+        }
+    return 1;
+}
+
+} // namespace
+
+extern "C" void dg_cuda_mg_speculate_always(int on) {
+    __atomic_store_n(&speculate_always, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+int dg_cuda_mg_check_verdict(mg_device *d) {
+    if (!d->check || !d->check->wait) return 0;
+    const int always = __atomic_load_n(&speculate_always, __ATOMIC_RELAXED);
+    const int verdict = always ? DG_MG_CHECK_RUNNING : d->check->wait(d->check->check, 0);
+    if (verdict != DG_MG_CHECK_RUNNING) return verdict;
+    if (sample_is_zero(d)) {
+        d->speculative = 1;
+        return 1;
+    }
+    return d->check->wait(d->check->check, 1);
+}
+
 /* The caller's phi to d->x (working precision): one transfer.  When its interior is zero (the
-   usual start) only the six faces go up; a different element type goes through d->caller and
-   is converted on the device. */
+   usual start) only the six faces go up, converted into d->x on the device; otherwise a
+   different element type goes through d->caller and is converted there. */
 int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
     const dg_prepared *p = d->h->prep;
     const void *phi = d->phi;
@@ -899,7 +995,7 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
     const long nx = p->nx, ny = p->ny, nz = p->nz;
     const int nonzero = !d->interior_zero;
     void *target = d->x;
-    if (pelem != welem) {
+    if (nonzero && pelem != welem) {
         DG_CUDA_TRY(cudaMalloc(&d->caller, n * pelem), "cudaMalloc (multigrid caller's phi)");
         target = d->caller;
     }
@@ -913,24 +1009,32 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
     } else {
         /* gathered on the host threads: a face walk touches every row of the caller's grid */
         const size_t faces = dg_face_count((int)nx, (int)ny, (int)nz);
-        char *packed = (char *)malloc(faces * pelem);
+        /* packed by the check's thread before it checks (the host pool is then the check's) */
+        const void *ready = d->check && d->check->faces ? d->check->faces(d->check->check) : NULL;
+        char *packed = ready ? NULL : (char *)malloc(faces * pelem);
         void *dpacked = NULL;
-        if (!packed) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
-        dg_face_pack(packed, phi, pelem, (int)nx, (int)ny, (int)nz, 0, faces, d->threads);
-        cudaError_t code = cudaMemsetAsync(target, 0, n * pelem, d->stream);
+        if (!ready && !packed) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+        if (!ready)
+            dg_face_pack(packed, phi, pelem, (int)nx, (int)ny, (int)nz, 0, faces, d->threads);
+        cudaError_t code = cudaMemsetAsync(target, 0, n * welem, d->stream);
         if (code == cudaSuccess) code = cudaMalloc(&dpacked, faces * pelem);
         if (code == cudaSuccess)
-            code =
-                cudaMemcpyAsync(dpacked, packed, faces * pelem, cudaMemcpyHostToDevice, d->stream);
+            code = cudaMemcpyAsync(dpacked, ready ? ready : packed, faces * pelem,
+                                   cudaMemcpyHostToDevice, d->stream);
         if (code == cudaSuccess) {
-            if (phi_is_double)
-                k_unpack_faces<double>
-                    <<<dg_cuda_mg_blocks((long long)faces), MG_THREADS, 0, d->stream>>>(
-                        d->g, (const double *)dpacked, (double *)target);
+            const int blocks = dg_cuda_mg_blocks((long long)faces);
+            if (phi_is_double && is_double)
+                k_unpack_faces<double, double><<<blocks, MG_THREADS, 0, d->stream>>>(
+                    d->g, (const double *)dpacked, (double *)target);
+            else if (phi_is_double)
+                k_unpack_faces<double, float><<<blocks, MG_THREADS, 0, d->stream>>>(
+                    d->g, (const double *)dpacked, (float *)target);
+            else if (is_double)
+                k_unpack_faces<float, double><<<blocks, MG_THREADS, 0, d->stream>>>(
+                    d->g, (const float *)dpacked, (double *)target);
             else
-                k_unpack_faces<float>
-                    <<<dg_cuda_mg_blocks((long long)faces), MG_THREADS, 0, d->stream>>>(
-                        d->g, (const float *)dpacked, (float *)target);
+                k_unpack_faces<float, float><<<blocks, MG_THREADS, 0, d->stream>>>(
+                    d->g, (const float *)dpacked, (float *)target);
             code = cudaGetLastError();
         }
         if (code == cudaSuccess) code = cudaStreamSynchronize(d->stream);
@@ -938,7 +1042,7 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
         cudaFree(dpacked);
         if (code != cudaSuccess) return dg_cuda_fail(err, code, "multigrid phi (faces)");
     }
-    if (pelem != welem) {
+    if (nonzero && pelem != welem) {
         if (phi_is_double)
             k_convert<double, float><<<d->blocks, MG_THREADS, 0, d->stream>>>(
                 (long long)n, (const double *)d->caller, (float *)d->x);
@@ -994,17 +1098,33 @@ int ensure_pinned_slabs(dg_error *err) {
 }
 
 /* bytes from the device's source into the caller's dst, through the two pinned slabs: the DMA
-   of one chunk overlaps the host threads' copy of the previous one out of the other slab. */
-int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, dg_error *err) {
+   of one chunk overlaps the host threads' copy of the previous one out of the other slab.  With
+   widen, source is the float answer and dst the caller's double grid: the host threads convert
+   its interior points (half the bytes of a double copy over the bus; the caller's faces stay
+   as they are), through a pageable float copy when there are no slabs. */
+int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, int widen,
+                    dg_error *err) {
     struct hold_lock { /* released on every return */
         hold_lock() { pthread_mutex_lock(&pinned_lock); }
         ~hold_lock() { pthread_mutex_unlock(&pinned_lock); }
     } hold;
-    const int pin = pinned_state != 0 || answers_sent > 0 || bytes >= MG_PIN_AT_ONCE;
+    const int pin =
+        pinned_state != 0 || answers_sent > 0 || bytes * (widen ? 2 : 1) >= MG_PIN_AT_ONCE;
     ++answers_sent;
     int st = pin ? ensure_pinned_slabs(err) : DG_OK;
     if (st != DG_OK) return st;
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");
+    if (pinned_state != 1 && widen) { /* through a pageable float copy */
+        float *answer = (float *)malloc(bytes);
+        if (!answer) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+        const cudaError_t code = cudaMemcpy(answer, source, bytes, cudaMemcpyDeviceToHost);
+        if (code == cudaSuccess)
+            dg_widen_interior((double *)dst, answer, d->g.nx, d->g.ny, d->g.nz, 0,
+                              bytes / sizeof(float), 0);
+        free(answer);
+        if (code != cudaSuccess) return dg_cuda_fail(err, code, "cudaMemcpy (multigrid result)");
+        return DG_OK;
+    }
     if (pinned_state != 1) {
         DG_CUDA_TRY(cudaMemcpy(dst, source, bytes, cudaMemcpyDeviceToHost),
                     "cudaMemcpy (multigrid result)");
@@ -1038,7 +1158,11 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, d
         DG_CUDA_TRY(cudaEventSynchronize(ready.e[j & 1]), "multigrid result (chunk)");
         const size_t at = j * MG_PINNED_SLAB,
                      len = bytes - at < MG_PINNED_SLAB ? bytes - at : MG_PINNED_SLAB;
-        dg_copy_threads(out + at, pinned_slab[j & 1], len, 0);
+        if (widen)
+            dg_widen_interior((double *)dst, (const float *)pinned_slab[j & 1], d->g.nx, d->g.ny,
+                              d->g.nz, at / sizeof(float), len / sizeof(float), 0);
+        else
+            dg_copy_threads(out + at, pinned_slab[j & 1], len, 0);
     }
     return DG_OK;
 }
@@ -1047,18 +1171,19 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, d
 int download_phi(mg_device *d, void *phi, int phi_is_double, int is_double, dg_error *err) {
     const size_t n = d->h->prep->point_count;
     const size_t pelem = phi_is_double ? sizeof(double) : sizeof(float);
-    const void *source = d->x; /* same type: its faces are the caller's, unchanged */
+    const void *source = d->x;       /* same type: its faces are the caller's, unchanged */
+    if (phi_is_double && !is_double) /* widened on the host, interior only */
+        return download_pinned(d, phi, source, n * sizeof(float), 1, err);
     if (phi_is_double != is_double) {
-        if (phi_is_double)
-            k_convert_interior<float, double><<<d->blocks, MG_THREADS, 0, d->stream>>>(
-                d->g, (const float *)d->x, (double *)d->caller);
-        else
-            k_convert_interior<double, float><<<d->blocks, MG_THREADS, 0, d->stream>>>(
-                d->g, (const double *)d->x, (float *)d->caller);
-        DG_CUDA_LAUNCHED("k_convert_interior");
+        /* every point: the faces of x are the caller's floats, which come back exactly */
+        if (!d->caller)
+            DG_CUDA_TRY(cudaMalloc(&d->caller, n * pelem), "cudaMalloc (multigrid result)");
+        k_convert<double, float><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+            (long long)n, (const double *)d->x, (float *)d->caller);
+        DG_CUDA_LAUNCHED("k_convert");
         source = d->caller;
     }
-    return download_pinned(d, phi, source, n * pelem, err);
+    return download_pinned(d, phi, source, n * pelem, 0, err);
 }
 
 /* Fold the first count partials into the device's sums res[slot]. */
@@ -1273,6 +1398,7 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
 template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
     int st;
     if (!d->preconditioner) {
+        const double start = dg_wall_seconds();
         DG_CUDA_TRY(cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal),
                     "cudaStreamBeginCapture (multigrid)");
         st = precondition<T>(d, (const T *)d->r, (float *)d->q, err);
@@ -1286,6 +1412,7 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
         code = cudaGraphInstantiate(&d->preconditioner, graph, 0);
         cudaGraphDestroy(graph);
         DG_CUDA_TRY(code, "cudaGraphInstantiate (multigrid)");
+        d->graph_seconds += dg_wall_seconds() - start;
     }
     DG_CUDA_TRY(cudaGraphLaunch(d->preconditioner, d->stream), "cudaGraphLaunch (multigrid)");
     return DG_OK;
@@ -1394,27 +1521,55 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 } // namespace
 
 extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                                int phi_is_double, int (*check_wait)(void *check), void *check,
-                                int threads, const dg_mg_control *control, dg_mg_outcome *outcome,
+                                int phi_is_double, const dg_phi_check_view *check, int threads,
+                                const dg_mg_control *control, dg_mg_outcome *outcome,
                                 dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
     mg_device d;
     memset(&d, 0, sizeof d);
     d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
-    d.check_wait = check_wait, d.check = check, d.threads = threads;
+    d.check = check, d.threads = threads;
     const size_t elem = is_double ? sizeof(double) : sizeof(float);
     int st = setup(&d, h, elem, err);
     const double t1 = dg_wall_seconds();
     if (st == DG_OK)
         st = is_double ? solve<double>(&d, control, outcome, err)
                        : solve<float>(&d, control, outcome, err);
+    if (st == DG_OK && d.speculative) { /* the check's verdict, before the answer is written */
+        const double waited = dg_wall_seconds();
+        const int verdict = check->wait(check->check, 1);
+        d.check_wait_seconds += dg_wall_seconds() - waited;
+        d.speculative = 0;
+        if (verdict < 0)
+            st = dg_error_set(err, DG_ERR_NONFINITE_INPUT, "phi holds a non-finite value");
+        else if (verdict == 0) { /* not zero after all: from the whole phi again */
+            d.interior_zero = 0, d.step_pending = 0;
+            const double up = dg_wall_seconds();
+            /* the upload runs on the legacy stream, which the solve's stream does not wait for
+               (either way) */
+            cudaError_t code = cudaStreamSynchronize(d.stream);
+            if (code != cudaSuccess)
+                st = dg_cuda_fail(err, code, "multigrid solve (before phi's second upload)");
+            if (st == DG_OK) st = dg_cuda_mg_upload_phi(&d, err);
+            if (st == DG_OK && (code = cudaDeviceSynchronize()) != cudaSuccess)
+                st = dg_cuda_fail(err, code, "multigrid phi (second upload)");
+            d.phi_in_seconds += dg_wall_seconds() - up;
+            if (st == DG_OK)
+                st = is_double ? solve<double>(&d, control, outcome, err)
+                               : solve<float>(&d, control, outcome, err);
+        }
+    }
     const double t2 = dg_wall_seconds();
     if (st == DG_OK && outcome->outcome != DG_OUTCOME_DIVERGED)
         st = download_phi(&d, phi, phi_is_double, is_double, err);
     outcome->phi_in_seconds = d.phi_in_seconds;
     outcome->cycle_seconds = t2 - t1;
-    outcome->phi_out_seconds = dg_wall_seconds() - t2;
+    const double t3 = dg_wall_seconds();
+    outcome->phi_out_seconds = t3 - t2;
+    outcome->check_wait_seconds = d.check_wait_seconds;
+    outcome->graph_seconds = d.graph_seconds;
     release(&d);
+    outcome->release_seconds = dg_wall_seconds() - t3;
     return st;
 }
 

@@ -94,16 +94,18 @@ struct mg_device {
     int blocks;                /* grid-stride blocks of the full-grid kernels */
     int colour_blocks;         /* blocks of the colour sweeps (MG_ROW_SUBS rows each) */
     cudaStream_t stream;
+    void *arena; /* one allocation holding the arrays that setup carves from it */
+    size_t arena_bytes;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
     float *rf;                      /* the residual in float for the sweeps (split layout) */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
-    int phi_is_double, is_double, interior_zero; /* interior_zero: from check_wait */
-    int (*check_wait)(void *check);              /* dg_cuda_mg_solve's (mg.h) */
-    void *check;
-    int threads; /* host threads for the faces' packing (0 = OpenMP's default) */
-    double phi_in_seconds;
+    int phi_is_double, is_double, interior_zero; /* interior_zero: from the check */
+    const dg_phi_check_view *check;              /* dg_cuda_mg_solve's (mg.h); NULL: none */
+    int speculative; /* the cycles started before the check's verdict (interior taken as zero) */
+    int threads;     /* host threads for the faces' packing (0 = OpenMP's default) */
+    double phi_in_seconds, check_wait_seconds, graph_seconds; /* graph: capture, instantiation */
     /* A Newton step's Jacobian (dg_cuda_mg_jacobian_*; NULL for a linear solve): its factor
        and b (the caller's, split layout), the linear operator's D, level diagonals and
        boundary weights (boundary_weight then holds the Jacobian's) */
@@ -116,6 +118,12 @@ struct mg_device {
 /** The caller's phi (d->phi) into d->x (cuda_mg.cu): one transfer, only the six faces when
  *  d->interior_zero; converted on the device when the caller's type is not the working one. */
 int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err);
+
+/** The caller's check of phi as the set-up needs it (1: interior all +0.0, 0: not, -1:
+ *  non-finite; 0 without a check): when the check is still running (or always, with
+ *  dg_cuda_mg_speculate_always) and a sample of phi's interior is all +0.0, 1 at once with
+ *  d->speculative set, and dg_cuda_mg_solve takes the verdict before writing the answer. */
+int dg_cuda_mg_check_verdict(mg_device *d);
 
 /** Blocks of MG_THREADS for count items (at least 1, at most 1048560; kernels grid-stride). */
 int dg_cuda_mg_blocks(long long count);

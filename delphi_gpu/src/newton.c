@@ -132,9 +132,7 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
     const tolerances tol = newton_tolerances(&s->options);
     /* Multigrid's inner floor: the linear multigrid's residual tolerance for a change
        tolerance (mg.h), applied to the SOR's inner floor. */
-    const dg_prepared *p = &s->prep;
-    const double mg_floor =
-        DG_MG_TOLERANCE_MARGIN * dg_mg_residual_factor(p->nx, p->ny, p->nz) * tol.inner_floor;
+    const double mg_floor = DG_MG_RESIDUAL_PER_CHANGE * tol.inner_floor;
     const double interior = (double)s->prep.interior_count;
     dg_error err = {0};
     dg_newton_norms g = {0};

@@ -2,10 +2,14 @@
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host_pool.h"
+#include "mg/mg.h"
 #include "solver_internal.h"
+#include "transfer_host.h"
 
 /* Points per range of phi's check on the host pool (whole rows, at least one). */
 #define CHECK_ROW_POINTS 16384
@@ -36,26 +40,54 @@ typedef struct phi_check {
     size_t rows, grain;
     pthread_t thread;
     int running; /* on its thread, not yet joined */
+    int done;    /* the pass has ended (atomic: set on the check's thread) */
     double seconds;
+    /* multigrid on CUDA: the faces packed first (es-byte elements), for their upload while the
+       check runs; faces_state 0 while packing, 1 packed, -1 not packed (atomic) */
+    size_t es;
+    void *faces;
+    int pack_faces, faces_state;
 } phi_check;
 
 static void *phi_check_run(void *context) {
     phi_check *c = context;
     const double start = dg_wall_seconds();
+    if (c->pack_faces) {
+        const size_t count = dg_face_count((int)c->nx, (int)c->ny, (int)c->nz);
+        c->faces = malloc(count * c->es);
+        if (c->faces)
+            dg_face_pack(c->faces, c->phi, c->es, (int)c->nx, (int)c->ny, (int)c->nz, 0, count,
+                         c->where.threads);
+        __atomic_store_n(&c->faces_state, c->faces ? 1 : -1, __ATOMIC_RELEASE);
+    }
     dg_host_for(c->where, c->rows, c->grain, c->range, c);
     c->seconds = dg_wall_seconds() - start;
+    __atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
-/* The multigrid path's wait (dg_solver.mg_check_wait): 1 when every interior value is +0.0, 0
-   when not, -1 when phi holds a non-finite value. */
-static int phi_check_wait(void *context) {
+/* The multigrid path's wait (dg_phi_check_view.wait): 1 when every interior value is +0.0, 0
+   when not, -1 when phi holds a non-finite value; DG_MG_CHECK_RUNNING when the check has not
+   ended and block is 0. */
+static int phi_check_wait(void *context, int block) {
     phi_check *c = context;
+    if (c->running && !block && !__atomic_load_n(&c->done, __ATOMIC_ACQUIRE))
+        return DG_MG_CHECK_RUNNING;
     if (c->running) {
         pthread_join(c->thread, NULL);
         c->running = 0;
     }
     return c->bad ? -1 : c->interior_bits == 0;
+}
+
+/* The multigrid path's faces (dg_phi_check_view.faces): packed by the check's thread before it
+   checks (a job of a few milliseconds on the host pool, which the check then holds). */
+static const void *phi_check_faces(void *context) {
+    phi_check *c = context;
+    if (!c->pack_faces) return NULL;
+    while (__atomic_load_n(&c->faces_state, __ATOMIC_ACQUIRE) == 0)
+        sched_yield();
+    return c->faces_state == 1 ? c->faces : NULL;
 }
 
 #define DG_TEMPLATE "solve_template.h"

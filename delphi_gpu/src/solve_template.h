@@ -66,10 +66,11 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
        inner solver it works on the backend's half grids, as the SOR */
     const int mg_own = s->active_solver == DG_SOLVER_MULTIGRID && !dg_mg_inner_newton(s);
     const int beside = mg_own && s->options.backend == DG_BACKEND_CUDA;
+    c.es = sizeof(REAL), c.pack_faces = beside;
     if (beside && pthread_create(&c.thread, NULL, phi_check_run, &c) == 0)
         c.running = 1;
     else
-        phi_check_run(&c);
+        c.pack_faces = 0, phi_check_run(&c);
     if (!c.running && c.bad) return SFX(refuse_nonfinite)(s, phi);
     /* read only once the check has ended (a running one is multigrid's, which waits for it) */
     const int interior_zero = !c.running && c.interior_bits == 0;
@@ -81,6 +82,7 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     s->timing.spectral = s->timing.iterate = s->timing.store_phi = s->timing.store_wait = 0.0;
     s->timing.mg_setup = s->timing.mg_cycles = s->timing.mg_phi_in = 0.0;
     s->timing.mg_build = s->timing.mg_phi_out = 0.0;
+    s->timing.mg_check_wait = s->timing.mg_release = s->timing.mg_graph = 0.0;
     /* Multigrid reads phi and writes its answer back itself (once each way): the SOR's half
        grids are not involved. */
     const int by_backend = !mg_own;
@@ -93,18 +95,19 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;
     s->mg_phi = phi, s->mg_phi_is_double = IS_DOUBLE;
-    s->mg_check_wait = phi_check_wait, s->mg_check = &c;
+    s->mg_check = (dg_phi_check_view){phi_check_wait, phi_check_faces, &c};
     s->timing.load_phi = dg_wall_seconds() - checked;
     if (s->loop_begun) __atomic_store_n(s->loop_begun, 1, __ATOMIC_RELEASE);
     s->in_solve = 1;
     st = dg_run_solver(s, r);
     s->in_solve = 0;
     s->mg_phi = NULL;
-    s->mg_check_wait = NULL, s->mg_check = NULL;
+    s->mg_check = (dg_phi_check_view){NULL, NULL, NULL};
     if (beside) {
-        /* the multigrid path waited for the check before phi went up (and wrote nothing when
-           it failed), unless it stopped earlier */
-        phi_check_wait(&c);
+        /* the multigrid path waited for the check before writing its answer (and wrote nothing
+           when it failed), unless it stopped earlier */
+        phi_check_wait(&c, 1);
+        free(c.faces);
         s->timing.check_phi = c.seconds;
         if (c.bad) return SFX(refuse_nonfinite)(s, phi);
     }

@@ -21,7 +21,21 @@ typedef struct dg_solver_timing {
        phi check runs beside the hierarchy's set-up: check_phi is then its own duration, and
        any wait for it falls into mg_build */
     double mg_setup, mg_cycles, mg_phi_in, mg_build, mg_phi_out;
+    double mg_check_wait, mg_release; /* parts of mg_build (CUDA) */
+    double mg_graph;                  /* part of mg_cycles (CUDA) */
 } dg_solver_timing;
+
+/* dg_solve's check of the caller's phi as the multigrid path sees it (solve.c); it may run on
+   a thread of its own beside the multigrid set-up.  wait(check, block): 1 when every interior
+   value is +0.0, 0 when not, -1 when phi holds a non-finite value (the solve must then leave phi
+   untouched), DG_MG_CHECK_RUNNING (mg/mg.h) while it runs unless block is set (then it waits).
+   faces(check): phi's face values packed in dg_face_pack's order (transfer_host.h), which the
+   check's thread packs before it checks, waiting for them; NULL when they were not packed. */
+typedef struct dg_phi_check_view {
+    int (*wait)(void *check, int block);
+    const void *(*faces)(void *check);
+    void *check;
+} dg_phi_check_view;
 
 struct dg_solver_s {
     dg_options options;            /* backend resolved to CPU or CUDA */
@@ -39,11 +53,8 @@ struct dg_solver_s {
                                phase) */
     void *mg_phi; /* the caller's phi during dg_solve (multigrid reads it and writes its answer) */
     int mg_phi_is_double;
-    /* dg_solve's phi check, for multigrid: mg_check_wait(mg_check) waits for it (it may run
-       beside the set-up) and returns 1 when every interior value is +0.0, 0 when not, -1 when
-       phi holds a non-finite value (the solve must then leave phi untouched) */
-    int (*mg_check_wait)(void *check);
-    void *mg_check;
+    /* dg_solve's phi check, for multigrid (dg_phi_check_view) */
+    dg_phi_check_view mg_check;
     int active_solver;       /* the dg_solver_method of the latest dg_solve (AUTO resolved) */
     char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;

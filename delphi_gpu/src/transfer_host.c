@@ -120,3 +120,41 @@ void dg_store_interior_rows(void *phi, const void *slab, size_t es, int nx, int 
     }
     dg_pool_run(threads, chunks, rows_chunk, &j);
 }
+
+typedef struct widen_job {
+    double *phi;
+    const float *src;
+    size_t first, count, per_chunk;
+    int nx, ny, nz;
+} widen_job;
+
+static void widen_chunk(void *context, size_t chunk) {
+    const widen_job *j = context;
+    const size_t nx = (size_t)j->nx, ny = (size_t)j->ny, nz = (size_t)j->nz;
+    size_t w = j->first + chunk * j->per_chunk;
+    const size_t left = j->count - chunk * j->per_chunk;
+    const size_t end = w + (j->per_chunk < left ? j->per_chunk : left);
+    while (w < end) {
+        const size_t row = w / nx, x = w % nx, y = row % ny, z = row / ny;
+        const size_t row_end = (row + 1) * nx < end ? (row + 1) * nx : end;
+        if (z > 0 && z < nz - 1 && y > 0 && y < ny - 1) {
+            const size_t from = x > 0 ? w : w + 1,
+                         to = row_end < row * nx + nx - 1 ? row_end : row * nx + nx - 1;
+            for (size_t v = from; v < to; ++v)
+                j->phi[v] = (double)j->src[v - j->first];
+        }
+        w = row_end;
+    }
+}
+
+void dg_widen_interior(double *phi, const float *src, int nx, int ny, int nz, size_t first,
+                       size_t count, int threads) {
+    widen_job j = {phi, src, first, count, CHUNK_BYTES / sizeof(float), nx, ny, nz};
+    const size_t chunks = (count + j.per_chunk - 1) / j.per_chunk;
+    if (count * sizeof(float) < PARALLEL_MIN_BYTES || thread_count(threads) <= 1) {
+        for (size_t c = 0; c < chunks; ++c)
+            widen_chunk(&j, c);
+        return;
+    }
+    dg_pool_run(threads, chunks, widen_chunk, &j);
+}

@@ -56,6 +56,11 @@ void dg_face_pack(void *packed, const void *phi, size_t es, int nx, int ny, int 
 void dg_store_interior_rows(void *phi, const void *slab, size_t es, int nx, int ny, size_t z0,
                             size_t planes, int threads);
 
+/** phi[w] = (double)src[w - first] for the interior points w of [first, first + count) of an
+ *  nx * ny * nz grid (x fastest); the face points of phi are left as they are. */
+void dg_widen_interior(double *phi, const float *src, int nx, int ny, int nz, size_t first,
+                       size_t count, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,7 +31,8 @@ static inline void transfer_check_layout(int nx, int ny, int nz) {
 }
 
 /* The host copies of the CUDA transfers: face packing in chunks, interior rows of a slab of
-   planes, and the threaded copy, on a grid large enough for several threads. */
+   planes, the threaded copy and the widening of a float answer, on a grid large enough for
+   several threads. */
 static inline void transfer_check_host_copies(int n, int threads) {
     const size_t points = (size_t)n * n * n, plane = (size_t)n * n;
     double *grid = malloc(points * sizeof *grid), *out = malloc(points * sizeof *out);
@@ -74,6 +75,22 @@ static inline void transfer_check_host_copies(int n, int threads) {
     for (size_t i = 0; i < bytes; ++i)
         wrong += ((unsigned char *)grid)[i] != 0;
     CHECK(wrong == 0 && ((unsigned char *)grid)[bytes] != 0, "dg_zero_threads: %ld bytes", wrong);
+    /* A float answer widened into a double grid in uneven pieces (as the slabs deliver it):
+       interior points converted, faces untouched. */
+    for (size_t w = 0; w < points; ++w)
+        out[w] = -1.0;
+    const size_t piece = points / 5 + 7;
+    for (size_t first = 0; first < points; first += piece)
+        dg_widen_interior(out, grid_f + first, n, n, n, first,
+                          first + piece <= points ? piece : points - first, threads);
+    wrong = 0;
+    for (size_t w = 0; w < points; ++w) {
+        const size_t x = w % n, y = w / n % n, z = w / plane;
+        const int inside = x >= 1 && x + 1 < (size_t)n && y >= 1 && y + 1 < (size_t)n && z >= 1 &&
+                           z + 1 < (size_t)n;
+        wrong += out[w] != (inside ? (double)grid_f[w] : -1.0);
+    }
+    CHECK(wrong == 0, "%ld points wrong after dg_widen_interior", wrong);
     free(grid), free(out), free(grid_f), free(packed_f), free(packed);
 }
 

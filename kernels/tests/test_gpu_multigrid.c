@@ -2,8 +2,10 @@
  * protein-like medium (spheres of eps 2 in 80 with charges), with and without salt, in double
  * and float; a non-finite phi refused as on the CPU.  Same algorithm, different summation orders:
  * double answers agree to 1e-9 of the potential's max, cycle counts within one; float to 1e-4.
- * Skips (77) without a GPU. */
+ * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
+ * answers of a solve from the whole phi.  Skips (77) without a GPU. */
 #include "gpu_test.h"
+#include "mg/mg.h"
 #include "mg_problem.h"
 
 typedef struct outcome {
@@ -109,8 +111,9 @@ static double *solve_caller(dense_problem *d, const double *start, int backend, 
 
 /* How phi travels (once each way, straight between the caller and the device): a zero or a
    non-zero interior at the start (faces only or the whole grid up), a float or double caller
-   with double or float working precision (converted on the device), the faces left as the
-   caller's; CUDA against the CPU's multigrid on the same inputs. */
+   with double or float working precision (converted on the device; a float answer widened into
+   a double caller's grid on the host), the faces left as the caller's; CUDA against the CPU's
+   multigrid on the same inputs. */
 static void hand_over(void) {
     const int n = 49;
     dense_problem d;
@@ -128,12 +131,10 @@ static void hand_over(void) {
     const struct {
         int precision, caller_float, nonzero;
         double tol;
-    } cases[5] = {{DG_PRECISION_DOUBLE, 0, 1, 1e-6},
-                  {DG_PRECISION_DOUBLE, 1, 0, 1e-6},
-                  {DG_PRECISION_DOUBLE, 1, 1, 1e-6},
-                  {DG_PRECISION_FLOAT, 0, 1, 1e-4},
-                  {DG_PRECISION_MIXED, 0, 0, 1e-6}};
-    for (int c = 0; c < 5; ++c) {
+    } cases[6] = {{DG_PRECISION_DOUBLE, 0, 1, 1e-6}, {DG_PRECISION_DOUBLE, 1, 0, 1e-6},
+                  {DG_PRECISION_DOUBLE, 1, 1, 1e-6}, {DG_PRECISION_FLOAT, 0, 1, 1e-4},
+                  {DG_PRECISION_FLOAT, 0, 0, 1e-4},  {DG_PRECISION_MIXED, 0, 0, 1e-6}};
+    for (int c = 0; c < 6; ++c) {
         const double *start = cases[c].nonzero ? busy : zero;
         int kept_cpu = 0, kept_gpu = 0, solver = -1, solver_cpu = -1;
         double *cpu = solve_caller(&d, start, DG_BACKEND_CPU, cases[c].precision,
@@ -166,12 +167,13 @@ static void bad_phi(void) {
     double *phi = malloc(points * sizeof *phi), *copy = malloc(points * sizeof *copy);
     mg_faces faces;
     mg_problem_build(&d, phi, n, 0, &faces);
-    const long bad = idx3(n, n, 7, 11, 13);
-    char message[2][512];
-    for (int b = 0; b < 2; ++b) {
+    const long bad = idx3(n, n, 7, 11, 13); /* outside the sampled rows (y, z = 4, 20, 36) */
+    char message[3][512];
+    for (int b = 0; b < 3; ++b) { /* CPU, CUDA, CUDA with the cycles started before the check */
         dg_options o;
         dg_default_options(&o);
         o.solver = DG_SOLVER_MULTIGRID, o.max_change_tol = 1e-6;
+        dg_cuda_mg_speculate_always(b == 2);
         dg_solver s = gpu_make_solver(b ? DG_BACKEND_CUDA : DG_BACKEND_CPU, &o);
         CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
         memcpy(copy, phi, points * sizeof *copy);
@@ -191,9 +193,59 @@ static void bad_phi(void) {
               "backend %d: %s after the failed solve", b, dg_outcome_string(r.outcome));
         dg_destroy(s);
     }
-    printf("non-finite phi: cpu '%s', cuda '%s'\n", message[0], message[1]);
-    CHECK(strcmp(message[0], message[1]) == 0, "the backends' messages differ");
+    dg_cuda_mg_speculate_always(0);
+    printf("non-finite phi: cpu '%s', cuda '%s', cuda started early '%s'\n", message[0], message[1],
+           message[2]);
+    CHECK(strcmp(message[0], message[1]) == 0 && strcmp(message[0], message[2]) == 0,
+          "the backends' messages differ");
     free(phi), free(copy);
+    dense_problem_free(&d);
+}
+
+/* The cycles started before dg_solve's phi check has ended, on an interior that is zero in the
+   sampled rows but not elsewhere (one point, outside rows y, z = 8, 24, 40): the verdict must
+   send the whole phi up and solve again.  A fixed count of 3 cycles makes the answer depend on
+   the start, so CUDA must match the CPU from the same start and differ from a solve from the
+   zero interior. */
+static void early_start(void) {
+    const int n = 49;
+    dense_problem d;
+    const long points = (long)n * n * n;
+    double *zero = malloc(points * sizeof *zero), *start = malloc(points * sizeof *start);
+    mg_faces faces;
+    mg_problem_build(&d, zero, n, 1, &faces);
+    memcpy(start, zero, points * sizeof *start);
+    start[idx3(n, n, 7, 11, 13)] = 500.0;
+    double *answer[3] = {NULL, NULL, NULL}; /* CPU, CUDA started early, CUDA from zero */
+    int cycles[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        dg_options o;
+        dg_default_options(&o);
+        o.solver = DG_SOLVER_MULTIGRID, o.max_change_tol = 0.0, o.iterations = 3;
+        dg_cuda_mg_speculate_always(k == 1);
+        dg_solver s = gpu_make_solver(k ? DG_BACKEND_CUDA : DG_BACKEND_CPU, &o);
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        answer[k] = malloc(points * sizeof(double));
+        memcpy(answer[k], k == 2 ? zero : start, points * sizeof(double));
+        dg_result r;
+        CHECK_OK(dg_solve_d(s, answer[k], &r), s);
+        cycles[k] = r.iterations;
+        CHECK(r.outcome == DG_OUTCOME_COMPLETED, "run %d: %s", k, dg_outcome_string(r.outcome));
+        dg_destroy(s);
+    }
+    dg_cuda_mg_speculate_always(0);
+    double ref = 0.0;
+    const double same = max_abs_diff(answer[1], answer[0], points, &ref) / ref;
+    const double other = max_abs_diff(answer[2], answer[0], points, &ref) / ref;
+    printf("early start: CUDA vs CPU %.2e of max after %d / %d cycles (from the zero interior: "
+           "%.2e)\n",
+           same, cycles[1], cycles[0], other);
+    CHECK(cycles[0] == 3 && cycles[1] == 3, "cycles %d %d", cycles[0], cycles[1]);
+    CHECK(same < 1e-9, "CUDA started early vs CPU %.2e of the max", same);
+    CHECK(other > 1e-6, "the start made no difference (%.2e): the test cannot tell", other);
+    for (int k = 0; k < 3; ++k)
+        free(answer[k]);
+    free(zero), free(start);
     dense_problem_free(&d);
 }
 
@@ -227,6 +279,7 @@ int main(void) {
     compare(65, 0, DG_PRECISION_FLOAT);
     hand_over();
     bad_phi();
+    early_start();
     auto_below();
     return test_finish("test_gpu_multigrid");
 }

@@ -2,10 +2,10 @@
 #include "mg.h"
 
 int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
-                     int phi_is_double, int (*check_wait)(void *check), void *check, int threads,
+                     int phi_is_double, const dg_phi_check_view *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err) {
     (void)device, (void)h, (void)is_double, (void)phi, (void)phi_is_double, (void)control;
-    (void)check_wait, (void)check, (void)threads;
+    (void)check, (void)threads;
     (void)outcome;
     return dg_error_set(err, DG_ERR_BACKEND_NOT_BUILT,
                         "this library was not built with CUDA (configure with -DGPU=ON)");
@@ -28,4 +28,8 @@ int dg_cuda_mg_jacobian_solve(void *state, const float *factor, const float *b, 
 
 void dg_cuda_mg_jacobian_end(void *state) {
     (void)state;
+}
+
+void dg_cuda_mg_speculate_always(int on) {
+    (void)on;
 }

@@ -471,10 +471,3 @@ double dg_mg_bytes_per_point(const dg_mg_hierarchy *h) {
         bytes += 6.0 * sizeof(float) * h->levels[l].padded;
     return bytes / (double)h->prep->point_count;
 }
-
-double dg_mg_residual_factor(int nx, int ny, int nz) {
-    const double pi = 3.14159265358979323846;
-    const double rho = (cos(pi / (nx - 1)) + cos(pi / (ny - 1)) + cos(pi / (nz - 1))) / 3.0;
-    const double omega = 2.0 / (1.0 + sqrt(1.0 - rho * rho));
-    return (1.0 - rho) / (2.0 - omega);
-}

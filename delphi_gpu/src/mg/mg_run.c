@@ -10,10 +10,9 @@
 
 #include "mg.h"
 
-void dg_mg_make_control(const dg_options *o, const dg_prepared *p, int is_double,
-                        dg_mg_control *c) {
+void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
     /* Tolerances on the scaled residual, matched to the SOR change tolerances. */
-    const double g = DG_MG_TOLERANCE_MARGIN * dg_mg_residual_factor(p->nx, p->ny, p->nz);
+    const double g = DG_MG_RESIDUAL_PER_CHANGE;
     c->tol[0] = g * o->max_change_tol;
     c->tol[1] = g * o->rms_change_tol;
     c->tol[2] = g * o->norm_change_tol;
@@ -90,18 +89,21 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         st = dg_mg_plan(&h, p, &params, o->num_threads, message, sizeof message);
         if (st != DG_OK) return dg_fail(s, st, "%s", message);
         dg_mg_control ctl;
-        dg_mg_make_control(o, p, is_double, &ctl);
+        dg_mg_make_control(o, is_double, &ctl);
         /* dg_solve's phi check (which may still be running) says whether the interior is all
            +0.0 (then only the faces go up) or holds a non-finite value (then nothing is
-           written and dg_solve names it) */
-        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, s->mg_check_wait,
-                              s->mg_check, threads, &ctl, &out, &err);
+           written and dg_solve names it); the solve may start before it ends (mg.h) */
+        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, &s->mg_check, threads,
+                              &ctl, &out, &err);
         dg_mg_free(&h);
         if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
         s->timing.mg_phi_in = out.phi_in_seconds;
         s->timing.mg_build = (dg_wall_seconds() - start) - out.phi_in_seconds - out.cycle_seconds -
                              out.phi_out_seconds;
         s->timing.mg_phi_out = out.phi_out_seconds;
+        s->timing.mg_check_wait = out.check_wait_seconds;
+        s->timing.mg_release = out.release_seconds;
+        s->timing.mg_graph = out.graph_seconds;
         r->solve_seconds = out.cycle_seconds;
     } else {
         void *work = malloc(p->point_count * (is_double ? sizeof(double) : sizeof(float)));
@@ -116,7 +118,7 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         }
         solve_start = dg_wall_seconds();
         dg_mg_control ctl;
-        dg_mg_make_control(o, p, is_double, &ctl);
+        dg_mg_make_control(o, is_double, &ctl);
         st = is_double ? dg_mg_solve_d(&h, work, &ctl, &out, &err)
                        : dg_mg_solve_f(&h, work, &ctl, &out, &err);
         dg_mg_free(&h);
