@@ -28,8 +28,10 @@ static inline unsigned long long value_bits_d(double v) {
 
 /* phi's check over grid rows (y, z): non-finite values counted, and the bit patterns of the
    interior values or-ed (all +0.0: a fresh solve, whose backend need read only the faces).  A
-   multigrid solve on CUDA runs it on a thread of its own beside the device's set-up (the
-   allocations and clears of the hierarchy), and waits for it before phi goes up. */
+   multigrid solve on CUDA runs it on a thread of its own beside the device's set-up, which packs
+   phi's faces first; the solve takes its verdict before phi goes up, or, when the check is
+   still running then and a sample of the interior is zero, before it writes its answer
+   (kernels/cuda_mg.cu, "phi's check"). */
 typedef struct phi_check {
     const void *phi; /* REAL of the template */
     long nx, ny, nz;
