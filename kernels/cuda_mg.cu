@@ -19,8 +19,9 @@
 /* A process's first answer smaller than this goes back by a pageable copy and the slabs are
    pinned at the next solve: pinning the two slabs costs about 0.01 s (cuda_pinned.cu), which a
    pinned pass (about 45 GB/s against 13 GB/s pageable on an H100 host, docs/PERFORMANCE.md runs
-   21 and 26) wins back only from about 200 MB of answer on. */
-#define MG_PIN_AT_ONCE ((size_t)256 << 20)
+   21 and 26) wins back only from about 200 MB of answer on (run 28: a 228 MB answer took
+   0.014-0.022 s pageable, 0.010-0.012 s pinning the slabs first). */
+#define MG_PIN_AT_ONCE ((size_t)192 << 20)
 
 namespace {
 
