@@ -209,8 +209,12 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
         status = dg_cuda_refine_fold_residual(st, err);
     else if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
-    for (int i = 0; i < count && status == DG_OK; ++i)
-        status = dg_cuda_tuned_iteration(st, measure && i == count - 1, stride, err);
+    for (int i = 0; i < count && status == DG_OK; ++i) {
+        const int measured = measure && i == count - 1;
+        /* the autotune times steady iterations only, unless a block has no other */
+        const int timeable = count <= 2 || (i > 0 && !measured);
+        status = dg_cuda_tuned_iteration(st, measured, timeable, stride, err);
+    }
     if (status == DG_OK && float_phase) st->float_iterations += count;
     if (status == DG_OK && st->mixed && !float_phase) /* a fold every DG_REFINE_SWEEPS or more */
         st->refine_pending += count;

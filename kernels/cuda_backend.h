@@ -32,7 +32,7 @@ typedef struct dg_cuda_info {
     int tune_bx[DG_CUDA_TUNE_MAX], tune_by[DG_CUDA_TUNE_MAX];
     int tune_depth[DG_CUDA_TUNE_MAX], tune_planes[DG_CUDA_TUNE_MAX];
     int tune_width[DG_CUDA_TUNE_MAX], tune_segments[DG_CUDA_TUNE_MAX];
-    double tune_ms[DG_CUDA_TUNE_MAX]; /* each candidate's time for its timed iterations */
+    double tune_ms[DG_CUDA_TUNE_MAX]; /* each candidate's fastest timed iteration (ms) */
 } dg_cuda_info;
 
 /** Describe a CUDA backend state (from dg_cuda_backend()->create). */

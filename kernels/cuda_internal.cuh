@@ -57,16 +57,28 @@ struct dg_cuda_shape {
 };
 
 #define DG_CUDA_MAX_CANDIDATES DG_CUDA_TUNE_MAX
-/* A later sweep mode on a tuned grid times only this many of the fastest earlier candidates. */
+/* A later sweep mode on a tuned grid times only this many of the fastest earlier candidates;
+   the second round of every tuning re-times this many of the first round's fastest. */
 #define DG_CUDA_RETUNE_CANDIDATES 8
+/* Round 1: timed iterations per candidate (one after another); round 2: passes over its
+   candidates (one iteration each per pass). */
+#define DG_CUDA_TIMED_ITERATIONS 2
+#define DG_CUDA_CONFIRM_PASSES   3
+#define DG_CUDA_TUNE_SLOTS                                                                         \
+    (DG_CUDA_TIMED_ITERATIONS * DG_CUDA_MAX_CANDIDATES +                                           \
+     DG_CUDA_CONFIRM_PASSES * DG_CUDA_RETUNE_CANDIDATES)
 
 struct dg_cuda_tuner {
     int active; /* timing candidates now */
     int count;  /* candidates */
     dg_cuda_shape candidate[DG_CUDA_MAX_CANDIDATES];
-    float ms[DG_CUDA_MAX_CANDIDATES];
-    int next; /* next iteration slot to time (2 per candidate after one warm-up) */
-    cudaEvent_t event[2 * DG_CUDA_MAX_CANDIDATES * 2 + 1];
+    float ms[DG_CUDA_MAX_CANDIDATES]; /* each candidate's fastest timed iteration so far */
+    int round;                        /* 1: every candidate; 2: the fastest of round 1 again */
+    int slots;                        /* timed iterations scheduled so far (both rounds) */
+    int round_start;                  /* first slot of the current round */
+    int next; /* slots of this round timed + 1 (0: the round's warm-up iteration is due) */
+    short slot_candidate[DG_CUDA_TUNE_SLOTS];
+    cudaEvent_t event[2 * DG_CUDA_TUNE_SLOTS];
     int tuned_nx, tuned_ny, tuned_nz; /* grid the kept shapes were tuned for (0 = none) */
     dg_cuda_shape best;               /* the last tuning's choice */
     int mode;                         /* sweep mode (DG_SWEEP_*) being tuned now */
@@ -224,10 +236,12 @@ int dg_cuda_make_shape(dg_cuda_state *st, int bx, int by, dg_cuda_shape *shape, 
 int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err);
 /** Largest block count of any shape the sweeps may use on this grid (partials capacity). */
 int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err);
-/** Run one iteration, timing it for the autotune when the tuner is active; when the sweep mode
- *  changed (mixed precision's float phase ended, nonlinear began) switch to that mode's tuned
- *  shape, or tune for it. */
-int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err);
+/** Run one iteration, timing it for the autotune when the tuner is active and `timeable` (an
+ *  iteration like the steady ones: not measured, not the first after a synchronisation); when
+ *  the sweep mode changed (mixed precision's float phase ended, nonlinear began) switch to that
+ *  mode's tuned shape, or tune for it. */
+int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int timeable, int stride,
+                            dg_error *err);
 
 /* ---- Kernel launchers (cuda_launch.cu) -------------------------------------------------- */
 

@@ -3,15 +3,24 @@
  *
  * The autotune times whole iterations of the solve itself: every shape computes every point
  * with the same arithmetic, so the results do not depend on which shape ran an iteration and
- * tuning costs no extra work or memory.  After one untimed warm-up iteration each candidate runs
- * two timed iterations (CUDA events); the fastest is kept for this handle and grid. */
+ * tuning costs no extra work or memory.  Round 1: after one untimed warm-up iteration each
+ * candidate runs DG_CUDA_TIMED_ITERATIONS timed iterations (CUDA events) and keeps its fastest;
+ * round 2: the DG_CUDA_RETUNE_CANDIDATES fastest of round 1 are timed again in
+ * DG_CUDA_CONFIRM_PASSES interleaved passes (one iteration each per pass, so a drift of the
+ * device's speed during the tuning touches them alike), and the fastest by round 2's times is
+ * kept for this handle, grid and sweep mode.  Only iterations like the steady ones are timed: not
+ * a measured one (its sweep also reduces the change) and not the first of a block (it starts on
+ * an idle device after the check's synchronisation), unless a block has no other.  Measured on
+ * an H100 at 385^3 (docs/PERFORMANCE.md, run 29): with one round of sums of two iterations,
+ * measured ones included, the program kept a different float shape in each run (0.149-0.172 ms
+ * per sweep under the profiler, against 0.134 for the best); with these rules it kept the same
+ * shape in every run of a mode (1hpv, float and double, with and without salt, 3 runs each). */
 #include <math.h>
 
 #include "cuda_internal.cuh"
 
 #define DG_CUDA_DEFAULT_BX       16
 #define DG_CUDA_DEFAULT_BY       16
-#define DG_CUDA_TIMED_ITERATIONS 2
 #define DG_CUDA_CHUNK_PLANES     40 /* planes per z chunk on large grids (measured, PERFORMANCE.md) */
 #define DG_CUDA_MIN_CHUNK_PLANES 8
 
@@ -141,8 +150,13 @@ static int start_tuner(dg_cuda_state *st, int ranked, dg_error *err) {
             t->ms[t->count++] = 0.0f;
         }
     }
-    const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
-    for (int i = 0; i < events; ++i)
+    t->round = 1;
+    t->round_start = 0;
+    t->slots = 0;
+    for (int i = 0; i < t->count; ++i)
+        for (int j = 0; j < DG_CUDA_TIMED_ITERATIONS; ++j)
+            t->slot_candidate[t->slots++] = (short)i;
+    for (int i = 0; i < 2 * t->slots; ++i)
         if (!t->event[i]) DG_CUDA_TRY(cudaEventCreate(&t->event[i]), "cudaEventCreate");
     t->next = 0;
     t->active = 1;
@@ -174,39 +188,62 @@ int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err) {
     return status;
 }
 
-/* All candidates timed: keep the fastest (and, after a full tuning, rank the fastest few). */
-static int finish_tuner(dg_cuda_state *st, dg_error *err) {
-    dg_cuda_tuner *t = &st->tuner;
-    const int events = 2 * DG_CUDA_TIMED_ITERATIONS * t->count;
-    DG_CUDA_TRY(cudaEventSynchronize(t->event[events - 1]), "cudaEventSynchronize (autotune)");
-    int best = 0;
-    for (int i = 0; i < t->count; ++i) {
-        t->ms[i] = 0.0f;
-        for (int j = 0; j < DG_CUDA_TIMED_ITERATIONS; ++j) {
-            const int e = 2 * (i * DG_CUDA_TIMED_ITERATIONS + j);
-            float ms = 0.0f;
-            DG_CUDA_TRY(cudaEventElapsedTime(&ms, t->event[e], t->event[e + 1]),
-                        "cudaEventElapsedTime (autotune)");
-            t->ms[i] += ms;
-        }
-        if (t->ms[i] < t->ms[best]) best = i;
+/* The k fastest candidates by t->ms into order[] (ties keep the candidate order). */
+static int fastest(const dg_cuda_tuner *t, int k, int *order) {
+    unsigned char taken[DG_CUDA_MAX_CANDIDATES] = {0};
+    int n = 0;
+    while (n < k && n < t->count) {
+        int best = -1;
+        for (int i = 0; i < t->count; ++i)
+            if (!taken[i] && (best < 0 || t->ms[i] < t->ms[best])) best = i;
+        taken[best] = 1;
+        order[n++] = best;
     }
-    t->best = t->candidate[best];
+    return n;
+}
+
+/* A round's iterations all timed: read them (each candidate keeps its fastest iteration); after
+   round 1 schedule round 2 on its fastest candidates and sweep with the fastest meanwhile; after
+   round 2 keep the fastest (and, after a full tuning, rank the fastest few). */
+static int finish_round(dg_cuda_state *st, dg_error *err) {
+    dg_cuda_tuner *t = &st->tuner;
+    DG_CUDA_TRY(cudaEventSynchronize(t->event[2 * t->slots - 1]),
+                "cudaEventSynchronize (autotune)");
+    if (t->round == 2) /* the final choice by round 2's times alone: its passes interleave */
+        for (int slot = t->round_start; slot < t->slots; ++slot)
+            t->ms[t->slot_candidate[slot]] = 0.0f;
+    for (int slot = t->round_start; slot < t->slots; ++slot) {
+        float ms = 0.0f;
+        DG_CUDA_TRY(cudaEventElapsedTime(&ms, t->event[2 * slot], t->event[2 * slot + 1]),
+                    "cudaEventElapsedTime (autotune)");
+        const int i = t->slot_candidate[slot];
+        if (t->ms[i] == 0.0f || ms < t->ms[i]) t->ms[i] = ms; /* 0: not timed yet */
+    }
+    int order[DG_CUDA_MAX_CANDIDATES] = {0};
+    if (t->round == 1) {
+        const int n = fastest(t, DG_CUDA_RETUNE_CANDIDATES, order);
+        if (t->full) {
+            t->ranked_count = n;
+            for (int k = 0; k < n; ++k)
+                t->ranked[k] = t->candidate[order[k]];
+        }
+        t->round = 2;
+        t->round_start = t->slots;
+        for (int j = 0; j < DG_CUDA_CONFIRM_PASSES; ++j)
+            for (int k = 0; k < n; ++k)
+                t->slot_candidate[t->slots++] = (short)order[k];
+        for (int i = 2 * t->round_start; i < 2 * t->slots; ++i)
+            if (!t->event[i]) DG_CUDA_TRY(cudaEventCreate(&t->event[i]), "cudaEventCreate");
+        st->shape = t->candidate[order[0]]; /* until round 2 is done */
+        t->next = 0;                        /* a warm-up iteration with that shape first */
+        return DG_OK;
+    }
+    fastest(t, 1, order);
+    t->best = t->candidate[order[0]];
     if (t->tuned_nx != st->nx || t->tuned_ny != st->ny || t->tuned_nz != st->nz) t->tuned_modes = 0;
     t->best_by_mode[t->mode] = t->best;
     t->tuned_modes |= 1 << t->mode;
     t->tuned_nx = st->nx, t->tuned_ny = st->ny, t->tuned_nz = st->nz;
-    if (t->full) { /* selection of the fastest; ties keep the candidate order */
-        unsigned char taken[DG_CUDA_MAX_CANDIDATES] = {0};
-        t->ranked_count = 0;
-        while (t->ranked_count < DG_CUDA_RETUNE_CANDIDATES && t->ranked_count < t->count) {
-            int k = -1;
-            for (int i = 0; i < t->count; ++i)
-                if (!taken[i] && (k < 0 || t->ms[i] < t->ms[k])) k = i;
-            taken[k] = 1;
-            t->ranked[t->ranked_count++] = t->candidate[k];
-        }
-    }
     t->active = 0;
     st->shape = t->best;
     st->shape_from_autotune = 1;
@@ -231,19 +268,20 @@ static int follow_mode(dg_cuda_state *st, dg_error *err) {
     return start_tuner(st, same_grid && t->tuned_modes != 0 && t->ranked_count > 0, err);
 }
 
-int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int stride, dg_error *err) {
+int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int timeable, int stride,
+                            dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     const int followed = follow_mode(st, err);
     if (followed != DG_OK) return followed;
-    if (!t->active || t->next == 0) { /* normal iteration, or the tuner's warm-up */
-        if (t->active) t->next = 1;
+    if (!t->active || t->next == 0 || !timeable) { /* normal, warm-up or untimed iteration */
+        if (t->active && t->next == 0) t->next = 1;
         return dg_cuda_launch_iteration(st, &st->shape, measure, stride, err);
     }
-    const int slot = t->next - 1, candidate = slot / DG_CUDA_TIMED_ITERATIONS;
+    const int slot = t->round_start + t->next - 1, candidate = t->slot_candidate[slot];
     DG_CUDA_TRY(cudaEventRecord(t->event[2 * slot], st->stream), "cudaEventRecord (autotune)");
     int status = dg_cuda_launch_iteration(st, &t->candidate[candidate], measure, stride, err);
     if (status != DG_OK) return status;
     DG_CUDA_TRY(cudaEventRecord(t->event[2 * slot + 1], st->stream), "cudaEventRecord (autotune)");
-    if (++t->next == 1 + DG_CUDA_TIMED_ITERATIONS * t->count) return finish_tuner(st, err);
+    if (++t->next == 1 + t->slots - t->round_start) return finish_round(st, err);
     return DG_OK;
 }

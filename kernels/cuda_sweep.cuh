@@ -39,6 +39,25 @@ template <typename T> struct dg_sweep_params {
     dg_cuda_partial *partials;
 };
 
+/* Mixed's rhs is kept in the register of its point's q as loaded (the 16 bits, not yet a
+   number) and converted only in the update, after the barrier: a conversion at the prefetch would
+   make each thread wait there for the load, before the barrier (on an H100 at 385^3 the
+   correction sweeps then took 0.45-0.59 ms per iteration against 0.30 for float Poisson ones,
+   docs/PERFORMANCE.md run 29).  The value is the same bits either way. */
+template <typename T> __device__ __forceinline__ T dg_rhs_hold(dg_rhs16 raw);
+template <> __device__ __forceinline__ float dg_rhs_hold<float>(dg_rhs16 raw) {
+    return __uint_as_float((unsigned)raw);
+}
+template <> __device__ __forceinline__ double dg_rhs_hold<double>(dg_rhs16 raw) {
+    return __longlong_as_double((long long)raw);
+}
+__device__ __forceinline__ float dg_rhs_release(float held) {
+    return dg_rhs_decode((dg_rhs16)__float_as_uint(held));
+}
+__device__ __forceinline__ double dg_rhs_release(double held) {
+    return (double)dg_rhs_decode((dg_rhs16)__double_as_longlong(held));
+}
+
 /* DEPTH: planes of C values (and the O values they need) loaded ahead of the plane being
    updated, so that each thread keeps 2 * DEPTH loads in flight across the per-plane barrier. */
 template <typename T, int MODE, bool MEASURE, int DEPTH>
@@ -80,7 +99,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
         c = p.cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
-        if (MODE == DG_SWEEP_RHS) q = (T)dg_rhs_decode(__ldg(p.rhs + h));
+        if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
@@ -113,7 +132,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + q[0];
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0]);
             const T updated = p.keep * c[0] + weight * sum;
             const unsigned h = c_index(z);
             p.cur[h] = updated;

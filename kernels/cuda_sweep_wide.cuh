@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
         c = p.cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
-        if (MODE == DG_SWEEP_RHS) q = (T)dg_rhs_decode(__ldg(p.rhs + h));
+        if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
 
     /* o[k][j] = O value of pair j in plane z - 1 + k; c[k][j], f, q = its C point of plane
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0][j];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + q[0][j];
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0][j]);
             const T updated = p.keep * c[0][j] + weight * sum;
             const unsigned h = c_index(z, j);
             p.cur[h] = updated;

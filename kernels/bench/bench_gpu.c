@@ -13,8 +13,9 @@
  *
  * Usage: dg_bench_gpu [--sizes 129,257,513,769] [--cpu-max 513] [--quick]
  *                     [--skip-shapes] [--skip-readers]
- *                     [--only-sweeps [--precision float|double] [--block BXxBY]]
- * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given.
+ *                     [--only-sweeps [--precision float|double] [--block BXxBY] [--checks]]
+ * --only-sweeps runs just the bare sweeps (for the profiler), autotuned unless --block is given;
+ * --checks lets the autotune run in blocks of 10 iterations with a check each, as the solver's.
  * Sweep variants are written dD pP wW: prefetch depth D, P planes per barrier, W pairs per thread
  * (cuda_sweep.cuh, cuda_sweep_pair.cuh, cuda_sweep_wide.cuh; "s": its segments layout).
  */
@@ -123,7 +124,7 @@ static dg_backend_config gpu_config(int precision, int bx, int by, int autotune)
 
 /* Bare sweeps (no lists, no checks): the roofline measurement.  Returns ms per iteration. */
 static double sweep_only(const dg_prepared *prep, const double *phi0, int precision, int bx, int by,
-                         int autotune, row *used) {
+                         int autotune, int checks, row *used) {
     const dg_backend_ops *ops = dg_cuda_backend();
     dg_backend_config config = gpu_config(precision, bx, by, autotune);
     dg_error err = {0};
@@ -135,6 +136,16 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
         ops->set_omega(state, 1.9, &err) || ops->iterate(state, 20, 1, 1, &change, &err)) {
         printf("  (sweeps %d^3: %s)\n", prep->nx, err.message);
         goto done;
+    }
+    /* --checks: tune as the solver runs, in blocks of 10 with a check each */
+    for (int block = 0; checks && block < 100; ++block) {
+        dg_cuda_info info;
+        if (dg_cuda_get_info(state, &info, &err) != DG_OK ||
+            ops->iterate(state, 10, 1, 1, &change, &err) != DG_OK) {
+            fail("iterate", &err);
+            goto done;
+        }
+        if (!info.tuning) break;
     }
     int count = 20;
     for (;;) { /* double the count until the run takes 0.3 s */
@@ -154,7 +165,7 @@ static double sweep_only(const dg_prepared *prep, const double *phi0, int precis
         used->bx = info.block_x, used->by = info.block_y;
         used->depth = info.depth, used->planes = info.planes;
         if (info.tune_count > 0) {
-            printf("  autotune (%d^3 %s, ms for 2 iterations):", prep->nx,
+            printf("  autotune (%d^3 %s, fastest timed iteration, ms):", prep->nx,
                    precision == DG_PRECISION_FLOAT ? "float" : "double");
             for (int i = 0; i < info.tune_count; ++i)
                 printf(" %dx%dd%dp%dw%d%s %.2f", info.tune_bx[i], info.tune_by[i],
@@ -245,7 +256,7 @@ static int parse_sizes(const char *text, int *sizes) {
 int main(int argc, char **argv) {
     int sizes[8] = {129, 257, 513, 769}, size_count = 4, cpu_max = 513, quick = 0;
     int only_sweeps = 0, first_precision = 1, last_precision = 0, fixed_bx = 0, fixed_by = 0;
-    int skip_shapes = 0, skip_readers = 0;
+    int skip_shapes = 0, skip_readers = 0, checks = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
             size_count = parse_sizes(argv[++i], sizes);
@@ -255,6 +266,8 @@ int main(int argc, char **argv) {
             quick = 1;
         else if (!strcmp(argv[i], "--only-sweeps"))
             only_sweeps = 1;
+        else if (!strcmp(argv[i], "--checks"))
+            checks = 1;
         else if (!strcmp(argv[i], "--skip-shapes"))
             skip_shapes = 1;
         else if (!strcmp(argv[i], "--skip-readers"))
@@ -269,7 +282,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "usage: dg_bench_gpu [--sizes 129,257,513,769] [--cpu-max N] "
                             "[--quick] [--skip-shapes] [--skip-readers] [--only-sweeps "
                             "[--precision float|double] "
-                            "[--block BXxBY]]\n");
+                            "[--block BXxBY] [--checks]]\n");
             return 2;
         }
     }
@@ -305,7 +318,8 @@ int main(int argc, char **argv) {
         double *phi0 = bench_initial_phi(sizes[s]);
         for (int p = first_precision; p >= last_precision && phi0; --p) {
             row used = {0};
-            double ms = sweep_only(&prep, phi0, p, fixed_bx, fixed_by, fixed_bx == 0, &used);
+            double ms =
+                sweep_only(&prep, phi0, p, fixed_bx, fixed_by, fixed_bx == 0, checks, &used);
             if (ms <= 0.0) continue;
             char label[64];
             snprintf(label, sizeof label, "sweeps (%dx%d d%d p%d)", used.bx, used.by, used.depth,
