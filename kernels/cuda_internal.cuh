@@ -13,15 +13,25 @@
 #ifndef DG_CUDA_INTERNAL_CUH
 #define DG_CUDA_INTERNAL_CUH
 
+#include <cuda_fp16.h> /* before refine_half.h, which the C linkage block below includes */
 #include <cuda_runtime.h>
 #include <stddef.h>
 
 extern "C" {
 #include "backend.h"
+#include "refine_half.h"
 #include "refine_rhs.h"
 #include "delphi_gpu/delphi_gpu_types.h"
 #include "cuda_backend.h"
 }
+
+/* Mixed precision's scale of the correction for the current refinement step (refine_half.h), in
+   device memory: the residual's pass sets it, the sweeps and the fold read it. */
+struct dg_refine_scale {
+    unsigned max_bits; /* largest |rhs| of the step, as float bits */
+    float scale;       /* the correction is stored times this power of two */
+    double inv;        /* 1 / scale (exact) */
+};
 
 /* Per-block partial of the convergence reduction (also the final result). */
 struct dg_cuda_partial {
@@ -153,9 +163,11 @@ struct dg_cuda_state {
     dg_cuda_partial *sample_partials, *sample_partials_host;
     int sample_partial_capacity;
 
-    /* Mixed precision (cuda_refine.cu): phi holds the float correction, the sweeps run in
-       DG_SWEEP_RHS mode on rhs, the list sources are scaled to 0 (they are in the residual). */
+    /* Mixed precision (cuda_refine.cu): phi holds the correction (binary16 times the step's
+       scale, refine_half.h), the sweeps run in DG_SWEEP_RHS mode on rhs, the list sources are
+       scaled to 0 (they are in the residual). */
     int mixed;
+    dg_refine_scale *refine_scale;  /* device memory */
     double *phi_d[2];               /* the iterate in double */
     double *qmap_d[2];              /* nonlinear source in double (allocated on first use) */
     dg_rhs16 *rhs[2];               /* residual / factor, bfloat16 (refine_rhs.h) */

@@ -122,8 +122,8 @@ template <typename T>
 static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colour, bool measure,
                         int stride, dg_error *err) {
     dg_sweep_params<T> p;
-    p.cur = static_cast<T *>(st->phi[colour]);
-    p.other = static_cast<const T *>(st->phi[1 - colour]);
+    p.cur = st->phi[colour];
+    p.other = st->phi[1 - colour];
     p.flag = st->flag[colour];
     /* mixed's correction sweep reads the flags only for the salt bit (and, measured, colour 1's
        sparse marks): without salt an unmeasured one skips that byte per point */
@@ -138,6 +138,7 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.w1 = (T)(st->omega * st->factor[1]);
     p.stride = stride;
     p.partials = st->partials;
+    p.scale = st->refine_scale;
     const size_t shared = dg_cuda_sweep_shared_bytes(shape, sizeof(T));
     bool launched = false;
     switch (dg_cuda_sweep_mode(st) * 2 + (measure ? 1 : 0)) {
@@ -159,11 +160,10 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     case 5:
         launched = sweep_depth<T, DG_SWEEP_NONLINEAR, true>(shape, shared, st->stream, p);
         break;
-    case 6:
-        launched = sweep_depth<T, DG_SWEEP_RHS, false>(shape, shared, st->stream, p);
-        break;
-    default:
-        launched = sweep_depth<T, DG_SWEEP_RHS, true>(shape, shared, st->stream, p);
+    default: /* mixed's correction sweeps: float only (their storage is binary16) */
+        if constexpr (sizeof(T) == sizeof(float))
+            launched = measure ? sweep_depth<T, DG_SWEEP_RHS, true>(shape, shared, st->stream, p)
+                               : sweep_depth<T, DG_SWEEP_RHS, false>(shape, shared, st->stream, p);
         break;
     }
     if (!launched)
@@ -250,8 +250,15 @@ int dg_cuda_sweep_occupancy(dg_cuda_state *st, const dg_cuda_shape *s, int *bloc
 /* ---- Sparse corrections ------------------------------------------------------------------- */
 
 template <typename T, bool TEXTURE, bool TRACK, bool MEASURE>
-static void sparse_launch(int blocks, cudaStream_t stream, const dg_sparse_params<T> &p) {
-    dg_sparse_kernel<T, TEXTURE, TRACK, MEASURE><<<blocks, DG_CUDA_AUX_THREADS, 0, stream>>>(p);
+static void sparse_launch(int blocks, cudaStream_t stream, const dg_sparse_params<T> &p,
+                          bool half) {
+    if constexpr (sizeof(T) == sizeof(float))
+        if (half) {
+            dg_sparse_kernel<T, TEXTURE, TRACK, MEASURE, dg_half16>
+                <<<blocks, DG_CUDA_AUX_THREADS, 0, stream>>>(p);
+            return;
+        }
+    dg_sparse_kernel<T, TEXTURE, TRACK, MEASURE, T><<<blocks, DG_CUDA_AUX_THREADS, 0, stream>>>(p);
 }
 
 template <typename T>
@@ -260,8 +267,11 @@ static int launch_sparse(dg_cuda_state *st, int colour, bool measure, int stride
     const dg_cuda_sparse *sp = &st->sparse[colour];
     if (sp->total_count == 0) return DG_OK;
     dg_sparse_params<T> p;
-    p.cur = static_cast<T *>(st->phi[colour]);
-    p.other = static_cast<const T *>(st->phi[1 - colour]);
+    p.cur = st->phi[colour];
+    p.other = st->phi[1 - colour];
+    p.scale = st->refine_scale;
+    /* mixed's correction: binary16 (refine_half.h), its sources 0 and left out */
+    const bool half = dg_cuda_sweep_mode(st) == DG_SWEEP_RHS;
     p.boundary_count = sp->boundary_count, p.total_count = sp->total_count;
     p.index = sp->index;
     p.weight = static_cast<const T *>(sp->weight);
@@ -277,22 +287,22 @@ static int launch_sparse(dg_cuda_state *st, int colour, bool measure, int stride
     const bool track = colour == 1;
     switch ((texture ? 4 : 0) + (track ? 2 : 0) + (measure ? 1 : 0)) {
     case 0:
-        sparse_launch<T, false, false, false>(blocks, st->stream, p);
+        sparse_launch<T, false, false, false>(blocks, st->stream, p, half);
         break;
     case 2:
-        sparse_launch<T, false, true, false>(blocks, st->stream, p);
+        sparse_launch<T, false, true, false>(blocks, st->stream, p, half);
         break;
     case 3:
-        sparse_launch<T, false, true, true>(blocks, st->stream, p);
+        sparse_launch<T, false, true, true>(blocks, st->stream, p, half);
         break;
     case 4:
-        sparse_launch<T, true, false, false>(blocks, st->stream, p);
+        sparse_launch<T, true, false, false>(blocks, st->stream, p, half);
         break;
     case 6:
-        sparse_launch<T, true, true, false>(blocks, st->stream, p);
+        sparse_launch<T, true, true, false>(blocks, st->stream, p, half);
         break;
     case 7:
-        sparse_launch<T, true, true, true>(blocks, st->stream, p);
+        sparse_launch<T, true, true, true>(blocks, st->stream, p, half);
         break;
     default:
         return dg_error_set(err, DG_ERR_INTERNAL, "measured correction of colour %d", colour);

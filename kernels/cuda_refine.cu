@@ -1,14 +1,16 @@
 /* Mixed precision on the CUDA backend (the CPU backend's scheme, delphi_gpu/src/cpu/
- * cpu_refine.h): the iterate phi_d in double; when the float correction e is zero the residual
- * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (float), which the
- * DG_SWEEP_RHS sweeps add to the neighbour sum; once DG_REFINE_SWEEPS or more iterations ran
- * (and before store_phi or a new nonlinear source) phi_d += e, e = 0 (the fold).  The terms of
+ * cpu_refine.h): the iterate phi_d in double; when the correction e is zero the residual
+ * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (bfloat16), which
+ * the DG_SWEEP_RHS sweeps add to the neighbour sum, times the step's scale (set from the largest
+ * rhs after each residual, dg_refine_scale); e is stored in binary16 times that scale
+ * (refine_half.h); once DG_REFINE_SWEEPS or more iterations ran (and before store_phi or a new
+ * nonlinear source) phi_d += e / scale, e = 0 (the fold).  The terms of
  * the residual are summed in the CPU backend's order.  A fold that the next residual follows
  * directly (the steady refinement steps) is done in the same pass as that residual
  * (dg_refine_fold_residual_kernel): colour 0 is folded while its residual reads colour 1's
  * folded values computed on the fly (phi_d + e, the same double additions as the fold), then
  * colour 1 is folded and reads colour 0's stored ones; so the values are the separate passes'
- * bits, and one pass of about 36 bytes per point replaces 24 (fold) + 18 (residual).
+ * bits, and one pass of about 30 bytes per point replaces 20 (fold) + 18 (residual).
  *
  * Also float precision's resolution scale: the max |value| over the convergence sample. */
 #include <stdio.h>
@@ -33,6 +35,7 @@ struct dg_refine_params {
     int nx, ny, nz, colour;
     size_t count;
     double factor0, factor1;
+    const dg_refine_scale *scale; /* the correction's scale (refine_half.h) */
 };
 
 /* T(phi) - phi without the list terms at half-index h; *factor = the point's factor. */
@@ -84,12 +87,14 @@ __global__ void dg_refine_list_kernel(const dg_refine_params p, const int *index
    points, the other colour's values read as other + other_e when other_e is not NULL (that
    colour not folded yet) and as other (folded) otherwise. */
 __global__ void dg_refine_fold_residual_kernel(const dg_refine_params p, double *phi,
-                                               float *correction, const float *other_correction) {
+                                               dg_half16 *correction,
+                                               const dg_half16 *other_correction) {
+    const double inv = p.scale->inv;
     for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
          h += (size_t)gridDim.x * blockDim.x) {
-        const double folded = phi[h] + (double)correction[h];
+        const double folded = phi[h] + (double)dg_half_decode(correction[h]) * inv;
         phi[h] = folded;
-        correction[h] = 0.0f;
+        correction[h] = 0;
         const size_t w = 2 * h + p.colour;
         const int x = (int)(w % p.nx);
         const size_t t = w / p.nx;
@@ -100,7 +105,8 @@ __global__ void dg_refine_fold_residual_kernel(const dg_refine_params p, double 
 #pragma unroll
         for (int k = 0; k < 6; ++k) {
             const long long i = hh + p.offset[k];
-            o[k] = other_correction ? p.other[i] + (double)other_correction[i] : p.other[i];
+            o[k] = other_correction ? p.other[i] + (double)dg_half_decode(other_correction[i]) * inv
+                                    : p.other[i];
         }
         /* dg_dense_residual's sum and expression, with phi[h] = folded */
         const bool salt = p.flag && (p.flag[h] & 1);
@@ -112,12 +118,37 @@ __global__ void dg_refine_fold_residual_kernel(const dg_refine_params p, double 
     }
 }
 
-__global__ void dg_refine_fold_kernel(double *phi, float *correction, size_t count) {
+__global__ void dg_refine_fold_kernel(double *phi, dg_half16 *correction, size_t count,
+                                      const dg_refine_scale *scale) {
+    const double inv = scale->inv;
     for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < count;
          h += (size_t)gridDim.x * blockDim.x) {
-        phi[h] += (double)correction[h];
-        correction[h] = 0.0f;
+        phi[h] += (double)dg_half_decode(correction[h]) * inv;
+        correction[h] = 0;
     }
+}
+
+/* The step's scale: the largest |rhs| of both colours (bfloat16 bits << 16 are the float's;
+   non-negative floats order as their bits), then the power of two (refine_half.h). */
+__global__ void dg_refine_rhs_max_kernel(const dg_rhs16 *rhs0, size_t count0, const dg_rhs16 *rhs1,
+                                         size_t count1, dg_refine_scale *scale) {
+    unsigned m = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count0 + count1;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const unsigned bits = (unsigned)((i < count0 ? rhs0[i] : rhs1[i - count0]) & 0x7fffu) << 16;
+        m = bits > m ? bits : m;
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const unsigned o = __shfl_down_sync(0xffffffffu, m, offset);
+        m = o > m ? o : m;
+    }
+    if ((threadIdx.x & 31) == 0 && m) atomicMax(&scale->max_bits, m);
+}
+
+__global__ void dg_refine_scale_kernel(dg_refine_scale *scale) {
+    const float s = dg_half_scale(scale->max_bits);
+    scale->scale = s;
+    scale->inv = 1.0 / (double)s;
 }
 
 /* Float phase: the float iterate from the double one, at every half point. */
@@ -215,6 +246,14 @@ int dg_cuda_refine_alloc(dg_cuda_state *st, dg_error *err) {
             cudaMemsetAsync(st->rhs[c], 0, st->half_count[c] * sizeof(dg_rhs16), st->stream),
             "cudaMemsetAsync (mixed precision: residual)");
     }
+    DG_CUDA_TRY(cudaMalloc((void **)&st->refine_scale, sizeof(dg_refine_scale)),
+                "cudaMalloc (mixed precision: the correction's scale)");
+    const dg_refine_scale unit = {0u, 1.0f, 1.0};
+    DG_CUDA_TRY(
+        cudaMemcpyAsync(st->refine_scale, &unit, sizeof unit, cudaMemcpyHostToDevice, st->stream),
+        "cudaMemcpyAsync (mixed precision: the correction's scale)");
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream),
+                "the correction's scale (cudaStreamSynchronize)");
     st->medium_bytes += need;
     return DG_OK;
 }
@@ -224,6 +263,21 @@ void dg_cuda_refine_free(dg_cuda_state *st) {
         cudaFree(st->phi_d[c]), cudaFree(st->qmap_d[c]), cudaFree(st->rhs[c]);
         st->phi_d[c] = NULL, st->qmap_d[c] = NULL, st->rhs[c] = NULL;
     }
+    cudaFree(st->refine_scale);
+    st->refine_scale = NULL;
+}
+
+/* The new step's scale from its right-hand side (after the residual's kernels). */
+static int set_scale(dg_cuda_state *st, dg_error *err) {
+    DG_CUDA_TRY(cudaMemsetAsync(&st->refine_scale->max_bits, 0, sizeof(unsigned), st->stream),
+                "cudaMemsetAsync (mixed precision: the correction's scale)");
+    const size_t count = st->half_count[0] + st->half_count[1];
+    dg_refine_rhs_max_kernel<<<refine_blocks(st, count), REFINE_THREADS, 0, st->stream>>>(
+        st->rhs[0], st->half_count[0], st->rhs[1], st->half_count[1], st->refine_scale);
+    DG_CUDA_LAUNCHED("rhs maximum kernel (mixed precision)");
+    dg_refine_scale_kernel<<<1, 1, 0, st->stream>>>(st->refine_scale);
+    DG_CUDA_LAUNCHED("scale kernel (mixed precision)");
+    return DG_OK;
 }
 
 int dg_cuda_refine_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err) {
@@ -300,6 +354,7 @@ static dg_refine_params refine_params(const dg_cuda_state *st, int c) {
     p.nx = st->nx, p.ny = st->ny, p.nz = st->nz, p.colour = c;
     p.count = st->half_count[c];
     p.factor0 = st->factor[0], p.factor1 = st->factor[1];
+    p.scale = st->refine_scale;
     return p;
 }
 
@@ -330,15 +385,16 @@ int dg_cuda_refine_fold_residual(dg_cuda_state *st, dg_error *err) {
         const dg_refine_params p = refine_params(st, c);
         dg_refine_fold_residual_kernel<<<refine_blocks(st, p.count), REFINE_THREADS, 0,
                                          st->stream>>>(
-            p, st->phi_d[c], static_cast<float *>(st->phi[c]),
-            c == 0 ? static_cast<const float *>(st->phi[1]) : NULL);
+            p, st->phi_d[c], static_cast<dg_half16 *>(st->phi[c]),
+            c == 0 ? static_cast<const dg_half16 *>(st->phi[1]) : NULL);
         DG_CUDA_LAUNCHED("fold and residual kernel (mixed precision)");
     }
     for (int c = 0; c < 2; ++c) { /* every value folded now */
         const int status = list_residual(st, refine_params(st, c), c, err);
         if (status != DG_OK) return status;
     }
-    return clear_list_values(st, err);
+    const int status = set_scale(st, err);
+    return status != DG_OK ? status : clear_list_values(st, err);
 }
 
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err) {
@@ -349,7 +405,7 @@ int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err) {
         const int status = list_residual(st, p, c, err);
         if (status != DG_OK) return status;
     }
-    return DG_OK;
+    return set_scale(st, err);
 }
 
 int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
@@ -357,8 +413,8 @@ int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
     st->refine_pending = 0;
     for (int c = 0; c < 2; ++c) {
         dg_refine_fold_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
-                                st->stream>>>(st->phi_d[c], static_cast<float *>(st->phi[c]),
-                                              st->half_count[c]);
+                                st->stream>>>(st->phi_d[c], static_cast<dg_half16 *>(st->phi[c]),
+                                              st->half_count[c], st->refine_scale);
         DG_CUDA_LAUNCHED("fold kernel (mixed precision)");
     }
     return clear_list_values(st, err);

@@ -27,8 +27,8 @@
 enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2, DG_SWEEP_RHS = 3 };
 
 template <typename T> struct dg_sweep_params {
-    T *cur;                    /* colour being updated */
-    const T *other;            /* the other colour (read-only during the sweep) */
+    void *cur;                 /* colour being updated (dg_sweep_value<T, MODE>) */
+    const void *other;         /* the other colour (read-only during the sweep) */
     const unsigned char *flag; /* PB: bit 0 salt; colour 1: bit 1 sparse point; else NULL */
     const T *qmap;             /* nonlinear source of this colour */
     const dg_rhs16 *rhs;       /* DG_SWEEP_RHS: the right-hand side (bfloat16) */
@@ -37,7 +37,27 @@ template <typename T> struct dg_sweep_params {
     T keep, w0, w1; /* 1 - omega, omega * factor[0], omega * factor[1] */
     int stride;     /* convergence sample stride (measured sweep only) */
     dg_cuda_partial *partials;
+    const dg_refine_scale *scale; /* DG_SWEEP_RHS: the step's scale of the correction */
 };
+
+/* The colour arrays hold T, except in mixed's correction sweeps (DG_SWEEP_RHS, T = float): the
+   correction times the step's scale in binary16 (refine_half.h).  Values stay in their stored
+   form in registers and shared memory until the update, after the barrier (as the rhs below),
+   and are converted there; the arithmetic is T's. */
+template <typename T, int MODE> struct dg_sweep_storage { typedef T type; };
+template <typename T> struct dg_sweep_storage<T, DG_SWEEP_RHS> { typedef dg_half16 type; };
+template <typename T> __device__ __forceinline__ T dg_stored_value(T v) {
+    return v;
+}
+template <typename T> __device__ __forceinline__ T dg_stored_value(dg_half16 v) {
+    return (T)dg_half_decode(v);
+}
+template <typename V, typename T> __device__ __forceinline__ V dg_store_value(T v) {
+    if constexpr (sizeof(V) == sizeof(dg_half16))
+        return dg_half_encode((float)v);
+    else
+        return v;
+}
 
 /* Mixed's rhs is kept in the register of its point's q as loaded (the 16 bits, not yet a
    number) and converted only in the update, after the barrier: a conversion at the prefetch would
@@ -58,12 +78,35 @@ __device__ __forceinline__ double dg_rhs_release(double held) {
     return (double)dg_rhs_decode((dg_rhs16)__double_as_longlong(held));
 }
 
+/* The step's scale (mixed's correction sweeps; 1 otherwise, unused). */
+template <typename T, int MODE>
+__device__ __forceinline__ T dg_sweep_scale(const dg_sweep_params<T> &p) {
+    if constexpr (MODE == DG_SWEEP_RHS)
+        return (T)__ldg(&p.scale->scale);
+    else
+        return T(1);
+}
+
+/* A point's change over the sweep, as the convergence test counts it: the iterate's (the
+   correction's over its scale in mixed's correction sweeps). */
+template <typename T, int MODE, typename V>
+__device__ __forceinline__ double dg_sweep_delta(const dg_sweep_params<T> &p, V stored, V old) {
+    if constexpr (MODE == DG_SWEEP_RHS)
+        return ((double)dg_stored_value<T>(stored) - (double)dg_stored_value<T>(old)) *
+               __ldg(&p.scale->inv);
+    else
+        return (double)stored - (double)old;
+}
+
 /* DEPTH: planes of C values (and the O values they need) loaded ahead of the plane being
    updated, so that each thread keeps 2 * DEPTH loads in flight across the per-plane barrier. */
 template <typename T, int MODE, bool MEASURE, int DEPTH>
 __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T> p) {
     extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
-    T *const exchange = reinterpret_cast<T *>(dg_sweep_shared); /* 2 planes, double-buffered */
+    typedef typename dg_sweep_storage<T, MODE>::type V;
+    V *const exchange = reinterpret_cast<V *>(dg_sweep_shared); /* 2 planes, double-buffered */
+    V *const cur = static_cast<V *>(p.cur);
+    const V *const other = static_cast<const V *>(p.other);
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
     const int u = blockIdx.x * (bx - 2) + tx - 1; /* pair index: x = 2u, 2u + 1 */
     const int y = blockIdx.y * (by - 2) + ty;
@@ -78,10 +121,10 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
     const int self = ty * bx + tx, plane_slots = bx * by;
 
     auto c_offset = [&](int z) { return (parity + z) & 1; };
-    auto load_other = [&](int z) -> T {
+    auto load_other = [&](int z) -> V {
         const int a = c_offset(z);
-        if (!loads || 2 * u + 1 - a > p.nx - 1) return T(0);
-        return __ldg(p.other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
+        if (!loads || 2 * u + 1 - a > p.nx - 1) return V(0);
+        return __ldg(other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
     };
     auto updates = [&](int z) {
         const int x = 2 * u + c_offset(z);
@@ -92,52 +135,58 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
     };
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
     /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
-    auto load_c = [&](int z, T &c, unsigned char &f, T &q) {
-        c = T(0), f = 0, q = T(0);
+    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
+        c = V(0), f = 0, q = T(0);
         if (z > z1 || !updates(z)) return;
         const unsigned h = c_index(z);
-        c = p.cur[h];
+        c = cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
         if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
-    T o[DEPTH + 2], c[DEPTH], q[DEPTH];
+    V o[DEPTH + 2], c[DEPTH];
+    T q[DEPTH];
     unsigned char f[DEPTH];
 #pragma unroll
     for (int k = 0; k < DEPTH + 2; ++k)
-        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : T(0);
+        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : V(0);
 #pragma unroll
     for (int k = 0; k < DEPTH; ++k)
         load_c(z0 + k, c[k], f[k], q[k]);
 
     dg_change_acc acc = {0.0, 0.0, 0};
+    const T scale = dg_sweep_scale<T, MODE>(p);
     for (int z = z0; z <= z1; ++z) {
         /* Prefetch plane z + DEPTH before waiting at the barrier. */
-        T o_next = z + DEPTH <= z1 ? load_other(z + DEPTH + 1) : T(0), c_next, q_next;
+        V o_next = z + DEPTH <= z1 ? load_other(z + DEPTH + 1) : V(0), c_next;
+        T q_next;
         unsigned char f_next;
         load_c(z + DEPTH, c_next, f_next, q_next);
 
-        T *const slot = exchange + (z & 1) * plane_slots;
+        V *const slot = exchange + (z & 1) * plane_slots;
         slot[self] = o[1];
         __syncthreads();
         if (updates(z)) {
             const int a = c_offset(z);
-            const T x_minus = a ? o[1] : slot[self - 1];
-            const T x_plus = a ? slot[self + 1] : o[1];
-            T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + o[0] + o[2];
+            const T x_minus = dg_stored_value<T>(a ? o[1] : slot[self - 1]);
+            const T x_plus = dg_stored_value<T>(a ? slot[self + 1] : o[1]);
+            T sum = x_minus + x_plus + dg_stored_value<T>(slot[self - bx]) +
+                    dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(o[0]) +
+                    dg_stored_value<T>(o[2]);
             T weight = p.w0;
             if (MODE != DG_SWEEP_POISSON && (f[0] & 1)) {
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0]);
-            const T updated = p.keep * c[0] + weight * sum;
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0]) * scale;
+            const T updated = p.keep * dg_stored_value<T>(c[0]) + weight * sum;
             const unsigned h = c_index(z);
-            p.cur[h] = updated;
+            const V stored = dg_store_value<V>(updated);
+            cur[h] = stored;
             if (MEASURE && !(f[0] & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
-                dg_acc_add(acc, (double)updated - (double)c[0]);
+                dg_acc_add(acc, dg_sweep_delta<T, MODE>(p, stored, c[0]));
         }
 #pragma unroll
         for (int k = 0; k < DEPTH + 1; ++k)

@@ -23,7 +23,10 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
     extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
     /* 2 sets of PLANES planes, double-buffered: a set is rewritten only after the next barrier,
        which every thread reaches after reading it. */
-    T *const exchange = reinterpret_cast<T *>(dg_sweep_shared);
+    typedef typename dg_sweep_storage<T, MODE>::type V;
+    V *const exchange = reinterpret_cast<V *>(dg_sweep_shared);
+    V *const cur = static_cast<V *>(p.cur);
+    const V *const other = static_cast<const V *>(p.other);
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
     const int u = blockIdx.x * (bx - 2) + tx - 1; /* pair index: x = 2u, 2u + 1 */
     const int y = blockIdx.y * (by - 2) + ty;
@@ -38,10 +41,10 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
     const int self = ty * bx + tx, plane_slots = bx * by;
 
     auto c_offset = [&](int z) { return (parity + z) & 1; };
-    auto load_other = [&](int z) -> T {
+    auto load_other = [&](int z) -> V {
         const int a = c_offset(z);
-        if (!loads || 2 * u + 1 - a > p.nx - 1) return T(0);
-        return __ldg(p.other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
+        if (!loads || 2 * u + 1 - a > p.nx - 1) return V(0);
+        return __ldg(other + ((row + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
     };
     auto updates = [&](int z) {
         const int x = 2 * u + c_offset(z);
@@ -52,60 +55,66 @@ __global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_para
     };
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
     /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
-    auto load_c = [&](int z, T &c, unsigned char &f, T &q) {
-        c = T(0), f = 0, q = T(0);
+    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
+        c = V(0), f = 0, q = T(0);
         if (z > z1 || !updates(z)) return;
         const unsigned h = c_index(z);
-        c = p.cur[h];
+        c = cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
         if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
 
     dg_change_acc acc = {0.0, 0.0, 0};
+    const T scale = dg_sweep_scale<T, MODE>(p);
     /* Update plane z's C point from its O neighbours: below, here, above (registers) and the
        in-plane ones of the other threads (slot: this plane's exchanged O values). */
-    auto update = [&](int z, const T *slot, T below, T here, T above, T c, unsigned char f, T q) {
+    auto update = [&](int z, const V *slot, V below, V here, V above, V c, unsigned char f, T q) {
         if (!updates(z)) return;
         const int a = c_offset(z);
-        const T x_minus = a ? here : slot[self - 1];
-        const T x_plus = a ? slot[self + 1] : here;
-        T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + below + above;
+        const T x_minus = dg_stored_value<T>(a ? here : slot[self - 1]);
+        const T x_plus = dg_stored_value<T>(a ? slot[self + 1] : here);
+        T sum = x_minus + x_plus + dg_stored_value<T>(slot[self - bx]) +
+                dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(below) +
+                dg_stored_value<T>(above);
         T weight = p.w0;
         if (MODE != DG_SWEEP_POISSON && (f & 1)) {
             weight = p.w1;
             if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q;
         }
-        if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q);
-        const T updated = p.keep * c + weight * sum;
+        if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q) * scale;
+        const T updated = p.keep * dg_stored_value<T>(c) + weight * sum;
         const unsigned h = c_index(z);
-        p.cur[h] = updated;
+        const V stored = dg_store_value<V>(updated);
+        cur[h] = stored;
         if (MEASURE && !(f & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
-            dg_acc_add(acc, (double)updated - (double)c);
+            dg_acc_add(acc, dg_sweep_delta<T, MODE>(p, stored, c));
     };
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
     constexpr int NC = PLANES * DEPTH, NO = NC + 2;
-    T o[NO], c[NC], q[NC];
+    V o[NO], c[NC];
+    T q[NC];
     unsigned char f[NC];
 #pragma unroll
     for (int k = 0; k < NO; ++k)
-        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : T(0);
+        o[k] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k) : V(0);
 #pragma unroll
     for (int k = 0; k < NC; ++k)
         load_c(z0 + k, c[k], f[k], q[k]);
 
     for (int z = z0; z <= z1; z += PLANES) {
         /* Prefetch planes z + NC .. z + NC + PLANES - 1 before waiting at the barrier. */
-        T o_next[PLANES], c_next[PLANES], q_next[PLANES];
+        V o_next[PLANES], c_next[PLANES];
+        T q_next[PLANES];
         unsigned char f_next[PLANES];
 #pragma unroll
         for (int j = 0; j < PLANES; ++j) {
-            o_next[j] = z + NC + j <= z1 ? load_other(z + NC + 1 + j) : T(0);
+            o_next[j] = z + NC + j <= z1 ? load_other(z + NC + 1 + j) : V(0);
             load_c(z + NC + j, c_next[j], f_next[j], q_next[j]);
         }
 
-        T *const set = exchange + ((z / PLANES) & 1) * (PLANES * plane_slots);
+        V *const set = exchange + ((z / PLANES) & 1) * (PLANES * plane_slots);
 #pragma unroll
         for (int j = 0; j < PLANES; ++j)
             set[j * plane_slots + self] = o[1 + j];

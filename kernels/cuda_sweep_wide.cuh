@@ -30,7 +30,10 @@ template <typename T, int MODE, bool MEASURE, int DEPTH, int WIDTH, bool SEGMENT
 __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_params<T> p) {
     extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
     /* 2 sets (double-buffered) of WIDTH planes of bx * by values. */
-    T *const exchange = reinterpret_cast<T *>(dg_sweep_shared);
+    typedef typename dg_sweep_storage<T, MODE>::type V;
+    V *const exchange = reinterpret_cast<V *>(dg_sweep_shared);
+    V *const cur = static_cast<V *>(p.cur);
+    const V *const other = static_cast<const V *>(p.other);
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
     /* pair j = u0 + j * step: x = 2 (u0 + j * step), 2 (u0 + j * step) + 1 */
     const int step = SEGMENTS ? bx - 2 : 1;
@@ -51,11 +54,11 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
         return u0 + j * step >= 0 && y < p.ny &&
                (SEGMENTS || ((tx > 0 || j == WIDTH - 1) && (tx < bx - 1 || j == 0)));
     };
-    auto load_other = [&](int z, int j) -> T {
+    auto load_other = [&](int z, int j) -> V {
         const int a = c_offset(z);
-        if (!pair_loads(j) || 2 * (u0 + j * step) + 1 - a > p.nx - 1) return T(0);
+        if (!pair_loads(j) || 2 * (u0 + j * step) + 1 - a > p.nx - 1) return V(0);
         return __ldg(
-            p.other +
+            other +
             ((row + 2u * (unsigned)(j * step) + 1u - (unsigned)a + p.plane * (unsigned)z) >> 1));
     };
     auto updates = [&](int z, int j) {
@@ -69,11 +72,11 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
     /* Loads of plane z's C value of pair j (with its flag and source), if this thread updates
        it. */
-    auto load_c = [&](int z, int j, T &c, unsigned char &f, T &q) {
-        c = T(0), f = 0, q = T(0);
+    auto load_c = [&](int z, int j, V &c, unsigned char &f, T &q) {
+        c = V(0), f = 0, q = T(0);
         if (z > z1 || !updates(z, j)) return;
         const unsigned h = c_index(z, j);
-        c = p.cur[h];
+        c = cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
         if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
@@ -81,13 +84,14 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
 
     /* o[k][j] = O value of pair j in plane z - 1 + k; c[k][j], f, q = its C point of plane
        z + k. */
-    T o[DEPTH + 2][WIDTH], c[DEPTH][WIDTH], q[DEPTH][WIDTH];
+    V o[DEPTH + 2][WIDTH], c[DEPTH][WIDTH];
+    T q[DEPTH][WIDTH];
     unsigned char f[DEPTH][WIDTH];
 #pragma unroll
     for (int k = 0; k < DEPTH + 2; ++k)
 #pragma unroll
         for (int j = 0; j < WIDTH; ++j)
-            o[k][j] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k, j) : T(0);
+            o[k][j] = z0 - 1 + k <= z1 + 1 ? load_other(z0 - 1 + k, j) : V(0);
 #pragma unroll
     for (int k = 0; k < DEPTH; ++k)
 #pragma unroll
@@ -95,17 +99,19 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
             load_c(z0 + k, j, c[k][j], f[k][j], q[k][j]);
 
     dg_change_acc acc = {0.0, 0.0, 0};
+    const T scale = dg_sweep_scale<T, MODE>(p);
     for (int z = z0; z <= z1; ++z) {
         /* Prefetch plane z + DEPTH before waiting at the barrier. */
-        T o_next[WIDTH], c_next[WIDTH], q_next[WIDTH];
+        V o_next[WIDTH], c_next[WIDTH];
+        T q_next[WIDTH];
         unsigned char f_next[WIDTH];
 #pragma unroll
         for (int j = 0; j < WIDTH; ++j) {
-            o_next[j] = z + DEPTH <= z1 ? load_other(z + DEPTH + 1, j) : T(0);
+            o_next[j] = z + DEPTH <= z1 ? load_other(z + DEPTH + 1, j) : V(0);
             load_c(z + DEPTH, j, c_next[j], f_next[j], q_next[j]);
         }
 
-        T *const set = exchange + (z & 1) * (WIDTH * plane_slots);
+        V *const set = exchange + (z & 1) * (WIDTH * plane_slots);
 #pragma unroll
         for (int j = 0; j < WIDTH; ++j)
             set[j * plane_slots + self] = o[1][j];
@@ -114,31 +120,35 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
 #pragma unroll
         for (int j = 0; j < WIDTH; ++j) {
             if (!updates(z, j)) continue;
-            const T *const slot = set + j * plane_slots;
+            const V *const slot = set + j * plane_slots;
             /* x - 1 is the left pair's O value (a = 0) or pair j's own (a = 1); x + 1 is pair
                j's own (a = 0) or the right pair's (a = 1).  Adjacent: the left pair is j - 1 (the
                left thread's last for j = 0), the right one j + 1 (the right thread's first for
                the last j); segments: the left and right threads' pair j. */
-            const T x_minus = a          ? o[1][j]
-                              : SEGMENTS ? slot[self - 1]
-                              : j > 0    ? o[1][j > 0 ? j - 1 : 0]
-                                         : set[(WIDTH - 1) * plane_slots + self - 1];
-            const T x_plus = !a              ? o[1][j]
-                             : SEGMENTS      ? slot[self + 1]
-                             : j < WIDTH - 1 ? o[1][j < WIDTH - 1 ? j + 1 : 0]
-                                             : set[self + 1];
-            T sum = x_minus + x_plus + slot[self - bx] + slot[self + bx] + o[0][j] + o[2][j];
+            const T x_minus =
+                dg_stored_value<T>(a          ? o[1][j]
+                                   : SEGMENTS ? slot[self - 1]
+                                   : j > 0    ? o[1][j > 0 ? j - 1 : 0]
+                                              : set[(WIDTH - 1) * plane_slots + self - 1]);
+            const T x_plus = dg_stored_value<T>(!a              ? o[1][j]
+                                                : SEGMENTS      ? slot[self + 1]
+                                                : j < WIDTH - 1 ? o[1][j < WIDTH - 1 ? j + 1 : 0]
+                                                                : set[self + 1]);
+            T sum = x_minus + x_plus + dg_stored_value<T>(slot[self - bx]) +
+                    dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(o[0][j]) +
+                    dg_stored_value<T>(o[2][j]);
             T weight = p.w0;
             if (MODE != DG_SWEEP_POISSON && (f[0][j] & 1)) {
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0][j];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0][j]);
-            const T updated = p.keep * c[0][j] + weight * sum;
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0][j]) * scale;
+            const T updated = p.keep * dg_stored_value<T>(c[0][j]) + weight * sum;
             const unsigned h = c_index(z, j);
-            p.cur[h] = updated;
+            const V stored = dg_store_value<V>(updated);
+            cur[h] = stored;
             if (MEASURE && !(f[0][j] & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
-                dg_acc_add(acc, (double)updated - (double)c[0][j]);
+                dg_acc_add(acc, dg_sweep_delta<T, MODE>(p, stored, c[0][j]));
         }
 #pragma unroll
         for (int k = 0; k < DEPTH + 1; ++k)

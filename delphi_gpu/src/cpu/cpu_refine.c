@@ -55,6 +55,7 @@ void dg_cpu_refine_free(dg_cpu_refine *r) {
 
 int dg_cpu_refine_alloc(dg_cpu_refine *r, const dg_prepared *p) {
     memset(r, 0, sizeof *r);
+    r->scale = 1.0f, r->inv_scale = 1.0;
     for (int c = 0; c < 2; ++c) {
         r->phi[c] = calloc(p->half_count[c] + 1, sizeof(double));
         r->rhs[c] = calloc(p->half_count[c] + 1, sizeof(dg_rhs16));
@@ -152,6 +153,22 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
             rhs[h] = dg_rhs_encode((float)(res / factor));
         }
     }
+    /* The step's scale: the largest |rhs| (bfloat16 bits << 16 are the float's; non-negative
+       floats order as their bits), as the CUDA backend's dg_refine_rhs_max_kernel. */
+    unsigned max_bits = 0;
+    for (int c = 0; c < 2; ++c) {
+        const dg_rhs16 *rhs = r->rhs[c];
+        const long count = (long)p->half_count[c];
+#pragma omp parallel for schedule(static) num_threads(threads)                                     \
+    reduction(max                                                                                  \
+              : max_bits) if (count > PARALLEL_MIN)
+        for (long h = 0; h < count; ++h) {
+            const unsigned bits = (unsigned)(rhs[h] & 0x7fffu) << 16;
+            max_bits = bits > max_bits ? bits : max_bits;
+        }
+    }
+    r->scale = dg_half_scale(max_bits);
+    r->inv_scale = 1.0 / (double)r->scale;
 }
 
 void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2], int threads) {
@@ -159,9 +176,10 @@ void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2
         double *phi = r->phi[c];
         float *correction = e[c];
         const long count = (long)p->half_count[c];
+        const double inv = r->inv_scale;
 #pragma omp parallel for schedule(static) num_threads(threads) if (count > PARALLEL_MIN)
         for (long h = 0; h < count; ++h) {
-            phi[h] += (double)correction[h];
+            phi[h] += (double)correction[h] * inv;
             correction[h] = 0.0f;
         }
     }

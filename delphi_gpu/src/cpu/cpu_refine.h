@@ -9,20 +9,26 @@
  *
  *     e <- (1 - omega) e + omega (T0(e) + r),   r = T(phi_d) - phi_d  (the residual, in double)
  *
- * and phi_d + e follows exactly the double SOR iterates (up to float rounding of e, which
+ * and phi_d + e follows exactly the double SOR iterates (up to the rounding of e, which
  * shrinks with e).  The float sweep carries r as rhs = r / factor[flag] so that it adds
  * omega * factor * rhs = omega * r through the stencil weight; the charges enter only through r.
+ * The correction is held as e * scale rounded to binary16 after every update (refine_half.h: the
+ * CUDA backend stores it in 2 bytes; here the float grids hold those values), scale a power of
+ * two set from the step's largest rhs, which the sweeps add times scale.
  */
 #ifndef DG_CPU_REFINE_H
 #define DG_CPU_REFINE_H
 
 #include "../prepared.h"
+#include "../refine_half.h"
 #include "../refine_rhs.h"
 
 typedef struct dg_cpu_refine {
     double *phi[2];   /* the iterate in double (faces included) */
     double *qmap[2];  /* nonlinear lagged source in double (allocated on first use) */
     dg_rhs16 *rhs[2]; /* residual / factor of the point (bfloat16): the sweeps' right-hand side */
+    float scale;      /* the step's scale of the correction (dg_half_scale of the largest rhs) */
+    double inv_scale; /* 1 / scale */
     /* Points on a sparse list, grouped by half-index: group g covers entries
        entry[start[g] .. start[g+1]); an entry k >= 0 is boundary entry k, k < 0 charge -k-1. */
     int group_count[2];
@@ -42,10 +48,10 @@ void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi
                          int threads);
 
 /** rhs = (T(phi) - phi) / factor at every interior point, in double, rounded to float, then to
- *  bfloat16 (refine_rhs.h). */
+ *  bfloat16 (refine_rhs.h); then the step's scale from the largest |rhs|. */
 void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinear, int threads);
 
-/** phi += e in double at every half point; e = 0. */
+/** phi += e / scale in double at every half point; e = 0. */
 void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2], int threads);
 
 /** Float phase (backend.h): f = (float)phi at every half point (faces included). */

@@ -81,12 +81,14 @@ static void SFX(sweep)(cpu_state *st, int c) {
         for (int y = 1; y < p->ny - 1; ++y) {
             long first, last;
             dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-            if (rhs) { /* rhs = residual / factor, so weight * rhs = omega * residual */
+            if (rhs) { /* rhs = residual / factor, so weight * rhs = omega * residual; the
+                          correction is held times the step's scale, in binary16 values */
+                const REAL scale = (REAL)st->refine.scale;
                 for (long h = first; h <= last; ++h) {
                     REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
-                               other[h + o4] + other[h + o5] + (REAL)dg_rhs_decode(rhs[h]);
+                               other[h + o4] + other[h + o5] + (REAL)dg_rhs_decode(rhs[h]) * scale;
                     const REAL weight = flag && flag[h] ? w1 : w0; /* as the CUDA kernel */
-                    phi[h] = keep * phi[h] + weight * sum;
+                    phi[h] = (REAL)dg_half_round((float)(keep * phi[h] + weight * sum));
                 }
             } else if (!flag) {
                 for (long h = first; h <= last; ++h) {
@@ -125,6 +127,7 @@ static void SFX(corrections)(cpu_state *st, int c) {
         const REAL *wk = weight + 6L * k;
         phi[h] += wk[0] * other[h + o[0]] + wk[1] * other[h + o[1]] + wk[2] * other[h + o[2]] +
                   wk[3] * other[h + o[3]] + wk[4] * other[h + o[4]] + wk[5] * other[h + o[5]];
+        if (st->rhs[c]) phi[h] = (REAL)dg_half_round((float)phi[h]); /* mixed's correction */
     }
     if (st->rhs[c]) return; /* mixed precision: the charges are in the residual */
     const int *charge_index = p->charge_index[c];
@@ -149,13 +152,15 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
     const REAL *restrict snap = st->snapshot;
     const long n = (long)sample_count(st->prep, stride);
     const long chunks = (n + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
+    /* mixed's correction is held times the step's scale */
+    const double unit = st->rhs[1] ? st->refine.inv_scale : 1.0;
 #pragma omp parallel for schedule(static) num_threads(st->threads) if (n > DG_CPU_PARALLEL_MIN)
     for (long b = 0; b < chunks; ++b) {
         double mx = 0.0, sum = 0.0, value = 0.0;
         int finite = 1;
         const long end = (b + 1) * SAMPLE_CHUNK < n ? (b + 1) * SAMPLE_CHUNK : n;
         for (long j = b * SAMPLE_CHUNK; j < end; ++j) {
-            const double d = (double)even[1 + j * stride] - (double)snap[j];
+            const double d = ((double)even[1 + j * stride] - (double)snap[j]) * unit;
             if (!isfinite(d)) finite = 0;
             const double a = fabs(d);
             mx = a > mx ? a : mx;
