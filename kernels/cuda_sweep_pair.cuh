@@ -15,10 +15,23 @@
 
 #include "cuda_sweep.cuh"
 
+/* Float sweeps with salt flags or mixed's rhs (unmeasured) are held to 32 registers, as the
+   Poisson ones need anyway, so that a 1024-thread block runs two to an SM: with 37-48 registers
+   they ran at 62 % occupancy and two planes per barrier did not pay; at 32 (spills: none at depth
+   1, 8-24 bytes at depth 2) the autotune keeps 66x15 depth 1 with two planes, 0.334 instead of
+   0.351 ms per float salt iteration and 0.310 instead of 0.331 per correction iteration at 385^3
+   (H100, docs/PERFORMANCE.md run 29).  0 blocks: no minimum (the compiler's own choice). */
+template <typename T, int MODE, bool MEASURE>
+constexpr int dg_pair_min_blocks = sizeof(T) == 4 && !MEASURE &&
+                                           (MODE == DG_SWEEP_PB || MODE == DG_SWEEP_RHS)
+                                       ? 2
+                                       : 0;
+
 /* DEPTH: barriers ahead that each load is issued: each thread keeps 4 * DEPTH loads in flight
    across a barrier (2 * DEPTH planes of C values and the O values they need). */
 template <typename T, int MODE, bool MEASURE, int DEPTH>
-__global__ void __launch_bounds__(1024) dg_sweep_pair_kernel(const dg_sweep_params<T> p) {
+__global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
+    dg_sweep_pair_kernel(const dg_sweep_params<T> p) {
     constexpr int PLANES = 2;
     extern __shared__ __align__(16) unsigned char dg_sweep_shared[];
     /* 2 sets of PLANES planes, double-buffered: a set is rewritten only after the next barrier,
