@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "refine_rhs.h" /* dg_float_bits, dg_bits_float */
+
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
 #define DG_HALF_FN static inline __host__ __device__
@@ -33,33 +35,13 @@
 
 typedef uint16_t dg_half16;
 
-DG_HALF_FN uint32_t dg_half_float_bits(float value) {
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(value);
-#else
-    uint32_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    return bits;
-#endif
-}
-
-DG_HALF_FN float dg_half_bits_float(uint32_t bits) {
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(bits);
-#else
-    float value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
-#endif
-}
-
 /** float -> binary16, rounded to nearest, ties to even (subnormal results, overflow to
  *  infinity and NaN as IEEE 754). */
 DG_HALF_FN dg_half16 dg_half_encode(float value) {
 #if defined(__CUDA_ARCH__) /* the conversion instruction: the same IEEE rounding */
     return __half_as_ushort(__float2half_rn(value));
 #endif
-    uint32_t x = dg_half_float_bits(value);
+    uint32_t x = dg_float_bits(value);
     const uint32_t sign = (x >> 16) & 0x8000u;
     x &= 0x7fffffffu;
     if (x >= 0x7f800000u) return (dg_half16)(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u));
@@ -87,8 +69,8 @@ DG_HALF_FN float dg_half_decode(dg_half16 h) {
         const float v = (float)m * 5.9604644775390625e-8f;
         return sign ? -v : v;
     }
-    if (e == 31) return dg_half_bits_float(sign | 0x7f800000u | (m << 13));
-    return dg_half_bits_float(sign | ((e + 112u) << 23) | (m << 13));
+    if (e == 31) return dg_bits_float(sign | 0x7f800000u | (m << 13));
+    return dg_bits_float(sign | ((e + 112u) << 23) | (m << 13));
 }
 
 /** The value a float takes stored as binary16. */
@@ -104,7 +86,7 @@ DG_HALF_FN float dg_half_scale(uint32_t max_bits) {
     if (max_bits == 0 || exponent == -127 || exponent == 128) return 1.0f;
     int k = -6 - exponent;
     k = k < -100 ? -100 : k > 100 ? 100 : k;
-    return dg_half_bits_float((uint32_t)(127 + k) << 23);
+    return dg_bits_float((uint32_t)(127 + k) << 23);
 }
 
 #endif /* DG_REFINE_HALF_H */

@@ -17,21 +17,18 @@
 
 typedef uint16_t dg_rhs16;
 
-/** float -> bfloat16, rounded to nearest, ties to even. */
-DG_RHS_FN dg_rhs16 dg_rhs_encode(float value) {
-    uint32_t bits;
+/** A float's bits and back (also refine_half.h's). */
+DG_RHS_FN uint32_t dg_float_bits(float value) {
 #if defined(__CUDA_ARCH__)
-    bits = __float_as_uint(value);
+    return __float_as_uint(value);
 #else
+    uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
+    return bits;
 #endif
-    bits += 0x7fffu + ((bits >> 16) & 1u);
-    return (dg_rhs16)(bits >> 16);
 }
 
-/** bfloat16 -> float (exact). */
-DG_RHS_FN float dg_rhs_decode(dg_rhs16 stored) {
-    const uint32_t bits = (uint32_t)stored << 16;
+DG_RHS_FN float dg_bits_float(uint32_t bits) {
 #if defined(__CUDA_ARCH__)
     return __uint_as_float(bits);
 #else
@@ -39,6 +36,18 @@ DG_RHS_FN float dg_rhs_decode(dg_rhs16 stored) {
     memcpy(&value, &bits, sizeof value);
     return value;
 #endif
+}
+
+/** float -> bfloat16, rounded to nearest, ties to even. */
+DG_RHS_FN dg_rhs16 dg_rhs_encode(float value) {
+    uint32_t bits = dg_float_bits(value);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return (dg_rhs16)(bits >> 16);
+}
+
+/** bfloat16 -> float (exact). */
+DG_RHS_FN float dg_rhs_decode(dg_rhs16 stored) {
+    return dg_bits_float((uint32_t)stored << 16);
 }
 
 #endif /* DG_REFINE_RHS_H */
