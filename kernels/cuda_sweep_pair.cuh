@@ -67,24 +67,41 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
         return (row + (unsigned)c_offset(z) + p.plane * (unsigned)z) >> 1;
     };
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
-    /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
-    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
-        c = V(0), f = 0, q = T(0);
-        if (z > z1 || !updates(z)) return;
-        const unsigned h = c_index(z);
+    /* Loads of the C value at half-index h (with its flag and source). */
+    auto load_c_at = [&](unsigned h, V &c, unsigned char &f, T &q) {
         c = cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
         if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
+    /* The same for plane z, if this thread updates it (zeros otherwise). */
+    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
+        c = V(0), f = 0, q = T(0);
+        if (z > z1 || !updates(z)) return;
+        load_c_at(c_index(z), c, f, q);
+    };
+
+    /* Everything that depends on the plane only through its parity, for the planes z0 + 2m + j
+       (j = 0, 1): whether this thread updates the C point and loads the O point there, and their
+       half-indices in plane z0 + j; plane z0 + 2m + j's are m * plane further on (the full index
+       moves by 2 m planes).  The loop below then does no index arithmetic but one addition per
+       plane: before, recomputing these from z for every load and store made the float and the
+       correction sweeps issue-bound (ncu at 385^3: about 150 instructions per updated point). */
+    const int a0 = c_offset(z0);
+    const bool upd0 = updates(z0), upd1 = updates(z0 + 1);
+    const bool oval0 = loads && 2 * u + 1 - a0 <= p.nx - 1;
+    const bool oval1 = loads && 2 * u + a0 <= p.nx - 1;
+    const unsigned c0 = c_index(z0), c1 = c_index(z0 + 1);
+    const unsigned o0 = (row + 1u - (unsigned)a0 + p.plane * (unsigned)z0) >> 1;
+    const unsigned o1 = (row + (unsigned)a0 + p.plane * (unsigned)(z0 + 1)) >> 1;
 
     dg_change_acc acc = {0.0, 0.0, 0};
     const T scale = dg_sweep_scale<T, MODE>(p);
-    /* Update plane z's C point from its O neighbours: below, here, above (registers) and the
-       in-plane ones of the other threads (slot: this plane's exchanged O values). */
-    auto update = [&](int z, const V *slot, V below, V here, V above, V c, unsigned char f, T q) {
-        if (!updates(z)) return;
-        const int a = c_offset(z);
+    /* Update the C point at half-index h (a: its x is 2u + a) from its O neighbours: below, here,
+       above (registers) and the in-plane ones of the other threads (slot: this plane's exchanged
+       O values). */
+    auto update = [&](unsigned h, int a, const V *slot, V below, V here, V above, V c,
+                      unsigned char f, T q) {
         const T x_minus = dg_stored_value<T>(a ? here : slot[self - 1]);
         const T x_plus = dg_stored_value<T>(a ? slot[self + 1] : here);
         T sum = x_minus + x_plus + dg_stored_value<T>(slot[self - bx]) +
@@ -97,7 +114,6 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
         }
         if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q) * scale;
         const T updated = p.keep * dg_stored_value<T>(c) + weight * sum;
-        const unsigned h = c_index(z);
         const V stored = dg_store_value<V>(updated);
         cur[h] = stored;
         if (MEASURE && !(f & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
@@ -116,15 +132,22 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
     for (int k = 0; k < NC; ++k)
         load_c(z0 + k, c[k], f[k], q[k]);
 
-    for (int z = z0; z <= z1; z += PLANES) {
-        /* Prefetch planes z + NC .. z + NC + PLANES - 1 before waiting at the barrier. */
+    unsigned moved = 0; /* m * plane for z = z0 + 2m */
+    const unsigned ahead = (unsigned)DEPTH * p.plane;
+    for (int z = z0; z <= z1; z += PLANES, moved += p.plane) {
+        /* Prefetch planes z + NC .. z + NC + 1 (C) and z + NC + 1 .. z + NC + 2 (O; planes
+           z0 + 2(m + DEPTH) + 1 and z0 + 2(m + DEPTH + 1)) before waiting at the barrier. */
         V o_next[PLANES], c_next[PLANES];
         T q_next[PLANES];
         unsigned char f_next[PLANES];
+        o_next[0] = z + NC <= z1 && oval1 ? __ldg(other + (o1 + moved + ahead)) : V(0);
+        o_next[1] = z + NC + 1 <= z1 && oval0 ? __ldg(other + (o0 + moved + ahead + p.plane))
+                                              : V(0);
 #pragma unroll
         for (int j = 0; j < PLANES; ++j) {
-            o_next[j] = z + NC + j <= z1 ? load_other(z + NC + 1 + j) : V(0);
-            load_c(z + NC + j, c_next[j], f_next[j], q_next[j]);
+            c_next[j] = V(0), f_next[j] = 0, q_next[j] = T(0);
+            if (z + NC + j <= z1 && (j ? upd1 : upd0))
+                load_c_at((j ? c1 : c0) + moved + ahead, c_next[j], f_next[j], q_next[j]);
         }
 
         V *const set = exchange + ((z / PLANES) & 1) * (PLANES * plane_slots);
@@ -132,10 +155,9 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
         for (int j = 0; j < PLANES; ++j)
             set[j * plane_slots + self] = o[1 + j];
         __syncthreads();
-#pragma unroll
-        for (int j = 0; j < PLANES; ++j)
-            if (j == 0 || z + j <= z1)
-                update(z + j, set + j * plane_slots, o[j], o[j + 1], o[j + 2], c[j], f[j], q[j]);
+        if (upd0) update(c0 + moved, a0, set, o[0], o[1], o[2], c[0], f[0], q[0]);
+        if (z + 1 <= z1 && upd1)
+            update(c1 + moved, a0 ^ 1, set + plane_slots, o[1], o[2], o[3], c[1], f[1], q[1]);
 #pragma unroll
         for (int k = 0; k < NO - PLANES; ++k)
             o[k] = o[k + PLANES];
