@@ -141,8 +141,8 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
         T q_next[PLANES];
         unsigned char f_next[PLANES];
         o_next[0] = z + NC <= z1 && oval1 ? __ldg(other + (o1 + moved + ahead)) : V(0);
-        o_next[1] = z + NC + 1 <= z1 && oval0 ? __ldg(other + (o0 + moved + ahead + p.plane))
-                                              : V(0);
+        o_next[1] =
+            z + NC + 1 <= z1 && oval0 ? __ldg(other + (o0 + moved + ahead + p.plane)) : V(0);
 #pragma unroll
         for (int j = 0; j < PLANES; ++j) {
             c_next[j] = V(0), f_next[j] = 0, q_next[j] = T(0);
