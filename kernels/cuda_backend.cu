@@ -308,6 +308,13 @@ static double cuda_store_wait_seconds(void *state) {
     return static_cast<const dg_cuda_state *>(state)->store_wait_seconds;
 }
 
+static int cuda_spectral_radius(void *state, const dg_prepared *prep, double *out, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_spectral_radius(st, prep, out, err);
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -327,6 +334,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_surface_sites,
     cuda_load_phi_faces,
     cuda_store_wait_seconds,
+    cuda_spectral_radius,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

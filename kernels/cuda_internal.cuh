@@ -219,6 +219,9 @@ cudaError_t dg_cuda_pin_alloc(void **ptr, size_t bytes, int *mapped);
 void dg_cuda_pin_free(void *ptr, size_t bytes, int mapped);
 int dg_cuda_alloc_qmap(dg_cuda_state *st, dg_error *err);
 /* Debye-Hueckel sums at the face points (backend op face_potentials), cuda_faces.cu. */
+/* dg_spectral_radius on the device (cuda_spectral.cu; the backend's spectral_radius). */
+int dg_cuda_spectral_radius(dg_cuda_state *st, const dg_prepared *prep, double *out, dg_error *err);
+
 int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, double *out,
                             dg_error *err);
 

@@ -98,6 +98,9 @@ __device__ __forceinline__ double dg_sweep_delta(const dg_sweep_params<T> &p, V 
         return (double)stored - (double)old;
 }
 
+/* A compile-time plane parity for the sweep's two-plane turns. */
+template <int J> struct dg_parity { static constexpr int value = J; };
+
 /* DEPTH: planes of C values (and the O values they need) loaded ahead of the plane being
    updated, so that each thread keeps 2 * DEPTH loads in flight across the per-plane barrier. */
 template <typename T, int MODE, bool MEASURE, int DEPTH>
@@ -134,16 +137,31 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
         return (row + (unsigned)c_offset(z) + p.plane * (unsigned)z) >> 1;
     };
     constexpr bool reads_flag = MODE != DG_SWEEP_POISSON || MEASURE;
-    /* Loads of plane z's C value (with its flag and source), if this thread updates it. */
-    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
-        c = V(0), f = 0, q = T(0);
-        if (z > z1 || !updates(z)) return;
-        const unsigned h = c_index(z);
+    /* Loads of the C value at half-index h (with its flag and source). */
+    auto load_c_at = [&](unsigned h, V &c, unsigned char &f, T &q) {
         c = cur[h];
         if (reads_flag && (MODE != DG_SWEEP_RHS || p.flag)) f = __ldg(p.flag + h);
         if (MODE == DG_SWEEP_NONLINEAR) q = __ldg(p.qmap + h);
         if (MODE == DG_SWEEP_RHS) q = dg_rhs_hold<T>(__ldg(p.rhs + h));
     };
+    /* The same for plane z, if this thread updates it (zeros otherwise). */
+    auto load_c = [&](int z, V &c, unsigned char &f, T &q) {
+        c = V(0), f = 0, q = T(0);
+        if (z > z1 || !updates(z)) return;
+        load_c_at(c_index(z), c, f, q);
+    };
+
+    /* What depends on the plane only through its parity, for the planes z0 + 2m + j (j = 0, 1):
+       whether this thread updates the C point and loads the O point there, and their
+       half-indices in plane z0 + j (plane z0 + 2m + j's are m * plane further on).  The loop
+       below takes two planes per turn, so that j is known at compile time in each, and does no
+       index arithmetic but additions (as dg_sweep_pair_kernel, cuda_sweep_pair.cuh). */
+    const int a0 = c_offset(z0);
+    const bool upd[2] = {updates(z0), updates(z0 + 1)};
+    const bool oval[2] = {loads && 2 * u + 1 - a0 <= p.nx - 1, loads && 2 * u + a0 <= p.nx - 1};
+    const unsigned cfirst[2] = {c_index(z0), c_index(z0 + 1)};
+    const unsigned ofirst[2] = {(row + 1u - (unsigned)a0 + p.plane * (unsigned)z0) >> 1,
+                                (row + (unsigned)a0 + p.plane * (unsigned)(z0 + 1)) >> 1};
 
     /* o[k] = O value of plane z - 1 + k; c[k], f[k], q[k] = C point of plane z + k. */
     V o[DEPTH + 2], c[DEPTH];
@@ -158,18 +176,26 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
 
     dg_change_acc acc = {0.0, 0.0, 0};
     const T scale = dg_sweep_scale<T, MODE>(p);
-    for (int z = z0; z <= z1; ++z) {
-        /* Prefetch plane z + DEPTH before waiting at the barrier. */
-        V o_next = z + DEPTH <= z1 ? load_other(z + DEPTH + 1) : V(0), c_next;
-        T q_next;
-        unsigned char f_next;
-        load_c(z + DEPTH, c_next, f_next, q_next);
+    /* Plane z = z0 + 2m + J; moved = m * plane. */
+    auto step = [&](int z, unsigned moved, auto parity) {
+        constexpr int J = decltype(parity)::value;
+        /* Prefetch plane z + DEPTH (C) and z + DEPTH + 1 (O) before waiting at the barrier. */
+        constexpr int JC = (J + DEPTH) & 1, JO = (J + DEPTH + 1) & 1;
+        constexpr unsigned MC = (J + DEPTH) >> 1, MO = (J + DEPTH + 1) >> 1;
+        const V o_next =
+            z + DEPTH <= z1 && oval[JO] ? __ldg(other + (ofirst[JO] + moved + MO * p.plane)) : V(0);
+        V c_next = V(0);
+        T q_next = T(0);
+        unsigned char f_next = 0;
+        if (z + DEPTH <= z1 && upd[JC])
+            load_c_at(cfirst[JC] + moved + MC * p.plane, c_next, f_next, q_next);
 
         V *const slot = exchange + (z & 1) * plane_slots;
         slot[self] = o[1];
         __syncthreads();
-        if (updates(z)) {
-            const int a = c_offset(z);
+        if (upd[J]) {
+            constexpr int flip = J;
+            const int a = a0 ^ flip;
             const T x_minus = dg_stored_value<T>(a ? o[1] : slot[self - 1]);
             const T x_plus = dg_stored_value<T>(a ? slot[self + 1] : o[1]);
             T sum = x_minus + x_plus + dg_stored_value<T>(slot[self - bx]) +
@@ -182,7 +208,7 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
             }
             if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0]) * scale;
             const T updated = p.keep * dg_stored_value<T>(c[0]) + weight * sum;
-            const unsigned h = c_index(z);
+            const unsigned h = cfirst[J] + moved;
             const V stored = dg_store_value<V>(updated);
             cur[h] = stored;
             if (MEASURE && !(f[0] & 2) && (p.stride == 1 || (h - 1u) % (unsigned)p.stride == 0))
@@ -196,6 +222,11 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
         for (int k = 0; k < DEPTH - 1; ++k)
             c[k] = c[k + 1], f[k] = f[k + 1], q[k] = q[k + 1];
         c[DEPTH - 1] = c_next, f[DEPTH - 1] = f_next, q[DEPTH - 1] = q_next;
+    };
+    unsigned moved = 0;
+    for (int z = z0; z <= z1; z += 2, moved += p.plane) {
+        step(z, moved, dg_parity<0>());
+        if (z + 1 <= z1) step(z + 1, moved, dg_parity<1>());
     }
     if (MEASURE) {
         const int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);

@@ -157,7 +157,23 @@ typedef struct dg_backend_ops {
        host), the rest of it being host copies: where a slow store loses its time.  NULL where a
        backend does not wait. */
     double (*store_wait_seconds)(void *state);
+
+    /* dg_spectral_radius of the medium set, the same double to the last bit, computed where the
+       medium is (the same expressions, summed in the same order).  DG_ERR_UNSUPPORTED when this
+       backend cannot reproduce that order for this medium (the core then computes it on the
+       host); NULL where a backend has no such path. */
+    int (*spectral_radius)(void *state, const dg_prepared *prep, double *spectral_radius,
+                           dg_error *err);
 } dg_backend_ops;
+
+/* The host pieces of dg_spectral_radius (spectral.c) that a backend's spectral_radius shares:
+   the lowest Laplacian eigenmode along one axis (n values, malloc'd; NULL when out of memory),
+   the estimate from the final sum (DelPhi's clamps), and whether the prepared lists are
+   ascending at interior points (the order in which dg_spectral_radius sums their terms is then
+   the list order of the backends' sorted copies). */
+double *dg_spectral_axis(int n);
+double dg_spectral_from_sum(double total);
+int dg_spectral_lists_ordered(const dg_prepared *prep);
 
 /** Half-index range [*first, *end) of colour c in plane z of an nx x ny x nz grid. */
 static inline void dg_plane_range(int nx, int ny, int z, int colour, long *first, long *end) {

@@ -207,7 +207,17 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
 int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
     if (s->spectral_radius_cache < 0.0) {
         double spec = 0.0;
-        if (dg_spectral_radius(&s->prep, s->options.num_threads, &spec) != DG_OK)
+        int on_backend = DG_ERR_UNSUPPORTED;
+        if (s->backend->spectral_radius) {
+            dg_error err = {0};
+            on_backend = s->backend->spectral_radius(s->backend_state, &s->prep, &spec, &err);
+            if (on_backend != DG_OK && on_backend != DG_ERR_UNSUPPORTED)
+                return dg_fail(s, on_backend,
+                               "%s backend could not estimate the spectral radius: %s",
+                               s->backend->name, err.message);
+        }
+        if (on_backend != DG_OK &&
+            dg_spectral_radius(&s->prep, s->options.num_threads, &spec) != DG_OK)
             return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
                            "out of host memory estimating the spectral radius (%.1f GB needed)",
                            4.0 * s->prep.point_count / 1e9);

@@ -9,7 +9,7 @@
 #include "solver_internal.h"
 
 /* sqrt(2/(n-1)) sin(pi i/(n-1)), i = 0..n-1: zero on the faces, unit norm. */
-static double *eigen_axis(int n) {
+double *dg_spectral_axis(int n) {
     double *t = malloc((size_t)n * sizeof *t);
     if (!t) return NULL;
     const double pi = 3.14159265358979323846, norm = sqrt(2.0 / (n - 1));
@@ -29,13 +29,19 @@ static inline double mode_at(const eigenmode *v, long w) {
     return v->sx[w % v->nx] * v->sy[(w / v->nx) % v->ny] * v->sz[w / plane];
 }
 
+double dg_spectral_from_sum(double total) {
+    double spec = 2.0 * total;
+    if (!(spec < 1.0)) spec = 0.995; /* DelPhi: > 1 becomes 0.995 (also 1 and NaN here) */
+    if (spec < 0.0) spec = 0.0;
+    return spec;
+}
+
 int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
-    double *sx = eigen_axis(nx), *sy = eigen_axis(ny), *sz = eigen_axis(nz);
+    double *sx = dg_spectral_axis(nx), *sy = dg_spectral_axis(ny), *sz = dg_spectral_axis(nz);
     double *odd = calloc(p->half_count[0] + 1, sizeof *odd); /* the odd-point result */
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
     double *term = malloc(((size_t)p->boundary_count[1] + 1) * sizeof *term);
-    double spec = 0.995;
     int status = DG_ERR_OUT_OF_MEMORY;
     const int threads = num_threads > 0 ? num_threads : 0;
     if (!sx || !sy || !sz || !odd || !plane_sum || !term) goto done;
@@ -106,10 +112,7 @@ int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *sp
     }
     for (int k = 0; k < p->boundary_count[1]; ++k)
         total += term[k];
-    spec = 2.0 * total;
-    if (!(spec < 1.0)) spec = 0.995; /* DelPhi: > 1 becomes 0.995 (also 1 and NaN here) */
-    if (spec < 0.0) spec = 0.0;
-    *spectral_radius = spec;
+    *spectral_radius = dg_spectral_from_sum(total);
     status = DG_OK;
 done:
     free(sx), free(sy), free(sz), free(odd), free(plane_sum), free(term);
@@ -196,7 +199,7 @@ static inline double odd_at(const plane_ring *ring, int z, long g, int f) {
 static int spectral_by_planes(const dg_prepared *p, int num_threads, const int *start0,
                               const int *start1, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
-    double *sx = eigen_axis(nx), *sy = eigen_axis(ny), *sz = eigen_axis(nz);
+    double *sx = dg_spectral_axis(nx), *sy = dg_spectral_axis(ny), *sz = dg_spectral_axis(nz);
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
     double *term = malloc(((size_t)p->boundary_count[1] + 1) * sizeof *term);
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
@@ -253,14 +256,18 @@ static int spectral_by_planes(const dg_prepared *p, int num_threads, const int *
         total += plane_sum[z]; /* fixed order */
     for (int k = 0; k < p->boundary_count[1]; ++k)
         total += term[k];
-    double spec = 2.0 * total;
-    if (!(spec < 1.0)) spec = 0.995; /* DelPhi: > 1 becomes 0.995 (also 1 and NaN here) */
-    if (spec < 0.0) spec = 0.0;
-    *spectral_radius = spec;
+    *spectral_radius = dg_spectral_from_sum(total);
     status = DG_OK;
 done:
     free(sx), free(sy), free(sz), free(plane_sum), free(term), free(rings);
     return status;
+}
+
+int dg_spectral_lists_ordered(const dg_prepared *p) {
+    int *start = malloc(((size_t)p->nz + 1) * sizeof *start);
+    const int ordered = start && plane_starts(p, 0, start) && plane_starts(p, 1, start);
+    free(start);
+    return ordered;
 }
 
 int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_radius) {

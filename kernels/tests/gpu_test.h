@@ -92,6 +92,11 @@ static inline double gpu_compare(const char *label, const dg_options *o, const g
           dg_outcome_string(rg.outcome), dg_outcome_string(rc.outcome));
     CHECK(rg.nonlinear_blocks == rc.nonlinear_blocks, "%s: %d nonlinear blocks, CPU %d", label,
           rg.nonlinear_blocks, rc.nonlinear_blocks);
+    /* The CUDA backend estimates the spectral radius on the device (cuda_spectral.cu): the
+       host's value to the last bit, or omega and every iterate would differ. */
+    CHECK(memcmp(&rg.spectral_radius, &rc.spectral_radius, sizeof(double)) == 0,
+          "%s: spectral radius %.17g on the GPU, %.17g on the CPU", label, rg.spectral_radius,
+          rc.spectral_radius);
     for (long i = 0; i < n; ++i)
         if (!isfinite(gpu[i])) {
             CHECK(0, "%s: GPU phi[%ld] = %g", label, i, gpu[i]);

@@ -4,9 +4,10 @@
  * sphere from dense maps, a Debye-Hueckel sphere in salt, nonlinear PB, and a cluster of spheres
  * with thousands of boundary and charged points (dense and DelPhi's sparse form).  Grids are
  * odd, not cubic and not multiples of the block.  Every case runs with the library's choice of
- * sweep kernel (the autotune, which runs each candidate for a few iterations) and with the
- * two-planes-per-barrier kernel (cuda_sweep_pair.cuh) forced at prefetch depths 1 and 2 on two
- * block shapes, and (float only) the kernel of 2 or 4 pairs per thread (cuda_sweep_wide.cuh)
+ * sweep kernel (the autotune, which runs each candidate for a few iterations), with the
+ * one-plane kernel (cuda_sweep.cuh) forced at prefetch depths 1 to 3 and the
+ * two-planes-per-barrier kernel (cuda_sweep_pair.cuh) at depths 1 and 2, on several block
+ * shapes, and (float only) the kernel of 2 or 4 pairs per thread (cuda_sweep_wide.cuh)
  * forced in both layouts on five; the forced runs must equal the CPU backend bit for bit.
  * Exits 77 (skipped) without a usable GPU. */
 #include "gpu_test.h"
@@ -23,6 +24,9 @@ typedef struct sweep_variant {
 
 static const sweep_variant variants[] = {
     {"autotune", 0, 0, 0, 0, 1, 0},
+    {"1 plane d1 16x16", 1, 1, 0, 0, 1, 0},
+    {"1 plane d2 32x8", 1, 2, 32, 8, 1, 0},
+    {"1 plane d3 66x15", 1, 3, 66, 15, 1, 0},
     {"2 planes d1 16x16", 2, 1, 0, 0, 1, 0},
     {"2 planes d2 66x15", 2, 2, 66, 15, 1, 0},
     {"2 adjacent pairs d2 16x16", 1, 2, 0, 0, 2, 0},

@@ -354,6 +354,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_surface_sites,
     cpu_load_phi_faces,
     NULL, /* store_wait_seconds: no device */
+    NULL, /* spectral_radius: dg_spectral_radius is this backend's own */
 };
 
 /* The view the Newton kernels (cpu_newton.c) take of this state. */

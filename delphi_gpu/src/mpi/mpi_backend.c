@@ -364,6 +364,7 @@ static const dg_backend_ops mpi_ops_template = {
     mpi_surface_sites,
     NULL, /* load_phi_faces: each rank loads its slab whole */
     NULL, /* store_wait_seconds */
+    NULL, /* spectral_radius: the core computes it (rank 0's value) */
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {
