@@ -177,7 +177,6 @@ static int cuda_store_phi(void *state, void *phi, int is_double, dg_error *err) 
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = require_medium(st, err);
     if (status == DG_OK) status = use_device(st, err);
-    if (status == DG_OK && st->mixed) status = dg_cuda_refine_end_float(st, err);
     if (status == DG_OK && st->mixed) status = dg_cuda_refine_fold(st, err);
     return status != DG_OK ? status : dg_cuda_store_phi(st, phi, is_double, err);
 }
@@ -200,14 +199,11 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (count < 1 || (measure && (stride < 1 || !change)))
         return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
                             "CUDA backend: iterate(count %d, stride %d)", count, stride);
-    if (st->mixed && st->float_phase && change && change->end_float_phase)
-        status = dg_cuda_refine_end_float(st, err);
-    const int float_phase = st->mixed && st->float_phase; /* float phase: the iterate itself */
     /* A fold due after the last block runs here, in one pass with the residual that follows it
        (the CPU backend folds at the end of that block: the same values). */
-    if (status == DG_OK && st->mixed && !float_phase && st->refine_pending >= DG_REFINE_SWEEPS)
+    if (status == DG_OK && st->mixed && st->refine_pending >= DG_REFINE_SWEEPS)
         status = dg_cuda_refine_fold_residual(st, err);
-    else if (status == DG_OK && st->mixed && !float_phase && st->refine_pending == 0)
+    else if (status == DG_OK && st->mixed && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
     for (int i = 0; i < count && status == DG_OK; ++i) {
         const int measured = measure && i == count - 1;
@@ -215,16 +211,9 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
         const int timeable = count <= 2 || (i > 0 && !measured);
         status = dg_cuda_tuned_iteration(st, measured, timeable, stride, err);
     }
-    if (status == DG_OK && float_phase) st->float_iterations += count;
-    if (status == DG_OK && st->mixed && !float_phase) /* a fold every DG_REFINE_SWEEPS or more */
+    if (status == DG_OK && st->mixed) /* a fold every DG_REFINE_SWEEPS or more */
         st->refine_pending += count;
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
-    if (status == DG_OK && measure && float_phase) {
-        change->float_phase = 1;
-        const double previous = st->float_previous_max;
-        st->float_previous_max = change->max_abs;
-        if (dg_mixed_float_phase_done(change, previous)) status = dg_cuda_refine_end_float(st, err);
-    }
     return status;
 }
 

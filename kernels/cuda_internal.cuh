@@ -170,15 +170,12 @@ struct dg_cuda_state {
     dg_refine_scale *refine_scale;  /* device memory */
     double *phi_d[2];               /* the iterate in double */
     double *qmap_d[2];              /* nonlinear source in double (allocated on first use) */
-    dg_rhs16 *rhs[2];               /* residual / factor, bfloat16 (refine_rhs.h) */
+    dg_rhs16 *rhs[2];               /* residual / factor and the salt flag (refine_rhs.h) */
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
     int refine_pending; /* iterations since the last fold (0: correction is zero); a fold due
                            (>= DG_REFINE_SWEEPS) waits for the next iterate, store_phi or
                            nonlinear source, so that it runs with the next residual */
-    int float_phase;    /* mixed: phi holds the float iterate itself (backend.h), sources scaled */
-    int float_iterations;      /* iterations of the float phase since load_phi */
-    double float_previous_max; /* max change of its last check, -1 if none */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2
@@ -300,12 +297,9 @@ void dg_cuda_refine_free(dg_cuda_state *st);
 /** Full-grid slab in staging <-> the double iterate (load_phi/store_phi while mixed). */
 int dg_cuda_refine_split(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
 int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_double, dg_error *err);
-/** After load_phi: the double source set to 0 and the float phase begun (phi = (float)phi_d,
- *  its sparse `last` values, the charge sources scaled by omega). */
+/** After load_phi: refinement from the loaded iterate (the correction and its `last` values 0,
+ *  the double source 0, the charge sources scaled to 0 in the sweeps). */
 int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err);
-/** End the float phase (backend.h): phi_d = phi at interior points if any of its iterations
- *  ran, then phi (now the correction) and `last` = 0, the sources to 0. */
-int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err);
 /** Residual of the double iterate into rhs (before a block of correction sweeps). */
 int dg_cuda_refine_residual(dg_cuda_state *st, dg_error *err);
 /** The pending fold (if any) and then the residual, in one pass over the grid: the same values

@@ -24,7 +24,7 @@ int dg_cuda_sparse_blocks(int count) {
 }
 
 int dg_cuda_sweep_mode(const dg_cuda_state *st) {
-    if (st->mixed && !st->float_phase) return DG_SWEEP_RHS;
+    if (st->mixed) return DG_SWEEP_RHS;
     if (!st->has_salt) return DG_SWEEP_POISSON;
     return st->nonlinear_active ? DG_SWEEP_NONLINEAR : DG_SWEEP_PB;
 }
@@ -125,11 +125,12 @@ static int launch_sweep(dg_cuda_state *st, const dg_cuda_shape *shape, int colou
     p.cur = st->phi[colour];
     p.other = st->phi[1 - colour];
     p.flag = st->flag[colour];
-    /* mixed's correction sweep reads the flags only for the salt bit (and, measured, colour 1's
-       sparse marks): without salt an unmeasured one skips that byte per point */
-    if (dg_cuda_sweep_mode(st) == DG_SWEEP_RHS && !st->has_salt && !measure) p.flag = NULL;
+    /* mixed's correction sweep takes the salt bit from its rhs (refine_rhs.h) and reads the
+       flags only when measured (colour 1's sparse marks): an unmeasured one skips that byte */
+    if (dg_cuda_sweep_mode(st) == DG_SWEEP_RHS && !measure) p.flag = NULL;
     p.qmap = static_cast<const T *>(st->qmap[colour]);
     p.rhs = st->rhs[colour];
+    p.rhs_mask = dg_rhs_value_mask(st->has_salt);
     p.plane = (unsigned)st->nx * (unsigned)st->ny;
     p.nx = st->nx, p.ny = st->ny, p.nz = st->nz, p.colour = colour;
     p.planes_per_chunk = shape->planes_per_chunk;
@@ -361,7 +362,7 @@ int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err) 
     change->sum_sq = st->result_host->sum_sq;
     change->finite = st->result_host->nonfinite == 0;
     change->max_value = 0.0;
-    if (st->is_float && (!st->mixed || st->float_phase)) { /* float's resolution scale */
+    if (st->is_float && !st->mixed) { /* float's resolution scale */
         int status = dg_cuda_sample_max_launch(st, st->sample_stride, err);
         if (status == DG_OK) status = dg_cuda_sample_max_read(st, &change->max_value, err);
         if (status != DG_OK) return status;
@@ -381,9 +382,8 @@ template <typename T> static int rescale(dg_cuda_state *st, dg_error *err) {
             DG_CUDA_LAUNCHED("weight scaling kernel");
         }
         if (ns > 0) {
-            /* mixed precision: the sources are in the residual, the correction has none (but
-               the float phase sweeps the iterate itself) */
-            const double scale = st->mixed && !st->float_phase ? 0.0 : st->omega;
+            /* mixed precision: the sources are in the residual, the correction has none */
+            const double scale = st->mixed ? 0.0 : st->omega;
             dg_rescale_kernel<T><<<aux_blocks(st, ns), DG_CUDA_AUX_THREADS, 0, st->stream>>>(
                 static_cast<T *>(sp->source), sp->source_raw, ns, scale);
             DG_CUDA_LAUNCHED("source scaling kernel");

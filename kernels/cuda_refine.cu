@@ -1,16 +1,17 @@
 /* Mixed precision on the CUDA backend (the CPU backend's scheme, delphi_gpu/src/cpu/
  * cpu_refine.h): the iterate phi_d in double; when the correction e is zero the residual
- * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (bfloat16), which
- * the DG_SWEEP_RHS sweeps add to the neighbour sum, times the step's scale (set from the largest
- * rhs after each residual, dg_refine_scale); e is stored in binary16 times that scale
- * (refine_half.h); once DG_REFINE_SWEEPS or more iterations ran (and before store_phi or a new
- * nonlinear source) phi_d += e / scale, e = 0 (the fold).  The terms of
+ * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (16 bits with the
+ * point's salt flag, refine_rhs.h), which the DG_SWEEP_RHS sweeps add to the neighbour sum, times
+ * the step's scale (set from the largest rhs after each residual, dg_refine_scale); e is stored in
+ * binary16 times that scale (refine_half.h); once DG_REFINE_SWEEPS or more iterations ran (and
+ * before store_phi or a new nonlinear source) phi_d += e / scale, e = 0 (the fold).  The terms of
  * the residual are summed in the CPU backend's order.  A fold that the next residual follows
  * directly (the steady refinement steps) is done in the same pass as that residual
  * (dg_refine_fold_residual_kernel): colour 0 is folded while its residual reads colour 1's
  * folded values computed on the fly (phi_d + e, the same double additions as the fold), then
  * colour 1 is folded and reads colour 0's stored ones; so the values are the separate passes'
  * bits, and one pass of about 30 bytes per point replaces 20 (fold) + 18 (residual).
+ * Refinement starts at load_phi, from the loaded iterate (e = 0).
  *
  * Also float precision's resolution scale: the max |value| over the convergence sample. */
 #include <stdio.h>
@@ -38,10 +39,12 @@ struct dg_refine_params {
     const dg_refine_scale *scale; /* the correction's scale (refine_half.h) */
 };
 
-/* T(phi) - phi without the list terms at half-index h; *factor = the point's factor. */
+/* T(phi) - phi without the list terms at half-index h; *factor = the point's factor, *salt_out
+   = whether the salt factor applies. */
 __device__ __forceinline__ double dg_dense_residual(const dg_refine_params &p, long long h,
-                                                    double *factor) {
+                                                    double *factor, int *salt_out) {
     const bool salt = p.flag && (p.flag[h] & 1);
+    *salt_out = salt;
     double sum = p.other[h + p.offset[0]] + p.other[h + p.offset[1]] + p.other[h + p.offset[2]] +
                  p.other[h + p.offset[3]] + p.other[h + p.offset[4]] + p.other[h + p.offset[5]];
     if (p.qmap && salt) sum += p.qmap[h];
@@ -58,8 +61,9 @@ __global__ void dg_refine_residual_kernel(const dg_refine_params p) {
         const int y = (int)(t % p.ny), z = (int)(t / p.ny);
         if (x < 1 || x > p.nx - 2 || y < 1 || y > p.ny - 2 || z < 1 || z > p.nz - 2) continue;
         double factor;
-        const double r = dg_dense_residual(p, (long long)h, &factor);
-        p.rhs[h] = dg_rhs_encode((float)(r / factor));
+        int salt;
+        const double r = dg_dense_residual(p, (long long)h, &factor, &salt);
+        p.rhs[h] = dg_rhs_encode((float)(r / factor), p.flag != NULL, salt);
     }
 }
 
@@ -71,7 +75,8 @@ __global__ void dg_refine_list_kernel(const dg_refine_params p, const int *index
          k += gridDim.x * blockDim.x) {
         const long long h = index[k];
         double factor;
-        double r = dg_dense_residual(p, h, &factor);
+        int salt;
+        double r = dg_dense_residual(p, h, &factor, &salt);
         if (k < boundary_count) {
             const double *w = weight + 6LL * k;
             r += w[0] * p.other[h + p.offset[0]] + w[1] * p.other[h + p.offset[1]] +
@@ -79,7 +84,7 @@ __global__ void dg_refine_list_kernel(const dg_refine_params p, const int *index
                  w[4] * p.other[h + p.offset[4]] + w[5] * p.other[h + p.offset[5]];
         }
         r += source[k];
-        p.rhs[h] = dg_rhs_encode((float)(r / factor));
+        p.rhs[h] = dg_rhs_encode((float)(r / factor), p.flag != NULL, salt);
     }
 }
 
@@ -114,7 +119,7 @@ __global__ void dg_refine_fold_residual_kernel(const dg_refine_params p, double 
         if (p.qmap && salt) sum += p.qmap[h];
         const double factor = salt ? p.factor1 : p.factor0;
         const double r = factor * sum - folded;
-        p.rhs[h] = dg_rhs_encode((float)(r / factor));
+        p.rhs[h] = dg_rhs_encode((float)(r / factor), p.flag != NULL, salt);
     }
 }
 
@@ -128,14 +133,14 @@ __global__ void dg_refine_fold_kernel(double *phi, dg_half16 *correction, size_t
     }
 }
 
-/* The step's scale: the largest |rhs| of both colours (bfloat16 bits << 16 are the float's;
-   non-negative floats order as their bits), then the power of two (refine_half.h). */
+/* The step's scale: the largest |rhs| of both colours (refine_rhs.h), then the power of two
+   (refine_half.h). */
 __global__ void dg_refine_rhs_max_kernel(const dg_rhs16 *rhs0, size_t count0, const dg_rhs16 *rhs1,
-                                         size_t count1, dg_refine_scale *scale) {
+                                         size_t count1, unsigned mask, dg_refine_scale *scale) {
     unsigned m = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count0 + count1;
          i += (size_t)gridDim.x * blockDim.x) {
-        const unsigned bits = (unsigned)((i < count0 ? rhs0[i] : rhs1[i - count0]) & 0x7fffu) << 16;
+        const unsigned bits = dg_rhs_magnitude_bits(i < count0 ? rhs0[i] : rhs1[i - count0], mask);
         m = bits > m ? bits : m;
     }
     for (int offset = 16; offset > 0; offset >>= 1) {
@@ -149,29 +154,6 @@ __global__ void dg_refine_scale_kernel(dg_refine_scale *scale) {
     const float s = dg_half_scale(scale->max_bits);
     scale->scale = s;
     scale->inv = 1.0 / (double)s;
-}
-
-/* Float phase: the float iterate from the double one, at every half point. */
-__global__ void dg_refine_round_kernel(float *f, const double *phi, size_t count) {
-    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < count;
-         h += (size_t)gridDim.x * blockDim.x)
-        f[h] = (float)phi[h];
-}
-
-/* End of the float phase: phi = f at interior points if adopt (faces keep their double values),
-   f = 0 everywhere. */
-__global__ void dg_refine_adopt_kernel(double *phi, float *f, int nx, int ny, int nz, int colour,
-                                       size_t count, int adopt) {
-    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < count;
-         h += (size_t)gridDim.x * blockDim.x) {
-        const size_t w = 2 * h + colour;
-        const int x = (int)(w % nx);
-        const size_t t = w / nx;
-        const int y = (int)(t % ny), z = (int)(t / ny);
-        if (adopt && x >= 1 && x <= nx - 2 && y >= 1 && y <= ny - 2 && z >= 1 && z <= nz - 2)
-            phi[h] = (double)f[h];
-        f[h] = 0.0f;
-    }
 }
 
 /* Max |value| of the sample (colour 1, half-indices 1, 1 + stride, ...): non-negative doubles
@@ -273,7 +255,8 @@ static int set_scale(dg_cuda_state *st, dg_error *err) {
                 "cudaMemsetAsync (mixed precision: the correction's scale)");
     const size_t count = st->half_count[0] + st->half_count[1];
     dg_refine_rhs_max_kernel<<<refine_blocks(st, count), REFINE_THREADS, 0, st->stream>>>(
-        st->rhs[0], st->half_count[0], st->rhs[1], st->half_count[1], st->refine_scale);
+        st->rhs[0], st->half_count[0], st->rhs[1], st->half_count[1],
+        dg_rhs_value_mask(st->has_salt), st->refine_scale);
     DG_CUDA_LAUNCHED("rhs maximum kernel (mixed precision)");
     dg_refine_scale_kernel<<<1, 1, 0, st->stream>>>(st->refine_scale);
     DG_CUDA_LAUNCHED("scale kernel (mixed precision)");
@@ -305,41 +288,26 @@ int dg_cuda_refine_merge(dg_cuda_state *st, size_t w0, size_t count, int is_doub
 }
 
 int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
-    for (int c = 0; c < 2; ++c) { /* the float phase starts from the loaded iterate */
-        dg_refine_round_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
-                                 st->stream>>>(static_cast<float *>(st->phi[c]), st->phi_d[c],
-                                               st->half_count[c]);
-        DG_CUDA_LAUNCHED("rounding kernel (mixed precision)");
+    /* Refinement from the loaded iterate: the correction e = 0 (also its list values), no
+       nonlinear source yet, the sources in the residual (scaled to 0 in the sweeps). */
+    for (int c = 0; c < 2; ++c) {
+        DG_CUDA_TRY(cudaMemsetAsync(st->phi[c], 0, st->half_count[c] * sizeof(float), st->stream),
+                    "cudaMemsetAsync (mixed precision: correction)");
         if (st->qmap_d[c])
             DG_CUDA_TRY(
                 cudaMemsetAsync(st->qmap_d[c], 0, st->half_count[c] * sizeof(double), st->stream),
                 "cudaMemsetAsync (mixed precision: nonlinear source)");
     }
-    st->refine_pending = 0;
-    st->float_phase = 1, st->float_iterations = 0, st->float_previous_max = -1.0;
-    int status = dg_cuda_launch_gather_last(st, err); /* the list values of the float iterate */
-    if (status == DG_OK) status = dg_cuda_launch_rescale(st, err); /* charges in the sweeps */
-    if (status != DG_OK) return status;
-    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
-    return DG_OK;
-}
-
-int dg_cuda_refine_end_float(dg_cuda_state *st, dg_error *err) {
-    if (!st->float_phase) return DG_OK;
-    for (int c = 0; c < 2; ++c) {
-        dg_refine_adopt_kernel<<<refine_blocks(st, st->half_count[c]), REFINE_THREADS, 0,
-                                 st->stream>>>(st->phi_d[c], static_cast<float *>(st->phi[c]),
-                                               st->nx, st->ny, st->nz, c, st->half_count[c],
-                                               st->float_iterations > 0);
-        DG_CUDA_LAUNCHED("float phase end kernel (mixed precision)");
-    }
-    const dg_cuda_sparse *sp = &st->sparse[1]; /* the correction's list values are 0 */
+    const dg_cuda_sparse *sp = &st->sparse[1];
     if (sp->total_count > 0)
         DG_CUDA_TRY(
             cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
             "cudaMemsetAsync (mixed precision: list values)");
-    st->float_phase = 0, st->refine_pending = 0;
-    return dg_cuda_launch_rescale(st, err); /* the sources are in the residual from now on */
+    st->refine_pending = 0;
+    const int status = dg_cuda_launch_rescale(st, err);
+    if (status != DG_OK) return status;
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
+    return DG_OK;
 }
 
 /* The residual's parameters for colour c. */
@@ -421,8 +389,7 @@ int dg_cuda_refine_fold(dg_cuda_state *st, dg_error *err) {
 }
 
 int dg_cuda_refine_nonlinear_source(dg_cuda_state *st, double fraction, dg_error *err) {
-    int status = dg_cuda_refine_end_float(st, err);
-    if (status == DG_OK) status = dg_cuda_refine_fold(st, err); /* from the whole iterate */
+    int status = dg_cuda_refine_fold(st, err); /* from the whole iterate */
     if (status != DG_OK) return status;
     if (!st->qmap_d[0] || !st->qmap_d[1]) {
         const size_t need = (st->half_count[0] + st->half_count[1]) * sizeof(double);

@@ -23,15 +23,18 @@
 #include "cuda_reduce.cuh"
 
 /* DG_SWEEP_RHS: mixed precision's correction sweep, sum + rhs at every point (rhs = the
-   residual / factor in bfloat16, cuda_refine.cu), the salt factor where flag (if any) has bit 0. */
+   residual / factor in 16 bits, cuda_refine.cu), the salt factor where the rhs's flag bit is set
+   (refine_rhs.h). */
 enum { DG_SWEEP_POISSON = 0, DG_SWEEP_PB = 1, DG_SWEEP_NONLINEAR = 2, DG_SWEEP_RHS = 3 };
 
 template <typename T> struct dg_sweep_params {
     void *cur;                 /* colour being updated (dg_sweep_value<T, MODE>) */
     const void *other;         /* the other colour (read-only during the sweep) */
-    const unsigned char *flag; /* PB: bit 0 salt; colour 1: bit 1 sparse point; else NULL */
+    const unsigned char *flag; /* PB: bit 0 salt; colour 1: bit 1 sparse point; else NULL (and
+                                  in unmeasured correction sweeps) */
     const T *qmap;             /* nonlinear source of this colour */
-    const dg_rhs16 *rhs;       /* DG_SWEEP_RHS: the right-hand side (bfloat16) */
+    const dg_rhs16 *rhs;       /* DG_SWEEP_RHS: the right-hand side and salt flag (16 bits) */
+    unsigned rhs_mask;         /* DG_SWEEP_RHS: its value bits (dg_rhs_value_mask) */
     unsigned plane;            /* nx * ny */
     int nx, ny, nz, colour, planes_per_chunk;
     T keep, w0, w1; /* 1 - omega, omega * factor[0], omega * factor[1] */
@@ -71,11 +74,28 @@ template <> __device__ __forceinline__ float dg_rhs_hold<float>(dg_rhs16 raw) {
 template <> __device__ __forceinline__ double dg_rhs_hold<double>(dg_rhs16 raw) {
     return __longlong_as_double((long long)raw);
 }
-__device__ __forceinline__ float dg_rhs_release(float held) {
-    return dg_rhs_decode((dg_rhs16)__float_as_uint(held));
+__device__ __forceinline__ float dg_rhs_release(float held, unsigned mask) {
+    return dg_rhs_decode((dg_rhs16)__float_as_uint(held), mask);
 }
-__device__ __forceinline__ double dg_rhs_release(double held) {
-    return (double)dg_rhs_decode((dg_rhs16)__double_as_longlong(held));
+__device__ __forceinline__ double dg_rhs_release(double held, unsigned mask) {
+    return (double)dg_rhs_decode((dg_rhs16)__double_as_longlong(held), mask);
+}
+
+/* Whether the salt factor applies at a point: bit 0 of its flag, except in mixed's correction
+   sweeps, where the rhs carries it (refine_rhs.h) and the flags are not read (unless measured,
+   for colour 1's sparse marks). */
+__device__ __forceinline__ bool dg_rhs_held_salt(float held, unsigned mask) {
+    return dg_rhs_salt((dg_rhs16)__float_as_uint(held), mask);
+}
+__device__ __forceinline__ bool dg_rhs_held_salt(double held, unsigned mask) {
+    return dg_rhs_salt((dg_rhs16)__double_as_longlong(held), mask);
+}
+template <int MODE, typename T>
+__device__ __forceinline__ bool dg_sweep_salt(const dg_sweep_params<T> &p, unsigned char f, T q) {
+    if constexpr (MODE == DG_SWEEP_RHS)
+        return dg_rhs_held_salt(q, p.rhs_mask);
+    else
+        return MODE != DG_SWEEP_POISSON && (f & 1);
 }
 
 /* The step's scale (mixed's correction sweeps; 1 otherwise, unused). */
@@ -202,11 +222,11 @@ __global__ void __launch_bounds__(1024) dg_sweep_kernel(const dg_sweep_params<T>
                     dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(o[0]) +
                     dg_stored_value<T>(o[2]);
             T weight = p.w0;
-            if (MODE != DG_SWEEP_POISSON && (f[0] & 1)) {
+            if (dg_sweep_salt<MODE>(p, f[0], q[0])) {
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0]) * scale;
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0], p.rhs_mask) * scale;
             const T updated = p.keep * dg_stored_value<T>(c[0]) + weight * sum;
             const unsigned h = cfirst[J] + moved;
             const V stored = dg_store_value<V>(updated);

@@ -108,11 +108,11 @@ __global__ void __launch_bounds__(1024, (dg_pair_min_blocks<T, MODE, MEASURE>))
                 dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(below) +
                 dg_stored_value<T>(above);
         T weight = p.w0;
-        if (MODE != DG_SWEEP_POISSON && (f & 1)) {
+        if (dg_sweep_salt<MODE>(p, f, q)) {
             weight = p.w1;
             if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q;
         }
-        if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q) * scale;
+        if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q, p.rhs_mask) * scale;
         const T updated = p.keep * dg_stored_value<T>(c) + weight * sum;
         const V stored = dg_store_value<V>(updated);
         cur[h] = stored;

@@ -138,11 +138,11 @@ __global__ void __launch_bounds__(1024) dg_sweep_wide_kernel(const dg_sweep_para
                     dg_stored_value<T>(slot[self + bx]) + dg_stored_value<T>(o[0][j]) +
                     dg_stored_value<T>(o[2][j]);
             T weight = p.w0;
-            if (MODE != DG_SWEEP_POISSON && (f[0][j] & 1)) {
+            if (dg_sweep_salt<MODE>(p, f[0][j], q[0][j])) {
                 weight = p.w1;
                 if (MODE == DG_SWEEP_NONLINEAR) sum = sum + q[0][j];
             }
-            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0][j]) * scale;
+            if (MODE == DG_SWEEP_RHS) sum = sum + dg_rhs_release(q[0][j], p.rhs_mask) * scale;
             const T updated = p.keep * dg_stored_value<T>(c[0][j]) + weight * sum;
             const unsigned h = c_index(z, j);
             const V stored = dg_store_value<V>(updated);

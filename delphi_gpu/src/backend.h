@@ -47,41 +47,12 @@ typedef struct dg_backend_config {
 /** Change over the last iteration of a block, on the even half grid (colour 1), at 0-based
  *  half-indices 1, 1+stride, 1+2*stride, ... (DelPhi's convergence sample). */
 typedef struct dg_change {
-    double max_abs;      /* max |delta| */
-    double sum_sq;       /* sum of delta^2, accumulated in double */
-    int finite;          /* 0 if any sampled value or delta was NaN/Inf */
-    double max_value;    /* max |value| of the sample after the iteration (float precision and
-                            mixed's float phase, 0 otherwise): the scale of float's resolution */
-    int float_phase;     /* out, mixed: the block ran in the float phase (see below) */
-    int end_float_phase; /* in, mixed: end the float phase before this block */
+    double max_abs;   /* max |delta| */
+    double sum_sq;    /* sum of delta^2, accumulated in double */
+    int finite;       /* 0 if any sampled value or delta was NaN/Inf */
+    double max_value; /* max |value| of the sample after the iteration (float precision, 0
+                         otherwise): the scale of float's resolution */
 } dg_change;
-
-/** Mixed precision's float phase: after load_phi a mixed backend first sweeps the float iterate
- *  itself (float precision's sweeps, 12 bytes per point instead of the correction sweep's 16
- *  and no residual or fold), while the change is far above float's resolution of the iterate;
- *  it ends the phase (phi_d = phi_f at interior points, the correction e = 0, refinement from
- *  then on) after the first measured block whose max change is at or below
- *  DG_MIXED_SWITCH_ULPS * FLT_EPSILON * max_value (both measured on the float iterate, so the
- *  CPU and CUDA backends decide alike), when the caller sets end_float_phase, and before
- *  store_phi or a nonlinear source.  No float phase runs when none of its iterations ran
- *  before the end (the double iterate keeps its loaded values). */
-#ifndef DG_MIXED_SWITCH_ULPS
-#define DG_MIXED_SWITCH_ULPS 16.0
-#endif
-
-/** A safeguard for grids whose float noise floor lies above that level: the phase also ends
- *  at a check whose max change is at most DG_MIXED_STALL_ULPS * FLT_EPSILON * max_value and
- *  not below the previous float-phase check's (the change has stopped falling). */
-#define DG_MIXED_STALL_ULPS 256.0
-
-/** 1 when a measured block of the float phase ends it (the rules above); previous_max is the
- *  max change of the previous check of the phase, negative if none. */
-static inline int dg_mixed_float_phase_done(const dg_change *change, double previous_max) {
-    const double unit = FLT_EPSILON * change->max_value;
-    return change->finite && (change->max_abs <= DG_MIXED_SWITCH_ULPS * unit ||
-                              (change->max_abs <= DG_MIXED_STALL_ULPS * unit &&
-                               previous_max >= 0.0 && change->max_abs >= previous_max));
-}
 
 /** A Debye-Hueckel sum at the grid faces (dg_debye_huckel_faces_*): positions in 0-based grid
  *  coordinates (3 per charge), values coefficient * sum_i q_i e^(-inverse_length r)/r. */

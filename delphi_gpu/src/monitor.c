@@ -26,7 +26,7 @@ static int criteria_reached(const dg_monitor *m) {
 }
 
 int dg_monitor_criteria_met(const dg_monitor *m) {
-    return !m->float_phase && criteria_reached(m);
+    return criteria_reached(m);
 }
 
 /* Total iterations expected at the end, from the max-change decay rate when a max criterion is
@@ -47,12 +47,8 @@ static int estimate_total(const dg_monitor *m) {
 int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
                        double omega, double norm_divisor) {
     dg_solver s = m->solver;
-    dg_change change = {0.0, 0.0, 1, 0.0, 0, 0};
+    dg_change change = {0.0, 0.0, 1, 0.0};
     dg_error err = {0};
-    /* Mixed: no float phase without a criterion (fixed counts follow double's iterates), and
-       none after a float-phase check that met one. */
-    change.end_float_phase = s->options.precision == DG_PRECISION_MIXED &&
-                             (!dg_criteria_set(&s->options) || m->float_phase_met);
     int st = s->backend->iterate(s->backend_state, count, measure, s->options.check_stride, &change,
                                  &err);
     if (st != DG_OK)
@@ -70,8 +66,6 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
     m->max_change = change.max_abs;
     m->rms_change = sqrt(s->options.check_stride * change.sum_sq / interior);
     m->norm_change = sqrt(change.sum_sq) / norm_divisor;
-    m->float_phase = change.float_phase;
-    m->float_phase_met = change.float_phase && criteria_reached(m);
     if (!change.finite || !isfinite(m->max_change) || !isfinite(m->rms_change)) {
         m->diverged = 1;
         return DG_OK;

@@ -21,9 +21,6 @@ typedef struct dg_monitor {
     /* Float precision: the change at float's resolution (float_floor.c). */
     int floor_stalls;      /* consecutive checks stalled at the noise floor */
     double floor_smallest; /* smallest max change before the last check */
-    /* Mixed precision's float phase (backend.h): the last check measured the float iterate, and
-       whether its change met a criterion (then the next block ends the phase). */
-    int float_phase, float_phase_met;
 } dg_monitor;
 
 void dg_monitor_start(dg_monitor *m, dg_solver s);

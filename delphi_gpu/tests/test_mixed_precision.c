@@ -1,4 +1,4 @@
-/* Mixed precision (a float phase, then float sweeps on a correction of a double iterate)
+/* Mixed precision (float sweeps on a correction of a double iterate, iterative refinement)
  * against double on the analytic problems of the other unit tests, and float's stop at its
  * resolution:
  *  - mixed reaches a max-change criterion far below float's resolution, in (nearly) the double
@@ -6,7 +6,7 @@
  *    tolerance (the two follow the same SOR iterates up to float rounding of the correction);
  *  - the grid energy (1/2 sum q phi) agrees to 1e-7 relative;
  *  - float with that criterion ends with DG_OUTCOME_FLOAT_RESOLUTION well before the cap;
- *  - a criterion met during mixed's float phase is not taken: one more block, then converged. */
+ *  - a loose criterion stops mixed where it stops double (within one check interval). */
 #include "test_util.h"
 
 typedef enum { LINEAR, COULOMB, BORN, DEBYE_HUCKEL, NONLINEAR, CASE_COUNT } case_kind;
@@ -100,10 +100,9 @@ int main(void) {
                   case_name[k], flt.iterations, dbl.iterations);
         free(dbl.phi), free(mix.phi), free(flt.phi);
     }
-    /* A criterion loose enough to be met while mixed still sweeps the float iterate (its first
-       phase, which lasts until the change is about 16 float roundings of max |phi|): that check
-       does not count, the next block refines, so mixed stops exactly one check interval after
-       double, with the double iterate's answer. */
+    /* A loose criterion: refinement runs from the first iteration, so mixed follows double's
+       iterates from the start and stops at the same check (within one check interval), with
+       the double iterate's answer. */
     const double loose = 1e-2;
     run dbl = solve(BORN, DG_PRECISION_DOUBLE, loose), mix = solve(BORN, DG_PRECISION_MIXED, loose);
     const int n = 41;
@@ -113,7 +112,7 @@ int main(void) {
            loose, dbl.iterations, mix.iterations, dg_outcome_string(mix.outcome), diff);
     CHECK(mix.outcome == DG_OUTCOME_CONVERGED, "loose criterion: mixed %s",
           dg_outcome_string(mix.outcome));
-    CHECK(mix.iterations == dbl.iterations + 10,
+    CHECK(abs(mix.iterations - dbl.iterations) <= 10,
           "loose criterion: mixed %d vs double %d iterations", mix.iterations, dbl.iterations);
     CHECK(diff <= 1000 * loose, "loose criterion: max |mixed - double| = %.3e", diff);
     free(dbl.phi), free(mix.phi);

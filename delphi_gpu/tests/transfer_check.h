@@ -161,7 +161,7 @@ static inline void transfer_check_faces(int backend, int precision, int is_doubl
         else
             ((float *)phi)[w] = (float)faces[w];
     dg_change change[3];
-    memset(change, 0, sizeof change); /* end_float_phase is an input (mixed precision) */
+    memset(change, 0, sizeof change);
     transfer_run(ops, state, phi, is_double, 0, out[0], points * es, &change[0]);
     transfer_run(ops, state, phi, is_double, 1, out[1], points * es, &change[1]);
     transfer_run(ops, state, phi, is_double, 0, out[2], points * es, &change[2]);

@@ -1,5 +1,5 @@
 /* Mixed precision and float's resolution on the CUDA backend against the CPU backend:
- *  - mixed (a float phase, then float sweeps on a correction of a double iterate) with a max-change
+ *  - mixed (float sweeps on a correction of a double iterate) with a max-change
  *    criterion far below float's resolution: both backends converge, within one check interval
  *    of each other (expected: the same count), their potentials agree to double's tolerance
  *    (1e-10 relative when the counts are equal: the float sweeps, the double residual and the
@@ -8,10 +8,9 @@
  *  - float with that criterion stops with DG_OUTCOME_FLOAT_RESOLUTION on both, within one check
  *    interval of each other.
  * Linear PB (salt), Poisson (no salt) and nonlinear PB on a dense medium; mixed also with the
- * sweep of 2 adjacent pairs or 4 segments per thread (cuda_sweep_wide.cuh) forced for both of
- * its phases (the float
- * phase's Poisson / PB mode and the correction's rhs mode).  Exits 77 (skipped) without a usable
- * GPU. */
+ * sweep of 2 adjacent pairs or 4 segments per thread (cuda_sweep_wide.cuh) forced for its
+ * correction sweeps (the rhs mode, whose rhs carries the salt flag).  Exits 77 (skipped) without
+ * a usable GPU. */
 #include "gpu_test.h"
 
 #include "cuda_backend.h"

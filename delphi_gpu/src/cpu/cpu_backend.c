@@ -36,11 +36,8 @@ typedef struct cpu_state {
     int *chunk_finite;
     /* Mixed precision: phi holds the float correction, refine the double iterate. */
     int mixed;
-    dg_rhs16 *rhs[2];          /* the correction sweeps' right-hand side (refine.rhs), else NULL */
-    int refine_pending;        /* iterations since the last fold (0: the correction is zero) */
-    int float_phase;           /* phi holds the float iterate itself, rhs is NULL (backend.h) */
-    int float_iterations;      /* iterations of the float phase since load_phi */
-    double float_previous_max; /* max change of its last check, -1 if none */
+    dg_rhs16 *rhs[2];   /* the correction sweeps' right-hand side (refine.rhs), else NULL */
+    int refine_pending; /* iterations since the last fold (0: the correction is zero) */
     dg_cpu_refine refine;
 } cpu_state;
 
@@ -120,13 +117,13 @@ out_of_memory:
                         prep->nx, prep->ny, prep->nz, 3.0 * prep->point_count * es / 2.0 / 1e9);
 }
 
-/* Mixed precision: end the float phase (backend.h); the float grids become the correction. */
-static void end_float_phase(cpu_state *st) {
-    if (!st->float_phase) return;
+/* Mixed precision, after load_phi: refinement from the loaded iterate (the float grids hold
+   the correction, 0). */
+static void begin_refinement(cpu_state *st) {
     float *const f[2] = {st->phi[0], st->phi[1]};
-    dg_cpu_refine_end_float(&st->refine, st->prep, f, st->float_iterations > 0, st->threads);
+    dg_cpu_refine_zero_correction(st->prep, f);
     st->rhs[0] = st->refine.rhs[0], st->rhs[1] = st->refine.rhs[1];
-    st->float_phase = 0, st->refine_pending = 0;
+    st->refine_pending = 0;
 }
 
 /* Mixed precision: phi_d += correction, correction = 0. */
@@ -139,13 +136,9 @@ static void fold_pending(cpu_state *st) {
 
 static int cpu_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
-    if (st->mixed) { /* the double iterate takes phi; the float phase starts from it */
+    if (st->mixed) { /* the double iterate takes phi */
         dg_cpu_refine_load(&st->refine, st->prep, phi, is_double, st->threads);
-        float *const f[2] = {st->phi[0], st->phi[1]};
-        dg_cpu_refine_begin_float(&st->refine, st->prep, f, st->threads);
-        st->rhs[0] = st->rhs[1] = NULL; /* float precision's sweeps, charges included */
-        st->float_phase = 1, st->float_iterations = 0, st->refine_pending = 0;
-        st->float_previous_max = -1.0;
+        begin_refinement(st);
     } else if (IS_FLOAT(st))
         load_phi_f(st, phi, is_double);
     else
@@ -159,16 +152,12 @@ static int cpu_load_phi_faces(void *state, const void *phi, int is_double, dg_er
     (void)err;
     cpu_state *st = state;
     const dg_prepared *p = st->prep;
-    if (st->mixed) { /* as cpu_load_phi: the float phase starts from the double iterate */
+    if (st->mixed) { /* as cpu_load_phi */
         load_phi_faces_d(st->refine.phi, p, phi, is_double, st->threads);
         for (int c = 0; c < 2; ++c)
             if (st->refine.qmap[c])
                 memset(st->refine.qmap[c], 0, (p->half_count[c] + 1) * sizeof(double));
-        float *const f[2] = {st->phi[0], st->phi[1]};
-        dg_cpu_refine_begin_float(&st->refine, st->prep, f, st->threads);
-        st->rhs[0] = st->rhs[1] = NULL;
-        st->float_phase = 1, st->float_iterations = 0, st->refine_pending = 0;
-        st->float_previous_max = -1.0;
+        begin_refinement(st);
     } else {
         if (IS_FLOAT(st)) {
             float *half[2] = {st->phi[0], st->phi[1]};
@@ -187,7 +176,6 @@ static int cpu_load_phi_faces(void *state, const void *phi, int is_double, dg_er
 static int cpu_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     cpu_state *st = state;
     if (st->mixed) {
-        end_float_phase(st);
         fold_pending(st);
         dg_cpu_refine_store(&st->refine, st->prep, phi, is_double, st->threads);
     } else if (IS_FLOAT(st))
@@ -205,17 +193,7 @@ static int cpu_set_omega(void *state, double omega, dg_error *err) {
 static int cpu_iterate(void *state, int count, int measure, int stride, dg_change *change,
                        dg_error *err) {
     cpu_state *st = state;
-    if (st->mixed && change && change->end_float_phase) end_float_phase(st);
-    if (st->mixed && st->float_phase) { /* float phase: the float iterate itself */
-        iterate_f(st, count, measure, stride, change);
-        st->float_iterations += count;
-        if (measure) {
-            change->float_phase = 1;
-            const double previous = st->float_previous_max;
-            st->float_previous_max = change->max_abs;
-            if (dg_mixed_float_phase_done(change, previous)) end_float_phase(st);
-        }
-    } else if (st->mixed) { /* refinement: residual in double, float sweeps, fold */
+    if (st->mixed) { /* refinement: residual in double, float sweeps, fold */
         if (st->refine_pending == 0)
             dg_cpu_refine_residual(&st->refine, st->prep, st->nonlinear_active, st->threads);
         iterate_f(st, count, measure, stride, change);
@@ -232,7 +210,6 @@ static int cpu_update_nonlinear_source(void *state, double fraction, dg_error *e
     cpu_state *st = state;
     const dg_prepared *p = st->prep;
     if (st->mixed) { /* the source enters through the residual, from the double iterate */
-        end_float_phase(st);
         fold_pending(st);
         if (dg_cpu_refine_nonlinear_source(&st->refine, p, fraction, st->threads) != DG_OK)
             return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,

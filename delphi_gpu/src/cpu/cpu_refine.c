@@ -99,11 +99,14 @@ void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi
             }
 }
 
-/* T(phi) - phi at half-index h of colour c without the sparse terms, and the point's factor. */
+/* T(phi) - phi at half-index h of colour c without the sparse terms, the point's factor and
+   whether the salt factor applies. */
 static inline double dense_residual(const dg_cpu_refine *r, const dg_prepared *p, int c,
-                                    const long o[6], long h, int nonlinear, double *factor) {
+                                    const long o[6], long h, int nonlinear, double *factor,
+                                    int *salt_out) {
     const double *phi = r->phi[c], *other = r->phi[1 - c];
     const int salt = p->has_salt && p->flag[c][h];
+    *salt_out = salt;
     double sum = other[h + o[0]] + other[h + o[1]] + other[h + o[2]] + other[h + o[3]] +
                  other[h + o[4]] + other[h + o[5]];
     if (nonlinear && salt) sum += r->qmap[c][h];
@@ -125,8 +128,9 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
                 dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
                 for (long h = first; h <= last; ++h) {
                     double factor;
-                    const double res = dense_residual(r, p, c, o, h, use_qmap, &factor);
-                    rhs[h] = dg_rhs_encode((float)(res / factor));
+                    int salt;
+                    const double res = dense_residual(r, p, c, o, h, use_qmap, &factor, &salt);
+                    rhs[h] = dg_rhs_encode((float)(res / factor), p->has_salt, salt);
                 }
             }
         /* Points on the lists: the whole residual in double, then one rounding. */
@@ -138,7 +142,8 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
             const int e0 = r->entry[c][first];
             const long h = e0 >= 0 ? p->boundary_index[c][e0] : p->charge_index[c][-e0 - 1];
             double factor;
-            double res = dense_residual(r, p, c, o, h, use_qmap, &factor);
+            int salt;
+            double res = dense_residual(r, p, c, o, h, use_qmap, &factor, &salt);
             for (int i = first; i < end; ++i) {
                 const int e = r->entry[c][i];
                 if (e >= 0) {
@@ -150,12 +155,13 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
                     res += p->charge_source[c][-e - 1];
                 }
             }
-            rhs[h] = dg_rhs_encode((float)(res / factor));
+            rhs[h] = dg_rhs_encode((float)(res / factor), p->has_salt, salt);
         }
     }
-    /* The step's scale: the largest |rhs| (bfloat16 bits << 16 are the float's; non-negative
-       floats order as their bits), as the CUDA backend's dg_refine_rhs_max_kernel. */
+    /* The step's scale: the largest |rhs| (refine_rhs.h), as the CUDA backend's
+       dg_refine_rhs_max_kernel. */
     unsigned max_bits = 0;
+    const unsigned mask = dg_rhs_value_mask(p->has_salt);
     for (int c = 0; c < 2; ++c) {
         const dg_rhs16 *rhs = r->rhs[c];
         const long count = (long)p->half_count[c];
@@ -163,7 +169,7 @@ void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinea
     reduction(max                                                                                  \
               : max_bits) if (count > PARALLEL_MIN)
         for (long h = 0; h < count; ++h) {
-            const unsigned bits = (unsigned)(rhs[h] & 0x7fffu) << 16;
+            const unsigned bits = dg_rhs_magnitude_bits(rhs[h], mask);
             max_bits = bits > max_bits ? bits : max_bits;
         }
     }
@@ -185,32 +191,7 @@ void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2
     }
 }
 
-void dg_cpu_refine_begin_float(const dg_cpu_refine *r, const dg_prepared *p, float *const f[2],
-                               int threads) {
-    for (int c = 0; c < 2; ++c) {
-        const double *phi = r->phi[c];
-        float *out = f[c];
-        const long count = (long)p->half_count[c];
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > PARALLEL_MIN)
-        for (long h = 0; h < count; ++h)
-            out[h] = (float)phi[h];
-    }
-}
-
-void dg_cpu_refine_end_float(dg_cpu_refine *r, const dg_prepared *p, float *const f[2], int adopt,
-                             int threads) {
-    if (adopt) {
-#pragma omp parallel for schedule(static) num_threads(threads)                                     \
-    collapse(2) if (p->interior_count > PARALLEL_MIN)
-        for (int z = 1; z < p->nz - 1; ++z)
-            for (int y = 1; y < p->ny - 1; ++y)
-                for (int c = 0; c < 2; ++c) {
-                    long first, last;
-                    dg_row_range(p->nx, p->ny, y, z, c, &first, &last);
-                    for (long h = first; h <= last; ++h)
-                        r->phi[c][h] = (double)f[c][h];
-                }
-    }
+void dg_cpu_refine_zero_correction(const dg_prepared *p, float *const f[2]) {
     for (int c = 0; c < 2; ++c)
         memset(f[c], 0, (p->half_count[c] + 1) * sizeof(float));
 }

@@ -26,7 +26,7 @@
 typedef struct dg_cpu_refine {
     double *phi[2];   /* the iterate in double (faces included) */
     double *qmap[2];  /* nonlinear lagged source in double (allocated on first use) */
-    dg_rhs16 *rhs[2]; /* residual / factor of the point (bfloat16): the sweeps' right-hand side */
+    dg_rhs16 *rhs[2]; /* residual / factor of the point and its salt flag (refine_rhs.h) */
     float scale;      /* the step's scale of the correction (dg_half_scale of the largest rhs) */
     double inv_scale; /* 1 / scale */
     /* Points on a sparse list, grouped by half-index: group g covers entries
@@ -48,19 +48,15 @@ void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi
                          int threads);
 
 /** rhs = (T(phi) - phi) / factor at every interior point, in double, rounded to float, then to
- *  bfloat16 (refine_rhs.h); then the step's scale from the largest |rhs|. */
+ *  the 16-bit rhs with the point's salt flag (refine_rhs.h); then the step's scale from the
+ *  largest |rhs|. */
 void dg_cpu_refine_residual(dg_cpu_refine *r, const dg_prepared *p, int nonlinear, int threads);
 
 /** phi += e / scale in double at every half point; e = 0. */
 void dg_cpu_refine_fold(dg_cpu_refine *r, const dg_prepared *p, float *const e[2], int threads);
 
-/** Float phase (backend.h): f = (float)phi at every half point (faces included). */
-void dg_cpu_refine_begin_float(const dg_cpu_refine *r, const dg_prepared *p, float *const f[2],
-                               int threads);
-/** End of the float phase: phi = (double)f at interior points if `adopt` (the faces keep their
- *  double values), then f = 0 everywhere (f becomes the correction). */
-void dg_cpu_refine_end_float(dg_cpu_refine *r, const dg_prepared *p, float *const f[2], int adopt,
-                             int threads);
+/** The correction f = 0 at every half point (refinement from the iterate as it is). */
+void dg_cpu_refine_zero_correction(const dg_prepared *p, float *const f[2]);
 
 /** Nonlinear source from the double iterate (DelPhi's polynomial, as the other precisions);
  *  DG_OK or DG_ERR_OUT_OF_MEMORY. */

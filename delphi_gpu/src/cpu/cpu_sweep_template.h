@@ -75,6 +75,7 @@ static void SFX(sweep)(cpu_state *st, int c) {
     const unsigned char *restrict flag = p->has_salt ? p->flag[c] : NULL;
     const REAL *restrict qmap = st->nonlinear_active ? (const REAL *)st->qmap[c] : NULL;
     const dg_rhs16 *restrict rhs = st->rhs[c]; /* mixed precision's correction */
+    const unsigned rhs_mask = dg_rhs_value_mask(p->has_salt);
 #pragma omp parallel for schedule(static) num_threads(st->threads)                                 \
     collapse(2) if (p->interior_count > DG_CPU_PARALLEL_MIN)
     for (int z = 1; z < p->nz - 1; ++z)
@@ -86,7 +87,8 @@ static void SFX(sweep)(cpu_state *st, int c) {
                 const REAL scale = (REAL)st->refine.scale;
                 for (long h = first; h <= last; ++h) {
                     REAL sum = other[h + o0] + other[h + o1] + other[h + o2] + other[h + o3] +
-                               other[h + o4] + other[h + o5] + (REAL)dg_rhs_decode(rhs[h]) * scale;
+                               other[h + o4] + other[h + o5] +
+                               (REAL)dg_rhs_decode(rhs[h], rhs_mask) * scale;
                     const REAL weight = flag && flag[h] ? w1 : w0; /* as the CUDA kernel */
                     phi[h] = (REAL)dg_half_round((float)(keep * phi[h] + weight * sum));
                 }
@@ -178,8 +180,7 @@ static void SFX(measure_change)(cpu_state *st, int stride, dg_change *change) {
         change->finite &= st->chunk_finite[b];
         if (st->chunk_value[b] > change->max_value) change->max_value = st->chunk_value[b];
     }
-    if (IS_DOUBLE || (st->mixed && !st->float_phase))
-        change->max_value = 0.0; /* float's resolution and mixed's float phase only */
+    if (IS_DOUBLE || st->mixed) change->max_value = 0.0; /* float's resolution only */
 }
 
 static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_change *change) {
