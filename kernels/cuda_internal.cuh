@@ -250,8 +250,8 @@ int dg_cuda_choose_shape(dg_cuda_state *st, dg_error *err);
 int dg_cuda_max_blocks(dg_cuda_state *st, int *blocks, dg_error *err);
 /** Run one iteration, timing it for the autotune when the tuner is active and `timeable` (an
  *  iteration like the steady ones: not measured, not the first after a synchronisation); when
- *  the sweep mode changed (mixed precision's float phase ended, nonlinear began) switch to that
- *  mode's tuned shape, or tune for it. */
+ *  the sweep mode changed (the nonlinear source began) switch to that mode's tuned shape, or tune
+ *  for it. */
 int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int timeable, int stride,
                             dg_error *err);
 

@@ -250,12 +250,11 @@ static int finish_round(dg_cuda_state *st, dg_error *err) {
     return DG_OK;
 }
 
-/* The sweep mode changed since the shape was chosen (mixed precision's float phase ended, the
-   nonlinear source began): the tuned shape of the new mode, else tune for it (a tuner still
-   timing the old mode starts over): among the fastest DG_CUDA_RETUNE_CANDIDATES of a full
-   tuning of this grid in another mode if there is one (the modes differ by one load per point;
-   so the re-tuning costs 17 iterations, not all candidates'), else all candidates.  With a fixed
-   block or a forced variant, keep the shape. */
+/* The sweep mode changed since the shape was chosen (the nonlinear source began): the tuned shape
+   of the new mode, else tune for it (a tuner still timing the old mode starts over): among the
+   fastest DG_CUDA_RETUNE_CANDIDATES of a full tuning of this grid in another mode if there is one
+   (the modes differ by one load per point; so the re-tuning costs 17 iterations, not all
+   candidates'), else all candidates.  With a fixed block or a forced variant, keep the shape. */
 static int follow_mode(dg_cuda_state *st, dg_error *err) {
     dg_cuda_tuner *t = &st->tuner;
     const int mode = dg_cuda_sweep_mode(st);

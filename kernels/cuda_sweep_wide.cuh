@@ -3,9 +3,9 @@
  * autotune also times (cuda_shape.cu).
  *
  * In dg_sweep_kernel a thread moves one O value and one C value per plane; with 4-byte (float)
- * or 2-byte (bfloat16 rhs) data that leaves too few bytes in flight per thread to fill the DRAM
- * bandwidth.  Here a block's tile along x is WIDTH times as wide and thread (tx, ty) owns WIDTH
- * pairs of it: per plane it loads WIDTH O values and WIDTH C values.  Two layouts:
+ * or 2-byte (binary16 correction, 16-bit rhs) data that leaves too few bytes in flight per thread
+ * to fill the DRAM bandwidth.  Here a block's tile along x is WIDTH times as wide and thread (tx,
+ * ty) owns WIDTH pairs of it: per plane it loads WIDTH O values and WIDTH C values.  Two layouts:
  *  - adjacent (SEGMENTS false): pairs u = WIDTH * t + j (j = 0 .. WIDTH - 1, t = the thread's
  *    group index along x), consecutive half-indices; the x neighbours inside the thread's own
  *    pairs come from its registers, only pair 0's left and pair WIDTH - 1's right one from the

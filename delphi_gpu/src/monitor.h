@@ -31,8 +31,7 @@ void dg_monitor_start(dg_monitor *m, dg_solver s);
 int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, int block,
                        double omega, double norm_divisor);
 
-/* 1 if any criterion set in the options is met by the last check (never by a check of mixed
-   precision's float phase: the answer and the stopping test are the double iterate's). */
+/* 1 if any criterion set in the options is met by the last check. */
 int dg_monitor_criteria_met(const dg_monitor *m);
 
 /* Float precision: record the last check (max change against the sampled values' scale and

@@ -1,9 +1,9 @@
-/* Mixed precision's right-hand side in 16 bits, the top 16 bits of a float (bfloat16): the
- * correction sweeps read 2 bytes per point for it instead of 4.  With salt, its lowest mantissa
- * bit carries the point's salt flag, so that those sweeps read no flag byte either; the value
- * then keeps 8 significant bits (7 stored) instead of 9.  Its 2^-9 (2^-8 with salt) relative
- * rounding only makes each refinement step's inner solve a little less exact; the residual itself
- * is recomputed in double at every fold, so the answer's accuracy does not depend on it
+/* Mixed precision's right-hand side in 16 bits, the top 16 bits of a float (bfloat16: 8
+ * significant bits, 7 stored): the correction sweeps read 2 bytes per point for it instead of 4.
+ * With salt, its lowest mantissa bit carries the point's salt flag, so that those sweeps read no
+ * flag byte either; the value then keeps 7 significant bits.  Its relative rounding (at most 2^-8,
+ * 2^-7 with salt) only makes each refinement step's inner solve a little less exact; the residual
+ * itself is recomputed in double at every fold, so the answer's accuracy does not depend on it
  * (docs/SOLVER.md, "mixed").  The CPU and CUDA backends round with these same integer
  * operations, so they agree bit for bit. */
 #ifndef DG_REFINE_RHS_H
@@ -50,8 +50,8 @@ DG_RHS_FN unsigned dg_rhs_value_mask(int has_salt) {
     return has_salt ? DG_RHS_VALUE_SALT : DG_RHS_VALUE_PLAIN;
 }
 
-/** float -> the stored rhs, rounded to nearest (ties to even): to 9 significant bits without
- *  salt; with salt (has_salt) to 8, the point's flag (salt, 0 or 1) in the lowest bit. */
+/** float -> the stored rhs, rounded to nearest (ties to even): to 8 significant bits without
+ *  salt; with salt (has_salt) to 7, the point's flag (salt, 0 or 1) in the lowest bit. */
 DG_RHS_FN dg_rhs16 dg_rhs_encode(float value, int has_salt, int salt) {
     uint32_t bits = dg_float_bits(value);
     if (!has_salt) {

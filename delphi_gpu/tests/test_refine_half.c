@@ -1,11 +1,14 @@
 /* Mixed precision's binary16 correction (refine_half.h): the rounding is IEEE 754's (nearest,
  * ties to even, subnormals, overflow to infinity), the same on every compiler, and the step's
- * scale puts the largest rhs in [2^-6, 2^-5). */
+ * scale puts the largest rhs in [2^-6, 2^-5).  Its 16-bit rhs (refine_rhs.h): rounded to nearest
+ * (ties to even) with 8 significant bits, or 7 and the salt flag in the lowest bit, which the
+ * value and the magnitude leave out. */
 #include <stdint.h>
 #include <string.h>
 
 #include "dg_check.h"
 #include "refine_half.h"
+#include "refine_rhs.h"
 
 static float from_bits(uint32_t b) {
     float f;
@@ -101,5 +104,31 @@ int main(void) {
               "scale for %g: %g", (double)maxima[i], (double)s);
     }
     CHECK(dg_half_scale(0u) == 1.0f && dg_half_scale(0x7f800000u) == 1.0f);
+
+    /* The rhs: the nearest value of `bits` significant bits (frexp's mantissa in [0.5, 1) times
+       2^bits, rounded to the even integer on a tie by rint), for random normal floats. */
+    uint32_t seed = 12345u;
+    int rhs_ok = 1;
+    for (int i = 0; i < 200000 && rhs_ok; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        const float x = from_bits((seed & 0x80ffffffu) | ((64u + (seed >> 25)) << 23));
+        for (int has_salt = 0; has_salt < 2; ++has_salt)
+            for (int salt = 0; salt <= has_salt; ++salt) {
+                const int bits = has_salt ? 7 : 8;
+                int e;
+                const double m = frexp((double)x, &e);
+                const float want = (float)ldexp(rint(ldexp(m, bits)), e - bits);
+                const unsigned mask = dg_rhs_value_mask(has_salt);
+                const dg_rhs16 r = dg_rhs_encode(x, has_salt, salt);
+                const float got = dg_rhs_decode(r, mask);
+                if (got != want || dg_rhs_salt(r, mask) != salt ||
+                    dg_rhs_magnitude_bits(r, mask) != (to_bits(got) & 0x7fffffffu)) {
+                    CHECK(0, "rhs of %.9g (salt %d of %d): %.9g, want %.9g, flag %d", (double)x,
+                          salt, has_salt, (double)got, (double)want, dg_rhs_salt(r, mask));
+                    rhs_ok = 0;
+                }
+            }
+    }
+    CHECK(rhs_ok, "rhs = the nearest value of 8 (7 with salt) significant bits, flag kept apart");
     return dg_check_report("test_refine_half");
 }
