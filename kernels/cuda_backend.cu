@@ -118,6 +118,7 @@ static int cuda_create(void **state, const dg_backend_config *config, dg_error *
     if (!st) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (CUDA backend state)");
     st->config = *config;
     st->mixed = config->precision == DG_PRECISION_MIXED; /* float sweeps, cuda_refine.cu */
+    st->refine_sweeps = DG_REFINE_SWEEPS;                /* until set_omega */
     st->is_float = config->precision == DG_PRECISION_FLOAT || st->mixed;
     st->es = st->is_float ? sizeof(float) : sizeof(double);
     st->sparse_reader = DG_CUDA_READER_LDG;
@@ -187,6 +188,7 @@ static int cuda_set_omega(void *state, double omega, dg_error *err) {
     if (status == DG_OK) status = use_device(st, err);
     if (status != DG_OK) return status;
     st->omega = omega;
+    st->refine_sweeps = dg_refine_sweeps(omega, st->has_salt);
     return dg_cuda_launch_rescale(st, err);
 }
 
@@ -201,7 +203,7 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
                             "CUDA backend: iterate(count %d, stride %d)", count, stride);
     /* A fold due after the last block runs here, in one pass with the residual that follows it
        (the CPU backend folds at the end of that block: the same values). */
-    if (status == DG_OK && st->mixed && st->refine_pending >= DG_REFINE_SWEEPS)
+    if (status == DG_OK && st->mixed && st->refine_pending >= st->refine_sweeps)
         status = dg_cuda_refine_fold_residual(st, err);
     else if (status == DG_OK && st->mixed && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
@@ -211,7 +213,7 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
         const int timeable = count <= 2 || (i > 0 && !measured);
         status = dg_cuda_tuned_iteration(st, measured, timeable, stride, err);
     }
-    if (status == DG_OK && st->mixed) /* a fold every DG_REFINE_SWEEPS or more */
+    if (status == DG_OK && st->mixed) /* a fold every refine_sweeps or more */
         st->refine_pending += count;
     if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
     return status;

@@ -174,8 +174,9 @@ struct dg_cuda_state {
     unsigned long long *sample_max; /* float precision: max |value| of the sample (bits) */
     int sample_stride;              /* stride of the last measured iteration */
     int refine_pending; /* iterations since the last fold (0: correction is zero); a fold due
-                           (>= DG_REFINE_SWEEPS) waits for the next iterate, store_phi or
+                           (>= refine_sweeps) waits for the next iterate, store_phi or
                            nonlinear source, so that it runs with the next residual */
+    int refine_sweeps;  /* fold after this many (dg_refine_sweeps, set with omega) */
 };
 
 #define DG_CUDA_DEFAULT_DEPTH 2

@@ -3,10 +3,10 @@
  * r = T(phi_d) - phi_d is computed in double and stored as rhs = r / factor (16 bits with the
  * point's salt flag, refine_rhs.h), which the DG_SWEEP_RHS sweeps add to the neighbour sum, times
  * the step's scale (set from the largest rhs after each residual, dg_refine_scale); e is stored in
- * binary16 times that scale (refine_half.h); once DG_REFINE_SWEEPS or more iterations ran (and
- * before store_phi or a new nonlinear source) phi_d += e / scale, e = 0 (the fold).  The terms of
- * the residual are summed in the CPU backend's order.  A fold that the next residual follows
- * directly (the steady refinement steps) is done in the same pass as that residual
+ * binary16 times that scale (refine_half.h); once dg_refine_sweeps(omega, has_salt) or more
+ * iterations ran (and before store_phi or a new nonlinear source) phi_d += e / scale, e = 0 (the
+ * fold).  The terms of the residual are summed in the CPU backend's order.  A fold that the next
+ * residual follows directly (the steady refinement steps) is done in the same pass as that residual
  * (dg_refine_fold_residual_kernel): colour 0 is folded while its residual reads colour 1's
  * folded values computed on the fly (phi_d + e, the same double additions as the fold), then
  * colour 1 is folded and reads colour 0's stored ones; so the values are the separate passes'

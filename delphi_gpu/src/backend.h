@@ -10,6 +10,7 @@
 #define DG_BACKEND_H
 
 #include <float.h>
+#include <math.h>
 #include <stddef.h>
 
 #include "prepared.h"
@@ -30,11 +31,28 @@ int dg_error_set(dg_error *err, int status, const char *format, ...)
 /** Seconds on a monotonic clock. */
 double dg_wall_seconds(void);
 
-/** Mixed precision (DG_PRECISION_MIXED): the backends fold the float correction into the
- *  double iterate (and recompute the residual) once at least this many iterations ran since the
- *  last fold, before store_phi and before a new nonlinear source; fewer folds move fewer bytes,
- *  and the iterates do not depend on when they happen (up to float rounding of the correction). */
-#define DG_REFINE_SWEEPS 30
+/** Mixed precision (DG_PRECISION_MIXED): the backends fold the correction into the double
+ *  iterate (and recompute the residual) once at least dg_refine_sweeps(omega, has_salt)
+ *  iterations ran since the last fold, before store_phi and before a new nonlinear source;
+ *  fewer folds move fewer bytes.  A step's inner solve is only as exact as its 16-bit rhs
+ *  (refine_rhs.h: a relative rounding up to 2^-8, 2^-7 with salt), and SOR shrinks the error by
+ *  about omega - 1 per sweep, so after log(2^-8) / log(omega - 1) sweeps a step gains nothing
+ *  more: on small grids (omega - 1 = 0.73 at 21^3) 30 sweeps went past that and mixed needed
+ *  30 % more iterations than double; steps of half that length, 10 to DG_REFINE_SWEEPS = 30
+ *  (from about 70^3 on), keep the rounding below 1/16 of a step's gain.  Both backends compute
+ *  it here from the same omega, so they fold alike. */
+#define DG_REFINE_SWEEPS     30
+#define DG_REFINE_MIN_SWEEPS 10
+
+static inline int dg_refine_sweeps(double omega, int has_salt) {
+    const double rate = omega - 1.0;
+    if (!(rate > 0.0 && rate < 1.0)) return DG_REFINE_SWEEPS;
+    const double saturated = log(has_salt ? 0x1p-7 : 0x1p-8) / log(rate);
+    const double half = 0.5 * saturated;
+    return half < DG_REFINE_MIN_SWEEPS ? DG_REFINE_MIN_SWEEPS
+           : half > DG_REFINE_SWEEPS   ? DG_REFINE_SWEEPS
+                                       : (int)half;
+}
 
 /** Settings fixed when the backend is created (from dg_options). */
 typedef struct dg_backend_config {

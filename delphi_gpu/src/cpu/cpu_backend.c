@@ -38,6 +38,7 @@ typedef struct cpu_state {
     int mixed;
     dg_rhs16 *rhs[2];   /* the correction sweeps' right-hand side (refine.rhs), else NULL */
     int refine_pending; /* iterations since the last fold (0: the correction is zero) */
+    int refine_sweeps;  /* fold after this many (dg_refine_sweeps, set with omega) */
     dg_cpu_refine refine;
 } cpu_state;
 
@@ -73,6 +74,7 @@ static int cpu_create(void **state, const dg_backend_config *config, dg_error *e
     st->threads = config->num_threads > 0 ? config->num_threads : omp_get_max_threads();
     st->element_size = IS_FLOAT(st) ? sizeof(float) : sizeof(double);
     st->mixed = config->precision == DG_PRECISION_MIXED;
+    st->refine_sweeps = DG_REFINE_SWEEPS; /* until set_omega */
     *state = st;
     return DG_OK;
 }
@@ -187,6 +189,7 @@ static int cpu_store_phi(void *state, void *phi, int is_double, dg_error *err) {
 
 static int cpu_set_omega(void *state, double omega, dg_error *err) {
     cpu_state *st = state;
+    st->refine_sweeps = dg_refine_sweeps(omega, st->prep && st->prep->has_salt);
     return IS_FLOAT(st) ? set_omega_f(st, omega) : set_omega_d(st, omega);
 }
 
@@ -198,7 +201,7 @@ static int cpu_iterate(void *state, int count, int measure, int stride, dg_chang
             dg_cpu_refine_residual(&st->refine, st->prep, st->nonlinear_active, st->threads);
         iterate_f(st, count, measure, stride, change);
         st->refine_pending += count;
-        if (st->refine_pending >= DG_REFINE_SWEEPS) fold_pending(st);
+        if (st->refine_pending >= st->refine_sweeps) fold_pending(st);
     } else if (IS_FLOAT(st))
         iterate_f(st, count, measure, stride, change);
     else

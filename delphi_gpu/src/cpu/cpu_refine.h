@@ -1,6 +1,6 @@
 /* Mixed precision on the CPU backend (DG_PRECISION_MIXED): the iterate phi lives in double;
  * blocks of iterations solve for a float correction e with the float sweeps, then phi += e in
- * double (the "fold", once DG_REFINE_SWEEPS or more iterations ran: backend.h).
+ * double (the "fold", once dg_refine_sweeps or more iterations ran: backend.h).
  *
  * The red-black SOR update of one point is phi <- (1 - omega) phi + omega T(phi), T the affine
  * map of prepared.h (uniform stencil, boundary weights, charges, lagged nonlinear source).  With
