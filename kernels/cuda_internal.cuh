@@ -198,6 +198,12 @@ int dg_cuda_fail(dg_error *err, cudaError_t code, const char *what);
 /* A kernel launch: configuration errors now, execution errors at the next synchronisation. */
 #define DG_CUDA_LAUNCHED(what) DG_CUDA_TRY(cudaGetLastError(), "launch of " what)
 
+/* Bytes per element of the half grids phi[c]: the working precision's, except in mixed precision,
+   where they hold only the correction in binary16 (refine_half.h; the iterate is phi_d). */
+static inline size_t dg_cuda_half_bytes(const dg_cuda_state *st) {
+    return st->mixed ? sizeof(dg_half16) : st->es;
+}
+
 /* ---- Medium, transfers (cuda_medium.cu, cuda_transfer.cu) ------------------------------ */
 
 int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *prep, dg_error *err);

@@ -425,7 +425,8 @@ int dg_cuda_launch_mark_sparse(dg_cuda_state *st, dg_error *err) {
 
 int dg_cuda_launch_gather_last(dg_cuda_state *st, dg_error *err) {
     const dg_cuda_sparse *sp = &st->sparse[1];
-    if (sp->total_count == 0) return DG_OK;
+    /* mixed: phi holds the correction, whose list values start at 0 (dg_cuda_refine_after_load) */
+    if (sp->total_count == 0 || st->mixed) return DG_OK;
     const unsigned blocks = aux_blocks(st, sp->total_count);
     if (st->is_float)
         dg_gather_kernel<float><<<blocks, DG_CUDA_AUX_THREADS, 0, st->stream>>>(

@@ -216,7 +216,7 @@ static int upload_list(dg_cuda_state *st, int c, const host_list *l, dg_error *e
 static int allocate_and_upload(dg_cuda_state *st, const dg_prepared *p, const host_list lists[2],
                                dg_error *err) {
     for (int c = 0; c < 2; ++c)
-        ALLOC(st->phi[c], st->half_count[c] * st->es, "half grid");
+        ALLOC(st->phi[c], st->half_count[c] * dg_cuda_half_bytes(st), "half grid");
     if (p->has_salt) {
         for (int c = 0; c < 2; ++c) {
             ALLOC(st->flag[c], st->half_count[c], "salt flags");
@@ -273,7 +273,7 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
     st->partial_capacity = max_blocks + dg_cuda_sparse_blocks(lists[1].total_count) + 1;
 
     if (status == DG_OK) {
-        const size_t grids = (st->half_count[0] + st->half_count[1]) * st->es;
+        const size_t grids = (st->half_count[0] + st->half_count[1]) * dg_cuda_half_bytes(st);
         const size_t flags =
             p->has_salt ? st->half_count[0] + st->half_count[1] : st->half_count[1];
         const size_t sparse = list_bytes(&lists[0], 0, st->es) + list_bytes(&lists[1], 1, st->es);
@@ -283,8 +283,11 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
         snprintf(what, sizeof what,
                  "a %d x %d x %d grid in %s (half grids %.1f MiB, %s %.1f MiB, lists of %d "
                  "boundary and %d charged points %.1f MiB, work space %.1f MiB)",
-                 p->nx, p->ny, p->nz, st->is_float ? "float" : "double", grids / MIB,
-                 p->has_salt ? "salt flags" : "sample marks", flags / MIB,
+                 p->nx, p->ny, p->nz,
+                 st->mixed      ? "mixed precision (binary16 correction)"
+                 : st->is_float ? "float"
+                                : "double",
+                 grids / MIB, p->has_salt ? "salt flags" : "sample marks", flags / MIB,
                  p->boundary_count[0] + p->boundary_count[1],
                  p->charge_count[0] + p->charge_count[1], sparse / MIB, other / MIB);
         status = dg_cuda_check_free(st, st->medium_bytes, what, err);

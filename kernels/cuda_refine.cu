@@ -291,8 +291,9 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
     /* Refinement from the loaded iterate: the correction e = 0 (also its list values), no
        nonlinear source yet, the sources in the residual (scaled to 0 in the sweeps). */
     for (int c = 0; c < 2; ++c) {
-        DG_CUDA_TRY(cudaMemsetAsync(st->phi[c], 0, st->half_count[c] * sizeof(float), st->stream),
-                    "cudaMemsetAsync (mixed precision: correction)");
+        DG_CUDA_TRY(
+            cudaMemsetAsync(st->phi[c], 0, st->half_count[c] * sizeof(dg_half16), st->stream),
+            "cudaMemsetAsync (mixed precision: correction)");
         if (st->qmap_d[c])
             DG_CUDA_TRY(
                 cudaMemsetAsync(st->qmap_d[c], 0, st->half_count[c] * sizeof(double), st->stream),
