@@ -32,17 +32,6 @@ struct spectral_args {
     long long off0[6], off1[6];         /* neighbour offsets of colour 0 and 1 points */
 };
 
-/* dg_row_range on the device: the first and last half-index of colour c among the interior
-   points of row (y, z). */
-__device__ __forceinline__ void row_range(int nx, int ny, int y, int z, int colour,
-                                          long long *first, long long *last) {
-    const int x0 = ((1 + y + z) & 1) == colour ? 1 : 2;
-    const int x1 = ((nx - 2 + y + z) & 1) == colour ? nx - 2 : nx - 3;
-    const long long base = (long long)nx * (y + (long long)ny * z);
-    *first = (base + x0) / 2;
-    *last = x1 >= x0 ? (base + x1) / 2 : *first - 1;
-}
-
 /* The mode at full index w (spectral.c's mode_at). */
 __device__ __forceinline__ double mode_at(const spectral_args &a, long long w) {
     const long long plane = (long long)a.nx * a.ny;
@@ -53,8 +42,8 @@ __device__ __forceinline__ double mode_at(const spectral_args &a, long long w) {
 __global__ void k_odd_rows(spectral_args a, double *odd) {
     const long long r = blockIdx.x;
     const int y = 1 + (int)(r % (a.ny - 2)), z = 1 + (int)(r / (a.ny - 2));
-    long long first, last;
-    row_range(a.nx, a.ny, y, z, 0, &first, &last);
+    long first, last;
+    dg_row_range(a.nx, a.ny, y, z, 0, &first, &last);
     const long long base = (long long)a.nx * (y + (long long)a.ny * z);
     const double *sx = a.sx;
     const double my = a.sy[y], mz = a.sz[z];
@@ -120,9 +109,10 @@ __global__ void k_even_planes(spectral_args a, const double *odd, double *plane_
     if (z > a.nz - 2) return;
     /* the cursor: row y, first half-index h0 of the current 32 */
     int y = 1;
-    long long first, last, base;
+    long first, last;
+    long long base;
     auto start_row = [&](int row) {
-        row_range(a.nx, a.ny, row, z, 1, &first, &last);
+        dg_row_range(a.nx, a.ny, row, z, 1, &first, &last);
         base = (long long)a.nx * (row + (long long)a.ny * z);
     };
     start_row(y);

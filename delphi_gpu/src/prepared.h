@@ -19,6 +19,13 @@
 
 #include <stddef.h>
 
+/* Index helpers that CUDA kernels call too (cuda_spectral.cu). */
+#if defined(__CUDACC__)
+#define DG_PREPARED_FN static inline __host__ __device__
+#else
+#define DG_PREPARED_FN static inline
+#endif
+
 typedef struct dg_prepared {
     int nx, ny, nz;
     size_t point_count;    /* nx*ny*nz */
@@ -94,7 +101,8 @@ static inline int dg_colour_of(int x, int y, int z) {
 
 /** First and last 0-based half-index of colour c among interior points of row (y,z), or
  *  first > last if none. */
-static inline void dg_row_range(int nx, int ny, int y, int z, int colour, long *first, long *last) {
+DG_PREPARED_FN void dg_row_range(int nx, int ny, int y, int z, int colour, long *first,
+                                 long *last) {
     int x0 = ((1 + y + z) & 1) == colour ? 1 : 2;
     int x1 = ((nx - 2 + y + z) & 1) == colour ? nx - 2 : nx - 3;
     long base = (long)nx * (y + (long)ny * z);
