@@ -3,7 +3,9 @@
  * hierarchy (D, the salt map, the Galerkin levels) is built on the device (cuda_mg_build.cu).  Dot
  * products and residual measures reduce per block into fixed partials folded in a fixed order,
  * so a run is reproducible; the CPU and GPU agree to a tolerance, not bitwise (different
- * summation orders).  Every CUDA call and launch is checked. */
+ * summation orders).  Mixed precision keeps x in double and r, p, q in float, with A p computed
+ * in double and true residuals in double ("reliable updates", solve); the CPU runs its double
+ * loop for mixed.  Every CUDA call and launch is checked. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -118,9 +120,12 @@ __global__ void k_residual_uniform(grid_dims g, const unsigned char *salt, T f0,
 }
 
 /* q = A p (uniform part: p - f * sum(p neighbours)) and the partials of sum D p q over the
-   interior: with k_boundary_dot, (p, A p)_D in the passes that compute A p. */
-template <typename T, bool JAC>
-__global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df, const float *fac,
+   interior: with k_boundary_dot, (p, A p)_D in the passes that compute A p.  C is the arithmetic's
+   type: T's, or double for float vectors in mixed precision, where p - f sum cancels most of p
+   on smooth directions and float arithmetic would leave q (so r's recurrence) an error of
+   float's epsilon times p instead of times q. */
+template <typename T, typename C, bool JAC>
+__global__ void k_apply_dot(grid_dims g, const unsigned char *salt, C f0, C df, const float *fac,
                             const float *__restrict__ dscale, const T *__restrict__ p,
                             T *__restrict__ q, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
@@ -129,11 +134,12 @@ __global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df, 
         int c;
         const long long w = interior_index(g, t, &c);
         const long long h = split_index(g, w);
-        const T f = JAC ? (T)fac[h] : f0 + df * (T)salt[h];
-        const T sum = p[w - 1] + p[w + 1] + p[w - g.sy] + p[w + g.sy] + p[w - g.sz] + p[w + g.sz];
-        const T v = p[w] - f * sum;
-        q[w] = v;
-        acc.sum_sq += (double)dscale[w] * (double)p[w] * (double)v;
+        const C f = JAC ? (C)fac[h] : f0 + df * (C)salt[h];
+        const C sum = (C)p[w - 1] + (C)p[w + 1] + (C)p[w - g.sy] + (C)p[w + g.sy] + (C)p[w - g.sz] +
+                      (C)p[w + g.sz];
+        const C v = (C)p[w] - f * sum;
+        q[w] = (T)v;
+        acc.sum_sq += (double)dscale[w] * (double)p[w] * (double)(T)v;
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
@@ -141,7 +147,7 @@ __global__ void k_apply_dot(grid_dims g, const unsigned char *salt, T f0, T df, 
 /* The boundary points of one colour: q[w] -= sum_f weight_f p[w + step_f] (as k_boundary with
    sign -1) and the partials of D p times the change of q (MG_EDGE_PARTIALS blocks, launched even
    when count is 0 so that every partial is written). */
-template <typename T>
+template <typename T, typename C>
 __global__ void k_boundary_dot(grid_dims g, int count, const int *index, const double *weight,
                                int colour, const float *dscale, const T *p, T *q,
                                mg_sums *partials) {
@@ -152,7 +158,7 @@ __global__ void k_boundary_dot(grid_dims g, int count, const int *index, const d
         double sum = 0.0;
         for (int f = 0; f < 6; ++f)
             sum += weight[6LL * k + f] * (double)p[w + step[f]];
-        const T before = q[w], after = before + (T)-1 * (T)sum;
+        const T before = q[w], after = (T)((C)before - (C)sum); /* C as in k_apply_dot */
         q[w] = after;
         acc.sum_sq += (double)dscale[w] * (double)p[w] * ((double)after - (double)before);
     }
@@ -584,6 +590,15 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
    (the float floor's scale) sees the faces' fixed boundary values, as on the CPU. */
 #define MG_ILP 4
 
+/* Mixed precision replaces the float recurrence's residual by the true one (in double) when its
+   max has fallen by this factor since the last true one (solve).  The float r carries rounding
+   errors of about float's epsilon times the r it started from, so it must be renewed as it
+   falls.  Measured at 385^3-769^3 (docs/MULTIGRID.md, run 31): 2^-10 keeps the double loop's
+   cycle counts (13 / 13 / 14) with 4-5 true residuals; 2^-16 cost a cycle at 769^3, 2^-24 one
+   at 513^3 and three at 769^3, and none between the start and the end stalled near float's
+   resolution of the first r (3e-4 against 4.7e3 at 385^3). */
+#define MG_RELIABLE_FALL 0x1p-10
+
 /* Partials of sum D a b (b: float in the split layout, or T). */
 template <typename T>
 __global__ void k_weighted_dot(grid_dims g, const float *__restrict__ dscale,
@@ -612,13 +627,30 @@ __global__ void k_weighted_dot(grid_dims g, const float *__restrict__ dscale,
 }
 
 /* Partials of the measures of v (0 on the faces) and of max |phi| over the grid. */
-template <typename T>
-__global__ void k_measure(grid_dims g, const T *v, const T *phi, mg_sums *partials) {
+template <typename T, typename X>
+__global__ void k_measure(grid_dims g, const T *v, const X *phi, mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.points;
          t += (long long)gridDim.x * blockDim.x) {
         add_sample(acc, (double)v[t]);
         acc.phi_max = fmax(acc.phi_max, fabs((double)phi[t]));
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* Mixed precision's true residual: r = wide rounded to float at the interior points (r's faces
+   stay 0), and the partials of the measures of wide itself (double).  max |x| is not measured:
+   mixed has no float floor. */
+__global__ void k_narrow(grid_dims g, const double *__restrict__ wide, float *__restrict__ r,
+                         mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
+         t += (long long)gridDim.x * blockDim.x) {
+        int c;
+        const long long w = interior_index(g, t, &c);
+        const double v = wide[w];
+        r[w] = (float)v;
+        add_sample(acc, v);
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
@@ -666,21 +698,21 @@ __global__ void k_update(grid_dims g, mg_sums *res, const T *__restrict__ q, T *
 
 /* x += alpha p (alpha from the last k_update): the step k_update leaves to the pass after it,
    here before something reads x (max |x| is then measured with the residual, k_measure). */
-template <typename T>
+template <typename T, typename X>
 __global__ void k_step(grid_dims g, const mg_sums *res, const T *__restrict__ p,
-                       T *__restrict__ x) {
-    const T alpha = (T)res[MG_ALPHA].sum_sq;
+                       X *__restrict__ x) {
+    const X alpha = (X)(T)res[MG_ALPHA].sum_sq;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.points;
          t += (long long)gridDim.x * blockDim.x)
-        x[t] += alpha * p[t];
+        x[t] += alpha * (X)p[t];
 }
 
 /* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start); when x is
    non-NULL it first takes the last update's step, x += alpha p with the old p (the same
    operation k_update made before; see there), and the partials of max |x| are written. */
-template <typename T>
+template <typename T, typename X>
 __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *res, int fresh,
-                            T *__restrict__ p, T *__restrict__ x, mg_sums *partials) {
+                            T *__restrict__ p, X *__restrict__ x, mg_sums *partials) {
     const T beta = (T)(fresh ? 0.0 : res[MG_RZ].sum_sq / res[MG_RZ_OLD].sum_sq);
     const long long S = (long long)gridDim.x * blockDim.x;
     long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -701,9 +733,10 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
         return;
     }
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    const T alpha = (T)res[MG_ALPHA].sum_sq;
+    const X alpha = (X)(T)res[MG_ALPHA].sum_sq;
     for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
-        T zv[MG_ILP], pv[MG_ILP], xv[MG_ILP];
+        T zv[MG_ILP], pv[MG_ILP];
+        X xv[MG_ILP];
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
@@ -712,14 +745,14 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
-            const T xn = xv[k] + alpha * pv[k];
+            const X xn = xv[k] + alpha * (X)pv[k];
             x[w] = xn;
             acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
             p[w] = zv[k] + beta * pv[k];
         }
     }
     for (; t < g.points; t += S) {
-        const T xn = x[t] + alpha * p[t];
+        const X xn = x[t] + alpha * (X)p[t];
         x[t] = xn;
         acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
         p[t] = (T)z[split_index(g, t)] + beta * p[t];
@@ -846,12 +879,15 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
         };
         carve((void **)&d->salt, n);
         carve((void **)&d->dscale, n * sizeof(float));
-        carve(&d->x, n * elem);
+        carve(&d->x, n * (d->is_double ? sizeof(double) : sizeof(float)));
         carve(&d->r, n * elem);
         carve(&d->p, n * elem);
         carve(&d->q, n * elem);
-        carve((void **)&d->z, n * sizeof(float));
-        carve((void **)&d->rf, n * sizeof(float));
+        /* z and rf in one region, rf from a 256-byte boundary: between cycles the region holds
+           mixed precision's double residual (residual) */
+        const size_t nf = (n + 63) & ~(size_t)63;
+        carve((void **)&d->z, 2 * nf * sizeof(float));
+        if (pass) d->rf = d->z + nf;
         carve((void **)&d->partials, (MG_PARTIALS + 2 * MG_EDGE_PARTIALS) * sizeof(mg_sums));
         carve((void **)&d->result, MG_SUMS * sizeof(mg_sums));
         for (int c = 0; c < 2; ++c) {
@@ -1241,16 +1277,16 @@ template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_erro
 
 /* q = A p and the partials of (p, q)_D: MG_PARTIALS from the interior, then MG_EDGE_PARTIALS
    from each colour's boundary points. */
-template <typename T> int apply_dot(mg_device *d, const T *p, T *q, dg_error *err) {
+template <typename T, typename C = T> int apply_dot(mg_device *d, const T *p, T *q, dg_error *err) {
     if (d->fac)
-        k_apply_dot<T, true><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
-            d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->dscale, p, q, d->partials);
+        k_apply_dot<T, C, true><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, (C)d->f0d, (C)d->dfd, d->fac, d->dscale, p, q, d->partials);
     else
-        k_apply_dot<T, false><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
-            d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->dscale, p, q, d->partials);
+        k_apply_dot<T, C, false><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->salt, (C)d->f0d, (C)d->dfd, d->fac, d->dscale, p, q, d->partials);
     DG_CUDA_LAUNCHED("k_apply_dot");
     for (int c = 0; c < 2; ++c) {
-        k_boundary_dot<T><<<MG_EDGE_PARTIALS, MG_THREADS, 0, d->stream>>>(
+        k_boundary_dot<T, C><<<MG_EDGE_PARTIALS, MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->dscale,
             p, q, d->partials + MG_PARTIALS + c * MG_EDGE_PARTIALS);
         DG_CUDA_LAUNCHED("k_boundary_dot");
@@ -1420,40 +1456,64 @@ template <typename T> int run_preconditioner(mg_device *d, dg_error *err) {
 }
 
 /* x takes the last update's step, if it has not yet (before anything reads x). */
-template <typename T> int take_step(mg_device *d, dg_error *err) {
+template <typename T, typename X = T> int take_step(mg_device *d, dg_error *err) {
     if (!d->step_pending) return DG_OK;
-    k_step<T>
-        <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, (const T *)d->p, (T *)d->x);
+    k_step<T, X>
+        <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, (const T *)d->p, (X *)d->x);
     DG_CUDA_LAUNCHED("k_step");
     d->step_pending = 0;
     return DG_OK;
 }
 
-template <typename T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
-    T *x = (T *)d->x, *r = (T *)d->r;
-    int st = take_step<T>(d, err);
+/* The true residual r = b - A x and its measures.  Mixed precision (float r, double x): b - A x
+   is computed in double into the smoother's arrays z and rf, which are free between cycles and
+   together hold one double grid (setup), rounded into r, measured in double, and z is cleared
+   again (its faces must stay 0; the first sweep rewrites its interior and rf's). */
+template <typename T, typename X = T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
+    X *x = (X *)d->x;
+    int st = take_step<T, X>(d, err);
     if (st) return st;
-    st = residual_of<T>(d, x, r, err);
-    if (st) return st;
-    k_measure<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
-    DG_CUDA_LAUNCHED("k_measure");
+    if constexpr (sizeof(T) == sizeof(X)) {
+        T *r = (T *)d->r;
+        st = residual_of<T>(d, x, r, err);
+        if (st) return st;
+        k_measure<T, X><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, r, x, d->partials);
+        DG_CUDA_LAUNCHED("k_measure");
+    } else {
+        double *wide = reinterpret_cast<double *>(d->z);
+        st = residual_of<double>(d, x, wide, err);
+        if (st) return st;
+        k_narrow<<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, wide, (float *)d->r, d->partials);
+        DG_CUDA_LAUNCHED("k_narrow");
+        DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, (size_t)d->g.points * sizeof(float), d->stream),
+                    "cudaMemsetAsync (multigrid z after the residual)");
+        ++d->replacements;
+    }
     return fetch_sums(d, m, err);
 }
 
-/* The CG loop: the CPU template's loop step for step. */
-template <typename T>
+/* The CG loop: the CPU template's loop step for step.  X is x's type; when it is wider than
+   the vectors' (mixed precision: x in double, r, p, q in float) r is replaced by the true
+   residual, computed in double, whenever the recurrence's max |r| has fallen by
+   MG_RELIABLE_FALL since the last true one ("reliable updates": the recurrence in float drifts
+   from b - A x by rounding, x's steps in double do not; p is kept, so the Krylov space is). */
+template <typename T, typename X = T>
 int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *err) {
-    T *x = (T *)d->x, *r = (T *)d->r, *p = (T *)d->p, *q = (T *)d->q;
+    constexpr bool mixed = sizeof(X) != sizeof(T);
+    X *x = (X *)d->x;
+    T *r = (T *)d->r, *p = (T *)d->p, *q = (T *)d->q;
     const double interior = (double)d->g.interior;
     mg_sums m;
-    int st = residual<T>(d, &m, err);
+    int st = residual<T, X>(d, &m, err);
     if (st) return st;
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0,
         finite = !m.nonfinite;
-    double best = m.max_abs;
+    double best = m.max_abs, reliable = m.max_abs; /* max |r| of the last true residual */
+    int true_residual = 1;                         /* m measures b - A x, not the recurrence */
     while (finite) {
         if (!ctl->fixed && dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
-            if ((st = residual<T>(d, &m, err))) return st;
+            if (!true_residual && (st = residual<T, X>(d, &m, err))) return st;
+            reliable = m.max_abs, true_residual = 1;
             finite = !m.nonfinite;
             if (dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
                 outcome = DG_OUTCOME_CONVERGED;
@@ -1474,13 +1534,13 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         if ((st = fold(d, MG_RZ, MG_PARTIALS, err))) return st;
         /* x takes the previous update's step here (with the p it was computed from) */
         const int stepped = d->step_pending;
-        k_direction<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->z, d->result, fresh, p,
-                                                                  stepped ? x : NULL, d->partials);
+        k_direction<T, X><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(
+            d->g, d->z, d->result, fresh, p, stepped ? x : NULL, d->partials);
         DG_CUDA_LAUNCHED("k_direction");
         d->step_pending = 0;
         if (stepped && (st = fold(d, MG_XMAX, MG_PARTIALS, err))) return st;
         fresh = 0;
-        if ((st = apply_dot<T>(d, p, q, err))) return st;
+        if ((st = apply_dot<T, X>(d, p, q, err))) return st;
         if ((st = fold(d, MG_PQ, MG_PARTIALS + 2 * MG_EDGE_PARTIALS, err))) return st;
         k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, q, r, d->partials);
         DG_CUDA_LAUNCHED("k_update");
@@ -1501,13 +1561,19 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         m.phi_max = phi_max;
         finite = !m.nonfinite;
         ++cycles;
+        true_residual = 0;
+        if (mixed && finite && m.max_abs < MG_RELIABLE_FALL * reliable) {
+            if ((st = residual<T, X>(d, &m, err))) return st;
+            finite = !m.nonfinite;
+            reliable = m.max_abs, true_residual = 1;
+        }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
         else
             ++stalled;
     }
     if (finite && outcome != DG_OUTCOME_CONVERGED) {
-        if ((st = residual<T>(d, &m, err))) return st;
+        if ((st = residual<T, X>(d, &m, err))) return st;
         finite = !m.nonfinite;
     }
     if (!finite) outcome = DG_OUTCOME_DIVERGED;
@@ -1521,21 +1587,27 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 
 } // namespace
 
-extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
+extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precision, void *phi,
                                 int phi_is_double, const dg_phi_check_view *check, int threads,
                                 const dg_mg_control *control, dg_mg_outcome *outcome,
                                 dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
     mg_device d;
     memset(&d, 0, sizeof d);
+    /* x in double for DOUBLE and MIXED; r, p, q in float for MIXED (solve) */
+    const int is_double = precision != DG_PRECISION_FLOAT;
+    const int mixed = precision == DG_PRECISION_MIXED;
     d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
     d.check = check, d.threads = threads;
-    const size_t elem = is_double ? sizeof(double) : sizeof(float);
+    const size_t elem = is_double && !mixed ? sizeof(double) : sizeof(float);
     int st = setup(&d, h, elem, err);
+    auto solve_once = [&]() {
+        return mixed       ? solve<float, double>(&d, control, outcome, err)
+               : is_double ? solve<double>(&d, control, outcome, err)
+                           : solve<float>(&d, control, outcome, err);
+    };
     const double t1 = dg_wall_seconds();
-    if (st == DG_OK)
-        st = is_double ? solve<double>(&d, control, outcome, err)
-                       : solve<float>(&d, control, outcome, err);
+    if (st == DG_OK) st = solve_once();
     if (st == DG_OK && d.speculative) { /* the check's verdict, before the answer is written */
         const double waited = dg_wall_seconds();
         const int verdict = check->wait(check->check, 1);
@@ -1555,9 +1627,7 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_dou
             if (st == DG_OK && (code = cudaDeviceSynchronize()) != cudaSuccess)
                 st = dg_cuda_fail(err, code, "multigrid phi (second upload)");
             d.phi_in_seconds += dg_wall_seconds() - up;
-            if (st == DG_OK)
-                st = is_double ? solve<double>(&d, control, outcome, err)
-                               : solve<float>(&d, control, outcome, err);
+            if (st == DG_OK) st = solve_once();
         }
     }
     const double t2 = dg_wall_seconds();
@@ -1569,6 +1639,7 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_dou
     outcome->phi_out_seconds = t3 - t2;
     outcome->check_wait_seconds = d.check_wait_seconds;
     outcome->graph_seconds = d.graph_seconds;
+    outcome->replacements = d.replacements;
     release(&d);
     outcome->release_seconds = dg_wall_seconds() - t3;
     return st;

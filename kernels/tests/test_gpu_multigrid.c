@@ -1,7 +1,8 @@
 /* Multigrid on the CUDA backend against the CPU backend's multigrid and the CUDA SOR, on the
- * protein-like medium (spheres of eps 2 in 80 with charges), with and without salt, in double
- * and float; a non-finite phi refused as on the CPU.  Same algorithm, different summation orders:
- * double answers agree to 1e-9 of the potential's max, cycle counts within one; float to 1e-4.
+ * protein-like medium (spheres of eps 2 in 80 with charges), with and without salt, in double,
+ * float and mixed; a non-finite phi refused as on the CPU.  Same algorithm, different summation
+ * orders: double answers agree to 1e-12 of the potential's max, cycle counts within one; float to
+ * 1e-4; mixed (CUDA: float CG vectors, double x and true residuals; CPU: the double loop) to 1e-9.
  * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
  * answers of a solve from the whole phi.  Skips (77) without a GPU. */
 #include "gpu_test.h"
@@ -38,8 +39,8 @@ static void compare(int n, int salt, int precision) {
     double *phi = malloc(points * sizeof *phi);
     mg_faces faces;
     mg_problem_build(&d, phi, n, salt, &faces);
-    const int dbl = precision == DG_PRECISION_DOUBLE;
-    const double maxc = dbl ? 1e-8 : 1e-5;
+    const int dbl = precision == DG_PRECISION_DOUBLE, mixed = precision == DG_PRECISION_MIXED;
+    const double maxc = dbl || mixed ? 1e-8 : 1e-5;
     outcome cpu = run(&d, phi, DG_BACKEND_CPU, DG_SOLVER_MULTIGRID, precision, maxc);
     outcome gpu = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, precision, maxc);
     outcome sor = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_SOR, DG_PRECISION_DOUBLE, 1e-9);
@@ -48,8 +49,12 @@ static void compare(int n, int salt, int precision) {
     const double de_sor = fabs(gpu.energy - sor.energy) / fabs(sor.energy);
     printf("%d^3 salt %d %s: CPU MG %d cycles (%s), CUDA MG %d cycles (%s), max |dphi| %.2e of "
            "max; CUDA MG vs CUDA SOR energy %.2e relative\n",
-           n, salt, dbl ? "double" : "float", cpu.iterations, dg_outcome_string(cpu.status),
-           gpu.iterations, dg_outcome_string(gpu.status), diff, de_sor);
+           n, salt,
+           dbl     ? "double"
+           : mixed ? "mixed"
+                   : "float",
+           cpu.iterations, dg_outcome_string(cpu.status), gpu.iterations,
+           dg_outcome_string(gpu.status), diff, de_sor);
     if (dbl) {
         CHECK(gpu.status == DG_OUTCOME_CONVERGED, "CUDA MG %s", dg_outcome_string(gpu.status));
         CHECK(abs(gpu.iterations - cpu.iterations) <= 1, "cycles %d vs %d", gpu.iterations,
@@ -60,6 +65,16 @@ static void compare(int n, int salt, int precision) {
            factor rounded to float once gave 2.7e-7 here and 2e-6 in a 385^3 energy). */
         CHECK(diff < 1e-12, "CUDA vs CPU multigrid differ by %.2e of the max", diff);
         CHECK(de_sor < 1e-9, "CUDA MG vs SOR energy %.2e", de_sor);
+    } else if (mixed) {
+        /* The CPU runs the double loop; CUDA keeps the CG vectors in float and x in double,
+           with true residuals in double: the same tolerance, far below float's resolution
+           (float stops near 16 float epsilons of the max, 2e-6), at most two more cycles. */
+        CHECK(gpu.status == DG_OUTCOME_CONVERGED, "CUDA mixed MG %s",
+              dg_outcome_string(gpu.status));
+        CHECK(gpu.iterations <= cpu.iterations + 2, "mixed cycles %d vs %d", gpu.iterations,
+              cpu.iterations);
+        CHECK(diff < 1e-9, "mixed CUDA vs CPU multigrid differ by %.2e of the max", diff);
+        CHECK(de_sor < 1e-9, "mixed CUDA MG vs SOR energy %.2e", de_sor);
     } else {
         CHECK(diff < 1e-4, "float CUDA vs CPU multigrid differ by %.2e of the max", diff);
         CHECK(de_sor < 1e-4, "float CUDA MG vs SOR energy %.2e", de_sor);
@@ -131,10 +146,11 @@ static void hand_over(void) {
     const struct {
         int precision, caller_float, nonzero;
         double tol;
-    } cases[6] = {{DG_PRECISION_DOUBLE, 0, 1, 1e-6}, {DG_PRECISION_DOUBLE, 1, 0, 1e-6},
+    } cases[8] = {{DG_PRECISION_DOUBLE, 0, 1, 1e-6}, {DG_PRECISION_DOUBLE, 1, 0, 1e-6},
                   {DG_PRECISION_DOUBLE, 1, 1, 1e-6}, {DG_PRECISION_FLOAT, 0, 1, 1e-4},
-                  {DG_PRECISION_FLOAT, 0, 0, 1e-4},  {DG_PRECISION_MIXED, 0, 0, 1e-6}};
-    for (int c = 0; c < 6; ++c) {
+                  {DG_PRECISION_FLOAT, 0, 0, 1e-4},  {DG_PRECISION_MIXED, 0, 0, 1e-6},
+                  {DG_PRECISION_MIXED, 0, 1, 1e-6},  {DG_PRECISION_MIXED, 1, 1, 1e-6}};
+    for (int c = 0; c < 8; ++c) {
         const double *start = cases[c].nonzero ? busy : zero;
         int kept_cpu = 0, kept_gpu = 0, solver = -1, solver_cpu = -1;
         double *cpu = solve_caller(&d, start, DG_BACKEND_CPU, cases[c].precision,
@@ -277,6 +293,8 @@ int main(void) {
     compare(65, 1, DG_PRECISION_DOUBLE);
     compare(97, 0, DG_PRECISION_DOUBLE);
     compare(65, 0, DG_PRECISION_FLOAT);
+    compare(65, 0, DG_PRECISION_MIXED);
+    compare(97, 1, DG_PRECISION_MIXED);
     hand_over();
     bad_phi();
     early_start();

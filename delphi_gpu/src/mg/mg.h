@@ -159,6 +159,7 @@ typedef struct dg_mg_outcome {
        arrays; graph_seconds (part of cycle_seconds) captured the cycle as a CUDA graph */
     double phi_in_seconds, cycle_seconds, phi_out_seconds, check_wait_seconds, release_seconds;
     double graph_seconds;
+    int replacements; /* CUDA, mixed precision: true residuals computed in double */
 } dg_mg_outcome;
 
 void dg_mg_make_control(const dg_options *options, int is_double, dg_mg_control *c);
@@ -187,10 +188,13 @@ void dg_cuda_mg_speculate_always(int on);
  *  as phi goes up and a sample of phi's interior is all +0.0, only the faces go up (as the
  *  check's thread packed them) and the cycles start, and the check is waited for before the
  *  answer is written: a non-zero interior then goes up whole and the solve runs again
- *  (kernels/cuda_mg.cu, "phi's check").  The solve runs in working precision (double when
- *  is_double).  h is a plan (dg_mg_plan): D, the salt map and the levels are built on the
- *  device by the same formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
-int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int is_double, void *phi,
+ *  (kernels/cuda_mg.cu, "phi's check").  precision (a dg_precision): DOUBLE runs the CG in
+ *  double, FLOAT in float; MIXED keeps x in double and r, p, q in float, replacing r by the
+ *  true residual computed in double whenever it has fallen by 2^-10 (reliable updates), and
+ *  stops on the true residual as DOUBLE does.  h is a plan (dg_mg_plan): D, the salt map and the
+ * levels are built on the device by the same formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT
+ * without CUDA. */
+int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precision, void *phi,
                      int phi_is_double, const dg_phi_check_view *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 

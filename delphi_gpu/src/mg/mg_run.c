@@ -68,7 +68,8 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
     const double start = dg_wall_seconds();
-    /* MIXED runs the double loop: its preconditioner is float already (docs/MULTIGRID.md). */
+    /* MIXED: double accuracy (no float floor).  On the CPU it runs the double loop; on CUDA
+       x is double and the CG vectors float, with true residuals in double (mg.h). */
     const int is_double = o->precision != DG_PRECISION_FLOAT;
     const int threads = o->num_threads > 0 ? o->num_threads : omp_get_max_threads();
     void *phi = s->mg_phi;
@@ -93,8 +94,8 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         /* dg_solve's phi check (which may still be running) says whether the interior is all
            +0.0 (then only the faces go up) or holds a non-finite value (then nothing is
            written and dg_solve names it); the solve may start before it ends (mg.h) */
-        st = dg_cuda_mg_solve(o->device, &h, is_double, phi, phi_is_double, &s->mg_check, threads,
-                              &ctl, &out, &err);
+        st = dg_cuda_mg_solve(o->device, &h, o->precision, phi, phi_is_double, &s->mg_check,
+                              threads, &ctl, &out, &err);
         dg_mg_free(&h);
         if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
         s->timing.mg_phi_in = out.phi_in_seconds;
