@@ -11,19 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pthread.h>
-
 #include "cuda_mg.cuh"
 #include "transfer_host.h"
-
-/* bytes of each page-locked slab of the answer's copy */
-#define MG_PINNED_SLAB ((size_t)16 << 20)
-/* A process's first answer smaller than this goes back by a pageable copy and the slabs are
-   pinned at the next solve: pinning the two slabs costs about 0.01 s (cuda_pinned.cu), which a
-   pinned pass (about 45 GB/s against 13 GB/s pageable on an H100 host, docs/PERFORMANCE.md runs
-   21 and 26) wins back only from about 200 MB of answer on (run 28: a 228 MB answer took
-   0.014-0.022 s pageable, 0.010-0.012 s pinning the slabs first). */
-#define MG_PIN_AT_ONCE ((size_t)192 << 20)
 
 namespace {
 
@@ -1094,79 +1083,13 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
 
 namespace {
 
-/* Page-locked slabs for the answer's way back, shared by every multigrid solve of the process
-   (one solve at a time uses them) and kept until it ends: a copy from the device into pageable
-   memory runs at a fraction of the bus's speed, and pinning memory for each solve would cost
-   more than it saves. */
-pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER; /* no libstdc++: C programs link us */
-void *pinned_slab[2];
-int pinned_mapped[2]; /* how dg_cuda_pin_alloc made each slab */
-int pinned_state;     /* 0: not tried, 1: ready, -1: allocation failed (pageable copies) */
-int answers_sent;     /* answers downloaded by the process so far */
-
-/* At the process's exit (registered after the CUDA runtime's own clean-up, so run before it):
-   the slabs go back, as every other allocation of the library has by then. */
-void free_pinned_slabs(void) {
-    pthread_mutex_lock(&pinned_lock);
-    if (pinned_state == 1)
-        for (int b = 0; b < 2; ++b)
-            dg_cuda_pin_free(pinned_slab[b], MG_PINNED_SLAB, pinned_mapped[b]);
-    pinned_slab[0] = pinned_slab[1] = NULL;
-    pinned_state = -1;
-    pthread_mutex_unlock(&pinned_lock);
-}
-
-int ensure_pinned_slabs(dg_error *err) {
-    if (pinned_state) return DG_OK;
-    pinned_state = -1;
-    int *mapped = pinned_mapped;
-    for (int b = 0; b < 2; ++b) {
-        if (dg_cuda_pin_alloc(&pinned_slab[b], MG_PINNED_SLAB, &mapped[b]) != cudaSuccess) {
-            cudaGetLastError(); /* out of page-locked memory: the copies stay pageable */
-            for (int k = 0; k < b; ++k)
-                dg_cuda_pin_free(pinned_slab[k], MG_PINNED_SLAB, mapped[k]), pinned_slab[k] = NULL;
-            pinned_slab[b] = NULL;
-            return DG_OK;
-        }
-    }
-    pinned_state = 1;
-    atexit(free_pinned_slabs);
-    return DG_OK;
-}
-
-/* bytes from the device's source into the caller's dst, through the two pinned slabs: the DMA
-   of one chunk overlaps the host threads' copy of the previous one out of the other slab.  With
-   widen, source is the float answer and dst the caller's double grid: the host threads convert
-   its interior points (half the bytes of a double copy over the bus; the caller's faces stay
-   as they are), through a pageable float copy when there are no slabs. */
-int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, int widen,
-                    dg_error *err) {
-    struct hold_lock { /* released on every return */
-        hold_lock() { pthread_mutex_lock(&pinned_lock); }
-        ~hold_lock() { pthread_mutex_unlock(&pinned_lock); }
-    } hold;
-    const int pin =
-        pinned_state != 0 || answers_sent > 0 || bytes * (widen ? 2 : 1) >= MG_PIN_AT_ONCE;
-    ++answers_sent;
-    int st = pin ? ensure_pinned_slabs(err) : DG_OK;
-    if (st != DG_OK) return st;
-    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");
-    if (pinned_state != 1 && widen) { /* through a pageable float copy */
-        float *answer = (float *)malloc(bytes);
-        if (!answer) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
-        const cudaError_t code = cudaMemcpy(answer, source, bytes, cudaMemcpyDeviceToHost);
-        if (code == cudaSuccess)
-            dg_widen_interior((double *)dst, answer, d->g.nx, d->g.ny, d->g.nz, 0,
-                              bytes / sizeof(float), 0);
-        free(answer);
-        if (code != cudaSuccess) return dg_cuda_fail(err, code, "cudaMemcpy (multigrid result)");
-        return DG_OK;
-    }
-    if (pinned_state != 1) {
-        DG_CUDA_TRY(cudaMemcpy(dst, source, bytes, cudaMemcpyDeviceToHost),
-                    "cudaMemcpy (multigrid result)");
-        return DG_OK;
-    }
+/* bytes from the device's source into the caller's dst through two page-locked slabs of
+   slab_bytes each: the DMA of one chunk overlaps the host threads' copy of the previous one out
+   of the other slab.  With widen, source is the float answer and dst the caller's double grid:
+   the host threads convert its interior points (half the bytes of a double copy over the bus;
+   the caller's faces stay as they are). */
+int copy_through_slabs(mg_device *d, void *dst, const void *source, size_t bytes, int widen,
+                       void *const slab[2], size_t slab_bytes, dg_error *err) {
     /* events of this solve's device (the slabs serve any device) */
     struct events {
         cudaEvent_t e[2] = {NULL, NULL};
@@ -1180,12 +1103,11 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, i
                     "cudaEventCreate (multigrid result)");
     const char *src = static_cast<const char *>(source);
     char *out = static_cast<char *>(dst);
-    const size_t chunks = (bytes + MG_PINNED_SLAB - 1) / MG_PINNED_SLAB;
+    const size_t chunks = (bytes + slab_bytes - 1) / slab_bytes;
     auto issue = [&](size_t j) -> cudaError_t {
-        const size_t at = j * MG_PINNED_SLAB,
-                     len = bytes - at < MG_PINNED_SLAB ? bytes - at : MG_PINNED_SLAB;
+        const size_t at = j * slab_bytes, len = bytes - at < slab_bytes ? bytes - at : slab_bytes;
         cudaError_t code =
-            cudaMemcpyAsync(pinned_slab[j & 1], src + at, len, cudaMemcpyDeviceToHost, d->stream);
+            cudaMemcpyAsync(slab[j & 1], src + at, len, cudaMemcpyDeviceToHost, d->stream);
         if (code == cudaSuccess) code = cudaEventRecord(ready.e[j & 1], d->stream);
         return code;
     };
@@ -1193,14 +1115,45 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, i
     for (size_t j = 0; j < chunks; ++j) {
         if (j + 1 < chunks) DG_CUDA_TRY(issue(j + 1), "cudaMemcpyAsync (multigrid result)");
         DG_CUDA_TRY(cudaEventSynchronize(ready.e[j & 1]), "multigrid result (chunk)");
-        const size_t at = j * MG_PINNED_SLAB,
-                     len = bytes - at < MG_PINNED_SLAB ? bytes - at : MG_PINNED_SLAB;
+        const size_t at = j * slab_bytes, len = bytes - at < slab_bytes ? bytes - at : slab_bytes;
         if (widen)
-            dg_widen_interior((double *)dst, (const float *)pinned_slab[j & 1], d->g.nx, d->g.ny,
-                              d->g.nz, at / sizeof(float), len / sizeof(float), 0);
+            dg_widen_interior((double *)dst, (const float *)slab[j & 1], d->g.nx, d->g.ny, d->g.nz,
+                              at / sizeof(float), len / sizeof(float), 0);
         else
-            dg_copy_threads(out + at, pinned_slab[j & 1], len, 0);
+            dg_copy_threads(out + at, slab[j & 1], len, 0);
     }
+    return DG_OK;
+}
+
+/* bytes from the device's source into the caller's dst (widen as in copy_through_slabs).  The
+   CUDA backend of the solve (d->backend) has page-locked slabs of its own from the medium's
+   upload on (its lists go up through them): the answer borrows them, after their last transfers
+   (their events); this solve's copies are done when it returns.  Without them (no backend
+   state) a pageable copy. */
+int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, int widen,
+                    dg_error *err) {
+    DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid solve (result)");
+    dg_cuda_state *owner = d->backend;
+    if (owner && owner->pinned_bytes > 0) {
+        for (int b = 0; b < 2; ++b)
+            DG_CUDA_TRY(cudaEventSynchronize(owner->pinned_done[b]),
+                        "cudaEventSynchronize (the backend's pinned slab)");
+        return copy_through_slabs(d, dst, source, bytes, widen, owner->pinned, owner->pinned_bytes,
+                                  err);
+    }
+    if (widen) { /* through a pageable float copy */
+        float *answer = (float *)malloc(bytes);
+        if (!answer) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
+        const cudaError_t code = cudaMemcpy(answer, source, bytes, cudaMemcpyDeviceToHost);
+        if (code == cudaSuccess)
+            dg_widen_interior((double *)dst, answer, d->g.nx, d->g.ny, d->g.nz, 0,
+                              bytes / sizeof(float), 0);
+        free(answer);
+        if (code != cudaSuccess) return dg_cuda_fail(err, code, "cudaMemcpy (multigrid result)");
+        return DG_OK;
+    }
+    DG_CUDA_TRY(cudaMemcpy(dst, source, bytes, cudaMemcpyDeviceToHost),
+                "cudaMemcpy (multigrid result)");
     return DG_OK;
 }
 
@@ -1487,7 +1440,6 @@ template <typename T, typename X = T> int residual(mg_device *d, mg_sums *m, dg_
         DG_CUDA_LAUNCHED("k_narrow");
         DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, (size_t)d->g.points * sizeof(float), d->stream),
                     "cudaMemsetAsync (multigrid z after the residual)");
-        ++d->replacements;
     }
     return fetch_sums(d, m, err);
 }
@@ -1587,8 +1539,9 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
 
 } // namespace
 
-extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precision, void *phi,
-                                int phi_is_double, const dg_phi_check_view *check, int threads,
+extern "C" int dg_cuda_mg_solve(int device, void *backend_state, const dg_mg_hierarchy *h,
+                                int precision, void *phi, int phi_is_double,
+                                const dg_phi_check_view *check, int threads,
                                 const dg_mg_control *control, dg_mg_outcome *outcome,
                                 dg_error *err) {
     DG_CUDA_TRY(cudaSetDevice(device), "cudaSetDevice (multigrid)");
@@ -1599,6 +1552,7 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precis
     const int mixed = precision == DG_PRECISION_MIXED;
     d.phi = phi, d.phi_is_double = phi_is_double, d.is_double = is_double;
     d.check = check, d.threads = threads;
+    d.backend = static_cast<dg_cuda_state *>(backend_state);
     const size_t elem = is_double && !mixed ? sizeof(double) : sizeof(float);
     int st = setup(&d, h, elem, err);
     auto solve_once = [&]() {
@@ -1639,7 +1593,6 @@ extern "C" int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precis
     outcome->phi_out_seconds = t3 - t2;
     outcome->check_wait_seconds = d.check_wait_seconds;
     outcome->graph_seconds = d.graph_seconds;
-    outcome->replacements = d.replacements;
     release(&d);
     outcome->release_seconds = dg_wall_seconds() - t3;
     return st;

@@ -85,7 +85,7 @@ struct mg_device {
     int *boundary_index[2], *charge_index[2];
     double *boundary_weight[2], *charge_source[2];
     void *x, *r, *p, *q;        /* x double when is_double, r, p, q too unless mixed (float) */
-    int replacements;           /* true residuals computed (mixed precision's reliable updates) */
+    dg_cuda_state *backend;     /* the solve's CUDA backend (its pinned slabs), or NULL */
     int step_pending;           /* x has yet to take the last update's step alpha p */
     mg_sums *partials, *result; /* result: MG_SUMS sums (MG_MEASURES, ...) */
     level_view *levels;

@@ -159,7 +159,6 @@ typedef struct dg_mg_outcome {
        arrays; graph_seconds (part of cycle_seconds) captured the cycle as a CUDA graph */
     double phi_in_seconds, cycle_seconds, phi_out_seconds, check_wait_seconds, release_seconds;
     double graph_seconds;
-    int replacements; /* CUDA, mixed precision: true residuals computed in double */
 } dg_mg_outcome;
 
 void dg_mg_make_control(const dg_options *options, int is_double, dg_mg_control *c);
@@ -191,11 +190,12 @@ void dg_cuda_mg_speculate_always(int on);
  *  (kernels/cuda_mg.cu, "phi's check").  precision (a dg_precision): DOUBLE runs the CG in
  *  double, FLOAT in float; MIXED keeps x in double and r, p, q in float, replacing r by the
  *  true residual computed in double whenever it has fallen by 2^-10 (reliable updates), and
- *  stops on the true residual as DOUBLE does.  h is a plan (dg_mg_plan): D, the salt map and the
- * levels are built on the device by the same formulas as dg_mg_build.  DG_ERR_BACKEND_NOT_BUILT
- * without CUDA. */
-int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precision, void *phi,
-                     int phi_is_double, const dg_phi_check_view *check, int threads,
+ *  stops on the true residual as DOUBLE does.  h is a plan (dg_mg_plan): D, the salt map and
+ *  the levels are built on the device by the same formulas as dg_mg_build.  backend_state: the
+ *  solver's CUDA backend state (dg_cuda_backend()'s), whose page-locked transfer slabs the
+ *  answer borrows once it has made them, or NULL.  DG_ERR_BACKEND_NOT_BUILT without CUDA. */
+int dg_cuda_mg_solve(int device, void *backend_state, const dg_mg_hierarchy *h, int precision,
+                     void *phi, int phi_is_double, const dg_phi_check_view *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 
 /** A Newton step's equation J' delta = -b on the device (kernels/cuda_mg.cu), for the CUDA

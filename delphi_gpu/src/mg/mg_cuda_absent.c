@@ -1,10 +1,11 @@
 /* A build without CUDA: the multigrid CUDA solve is absent and says so. */
 #include "mg.h"
 
-int dg_cuda_mg_solve(int device, const dg_mg_hierarchy *h, int precision, void *phi,
-                     int phi_is_double, const dg_phi_check_view *check, int threads,
+int dg_cuda_mg_solve(int device, void *backend_state, const dg_mg_hierarchy *h, int precision,
+                     void *phi, int phi_is_double, const dg_phi_check_view *check, int threads,
                      const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err) {
-    (void)device, (void)h, (void)precision, (void)phi, (void)phi_is_double, (void)control;
+    (void)device, (void)backend_state, (void)h, (void)precision, (void)phi, (void)phi_is_double,
+        (void)control;
     (void)check, (void)threads;
     (void)outcome;
     return dg_error_set(err, DG_ERR_BACKEND_NOT_BUILT,

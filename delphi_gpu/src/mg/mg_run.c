@@ -94,8 +94,10 @@ int dg_mg_run(dg_solver s, dg_result *r) {
         /* dg_solve's phi check (which may still be running) says whether the interior is all
            +0.0 (then only the faces go up) or holds a non-finite value (then nothing is
            written and dg_solve names it); the solve may start before it ends (mg.h) */
-        st = dg_cuda_mg_solve(o->device, &h, o->precision, phi, phi_is_double, &s->mg_check,
-                              threads, &ctl, &out, &err);
+        /* the CUDA backend's state: the answer borrows its page-locked slabs */
+        void *cuda_state = s->backend == dg_cuda_backend() ? s->backend_state : NULL;
+        st = dg_cuda_mg_solve(o->device, cuda_state, &h, o->precision, phi, phi_is_double,
+                              &s->mg_check, threads, &ctl, &out, &err);
         dg_mg_free(&h);
         if (st != DG_OK) return dg_fail(s, st, "multigrid on CUDA: %s", err.message);
         s->timing.mg_phi_in = out.phi_in_seconds;
