@@ -102,8 +102,9 @@ struct mg_device {
     float *rf;                      /* the residual in float for the sweeps (split layout) */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
-    int phi_is_double, is_double, interior_zero; /* interior_zero: from the check */
-    const dg_phi_check_view *check;              /* dg_cuda_mg_solve's (mg.h); NULL: none */
+    /* is_double: x in double (double and mixed precision); interior_zero: from the check */
+    int phi_is_double, is_double, interior_zero;
+    const dg_phi_check_view *check; /* dg_cuda_mg_solve's (mg.h); NULL: none */
     int speculative; /* the cycles started before the check's verdict (interior taken as zero) */
     int threads;     /* host threads for the faces' packing (0 = OpenMP's default) */
     double phi_in_seconds, check_wait_seconds, graph_seconds; /* graph: capture, instantiation */
