@@ -215,6 +215,10 @@ int dg_cuda_load_phi_faces(dg_cuda_state *st, const void *phi, int is_double, dg
 /** bytes from host src to device dst through the pinned slabs, queued on the stream (the
  *  caller synchronises before src may change). */
 int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, dg_error *err);
+/** dg_cuda_upload with the slabs filled by `threads` host threads (1: the calling thread alone,
+ *  which then never waits for a job of another thread on the host pool). */
+int dg_cuda_upload_threads(dg_cuda_state *st, void *dst, const void *src, size_t bytes, int threads,
+                           dg_error *err);
 /** Free the pinned slabs and their events (destroy). */
 void dg_cuda_free_pinned(dg_cuda_state *st);
 /** bytes of page-locked host memory into *ptr (cuda_pinned.cu); *mapped says how it was made,

@@ -371,8 +371,16 @@ __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale)
 
 __device__ __forceinline__ float coarse_update(const level_view &l, long long q) {
     const float *e = l.e;
-    return (l.rhs[q] + l.cx[q - 1] * e[q - 1] + l.cx[q] * e[q + 1] + l.cy[q - l.sx] * e[q - l.sx] +
-            l.cy[q] * e[q + l.sx] + l.cz[q - l.sy] * e[q - l.sy] + l.cz[q] * e[q + l.sy]) /
+    /* the loads both forms need first, so that they are in flight with the class's */
+    const float rhs = l.rhs[q], xm = e[q - 1], xp = e[q + 1], ym = e[q - l.sx], yp = e[q + l.sx],
+                zm = e[q - l.sy], zp = e[q + l.sy];
+    const unsigned char kind = l.cls ? l.cls[q] : (unsigned char)MG_IRREGULAR;
+    if (kind != MG_IRREGULAR) {
+        const float2 cd = l.classes[kind]; /* the coupling, the diagonal */
+        return (rhs + cd.x * xm + cd.x * xp + cd.x * ym + cd.x * yp + cd.x * zm + cd.x * zp) / cd.y;
+    }
+    return (rhs + l.cx[q - 1] * xm + l.cx[q] * xp + l.cy[q - l.sx] * ym + l.cy[q] * yp +
+            l.cz[q - l.sy] * zm + l.cz[q] * zp) /
            l.diag[q];
 }
 
@@ -395,9 +403,17 @@ __device__ __forceinline__ void restrict_point(const level_view &f, const level_
         if (x > f.mx || y > f.my || z > f.mz) continue;
         const long long q = x + f.sx * y + f.sy * z;
         const float *e = f.e;
-        sum += f.rhs[q] - f.diag[q] * e[q] + f.cx[q - 1] * e[q - 1] + f.cx[q] * e[q + 1] +
-               f.cy[q - f.sx] * e[q - f.sx] + f.cy[q] * e[q + f.sx] + f.cz[q - f.sy] * e[q - f.sy] +
-               f.cz[q] * e[q + f.sy];
+        const float rhs = f.rhs[q], e0 = e[q], xm = e[q - 1], xp = e[q + 1], ym = e[q - f.sx],
+                    yp = e[q + f.sx], zm = e[q - f.sy], zp = e[q + f.sy];
+        const unsigned char kind = f.cls ? f.cls[q] : (unsigned char)MG_IRREGULAR;
+        if (kind != MG_IRREGULAR) {
+            const float2 cd = f.classes[kind];
+            sum += rhs - cd.y * e0 + cd.x * xm + cd.x * xp + cd.x * ym + cd.x * yp + cd.x * zm +
+                   cd.x * zp;
+        } else {
+            sum += rhs - f.diag[q] * e0 + f.cx[q - 1] * xm + f.cx[q] * xp + f.cy[q - f.sx] * ym +
+                   f.cy[q] * yp + f.cz[q - f.sy] * zm + f.cz[q] * zp;
+        }
     }
     c.rhs[Q] = (float)sum;
 }
@@ -832,7 +848,10 @@ int coarsest_inverse(mg_device *d, dg_error *err) {
     return st;
 }
 
-int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
+/* The device's workspace for the plan h (CG vectors of elem bytes per point), the lists up, the
+   hierarchy built (dg_cuda_mg_build), phi up; with classes, the coarse levels' classes of uniform
+   stencils too (a linear solve's: a Newton step's Jacobian changes its coarse diagonals). */
+int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_error *err) {
     const dg_prepared *p = h->prep;
     d->h = h;
     d->tail_first = -1;
@@ -891,6 +910,9 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, dg_error *err) {
             for (int a = 0; a < 6; ++a)
                 carve((void **)arrays[a], h->levels[l].padded * sizeof(float));
         }
+        if (classes) carve(&d->class_store, dg_cuda_mg_class_bytes(d));
+        /* the caller's faces as they go up (the caller's type, at most double) */
+        carve(&d->faces, dg_face_count(p->nx, p->ny, p->nz) * sizeof(double));
         if (!pass) {
             DG_CUDA_TRY(cudaMalloc(&d->arena, at), "cudaMalloc (multigrid workspace)");
             d->arena_bytes = at;
@@ -1038,15 +1060,28 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
         /* packed by the check's thread before it checks (the host pool is then the check's) */
         const void *ready = d->check && d->check->faces ? d->check->faces(d->check->check) : NULL;
         char *packed = ready ? NULL : (char *)malloc(faces * pelem);
-        void *dpacked = NULL;
+        void *dpacked = d->faces; /* in the workspace (setup) */
         if (!ready && !packed) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
         if (!ready)
             dg_face_pack(packed, phi, pelem, (int)nx, (int)ny, (int)nz, 0, faces, d->threads);
         cudaError_t code = cudaMemsetAsync(target, 0, n * welem, d->stream);
-        if (code == cudaSuccess) code = cudaMalloc(&dpacked, faces * pelem);
-        if (code == cudaSuccess)
+        dg_cuda_state *owner = d->backend;
+        if (code == cudaSuccess && owner && owner->pinned_bytes > 0) {
+            /* through the CUDA backend's page-locked slabs, filled by this thread alone (the
+               host pool may be running the check: the pool's threads waited for its job, 2-4 ms
+               at 385^3); phi in went from 4-5 to 3-4 ms on a process's first 385^3 solve and
+               from 2 to 1 ms later (docs/PERFORMANCE.md run 32) */
+            const int st = dg_cuda_upload_threads(owner, dpacked, ready ? ready : packed,
+                                                  faces * pelem, 1, err);
+            if (st == DG_OK) code = cudaStreamSynchronize(owner->stream);
+            if (st != DG_OK) {
+                free(packed);
+                return st;
+            }
+        } else if (code == cudaSuccess) {
             code = cudaMemcpyAsync(dpacked, ready ? ready : packed, faces * pelem,
                                    cudaMemcpyHostToDevice, d->stream);
+        }
         if (code == cudaSuccess) {
             const int blocks = dg_cuda_mg_blocks((long long)faces);
             if (phi_is_double && is_double)
@@ -1065,7 +1100,6 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
         }
         if (code == cudaSuccess) code = cudaStreamSynchronize(d->stream);
         free(packed);
-        cudaFree(dpacked);
         if (code != cudaSuccess) return dg_cuda_fail(err, code, "multigrid phi (faces)");
     }
     if (nonzero && pelem != welem) {
@@ -1554,7 +1588,7 @@ extern "C" int dg_cuda_mg_solve(int device, void *backend_state, const dg_mg_hie
     d.check = check, d.threads = threads;
     d.backend = static_cast<dg_cuda_state *>(backend_state);
     const size_t elem = is_double && !mixed ? sizeof(double) : sizeof(float);
-    int st = setup(&d, h, elem, err);
+    int st = setup(&d, h, elem, 1, err);
     auto solve_once = [&]() {
         return mixed       ? solve<float, double>(&d, control, outcome, err)
                : is_double ? solve<double>(&d, control, outcome, err)
@@ -1732,7 +1766,7 @@ extern "C" int dg_cuda_mg_jacobian_begin(int device, const dg_mg_hierarchy *plan
     mg_device *d = (mg_device *)calloc(1, sizeof *d);
     if (!d) return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory");
     d->threads = threads; /* no phi: the steps start from delta = 0 */
-    int st = setup(d, plan, sizeof(float), err);
+    int st = setup(d, plan, sizeof(float), 0, err);
     if (st == DG_OK) st = jacobian_arrays(d, err);
     if (st != DG_OK) {
         release(d);

@@ -62,7 +62,19 @@ struct level_view {
     int mx, my, mz;
     long long sx, sy, count; /* count = mx*my*mz */
     float *diag, *cx, *cy, *cz, *e, *rhs;
+    /* Levels of at least MG_CLASS_MIN unknowns in a linear solve (dg_cuda_mg_build; NULL
+       otherwise and until then): each point's class, MG_IRREGULAR where its stencil is not
+       uniform, and each class's (coupling, diagonal).  A point of a class has the same coupling
+       c to every neighbour inside the level (those to the ghost layer are 0 in cx, cy, cz and
+       multiply e = 0 there), so the sweeps and restrictions read 1 byte for it instead of 16
+       and compute the same expression with c in place of each coupling: the same bits. */
+    unsigned char *cls;
+    float2 *classes;
 };
+
+#define MG_CLASS_MIN   32768 /* levels with at least this many unknowns get classes */
+#define MG_IRREGULAR   255   /* the class byte of a point whose stencil is not uniform */
+#define MG_CLASS_SLOTS 4096  /* the hash table of a level's classes while they are found */
 
 static __device__ __forceinline__ long long level_index(const level_view &l, long long t, int *X,
                                                         int *Y, int *Z) {
@@ -96,6 +108,10 @@ struct mg_device {
     int colour_blocks;         /* blocks of the colour sweeps (MG_ROW_SUBS rows each) */
     cudaStream_t stream;
     void *arena; /* one allocation holding the arrays that setup carves from it */
+    /* the levels' class data, in the arena: a linear solve's (setup's classes argument);
+       NULL for a Newton step's Jacobian, whose coarse diagonals change from step to step */
+    void *class_store;
+    void *faces; /* the caller's packed faces on the device (dg_cuda_mg_upload_phi) */
     size_t arena_bytes;
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
@@ -136,5 +152,9 @@ int dg_cuda_mg_upload(void **dst, const void *src, size_t bytes, const char *wha
 /** Build the salt map, D and the coarse operators of d (arrays allocated, lists uploaded);
  *  the caller's phi goes up (dg_cuda_mg_upload_phi) while the build's kernels run. */
 int dg_cuda_mg_build(mg_device *d, dg_error *err);
+
+/** Bytes of the class data of the levels of d (level_view.cls) that dg_cuda_mg_build makes
+ *  when d->class_store points at them (carved from the workspace; NULL: no classes). */
+size_t dg_cuda_mg_class_bytes(const mg_device *d);
 
 #endif /* DG_CUDA_MG_CUH */

@@ -3,6 +3,8 @@
  * (delphi_gpu/src/mg/mg_hierarchy.c), so both backends precondition with the same operators. */
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cuda_mg.cuh"
 
@@ -215,6 +217,212 @@ __global__ void k_build_next(level_view f, level_view c, int *bad) {
     }
 }
 
+/* ---- The levels' classes (level_view.cls) --------------------------------------------------
+   A point's key: its coupling c and diagonal as bits (c << 32 | diagonal) when every coupling to
+   a neighbour inside the level is c (> 0), MG_NO_CLASS otherwise.  The distinct keys of a level
+   go into a hash table of MG_CLASS_SLOTS slots (open addressing); the host numbers the filled
+   slots (at most MG_IRREGULAR classes, in slot order) and each point takes its key's number, or
+   MG_IRREGULAR (no key, or a key that found no slot or no number).  Which key lands in which slot
+   may differ from run to run (the insertions race), but a point's class only decides which
+   arrays its (same) coefficients are read from, so the results do not. */
+#define MG_NO_CLASS    (~0ULL)
+#define MG_CLASS_PROBE 64 /* slots a key tries */
+
+__device__ unsigned long long class_key(const level_view &l, long long q, int X, int Y, int Z) {
+    const float v[6] = {l.cx[q - 1], l.cx[q], l.cy[q - l.sx], l.cy[q], l.cz[q - l.sy], l.cz[q]};
+    const bool inside[6] = {X > 1, X<l.mx, Y> 1, Y<l.my, Z> 1, Z < l.mz};
+    unsigned c = 0;
+    bool have = false;
+    for (int f = 0; f < 6; ++f) {
+        if (!inside[f]) continue;
+        if (!have)
+            c = __float_as_uint(v[f]), have = true;
+        else if (__float_as_uint(v[f]) != c)
+            return MG_NO_CLASS;
+    }
+    if (!have || !(__uint_as_float(c) > 0.0f)) return MG_NO_CLASS;
+    return (unsigned long long)c << 32 | __float_as_uint(l.diag[q]);
+}
+
+__device__ __forceinline__ unsigned class_hash(unsigned long long key) {
+    const unsigned long long m = (key ^ (key >> 31)) * 0x9E3779B97F4A7C15ULL;
+    return (unsigned)(m >> 40) & (MG_CLASS_SLOTS - 1);
+}
+
+/* The slot holding key, or -1 (a read first: most points find their key already there, so the
+   few classes' slots see reads, not a queue of atomic operations). */
+__device__ int class_slot(unsigned long long *slots, unsigned long long key, bool insert) {
+    unsigned h = class_hash(key);
+    for (int probe = 0; probe < MG_CLASS_PROBE; ++probe, h = (h + 1) & (MG_CLASS_SLOTS - 1)) {
+        unsigned long long seen = ((volatile unsigned long long *)slots)[h];
+        if (seen == MG_NO_CLASS && insert) seen = atomicCAS(&slots[h], MG_NO_CLASS, key);
+        if (seen == key || (seen == MG_NO_CLASS && insert)) return (int)h;
+        if (seen == MG_NO_CLASS) return -1;
+    }
+    return -1;
+}
+
+__global__ void k_class_insert(level_view l, unsigned long long *slots) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < l.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(l, t, &X, &Y, &Z);
+        const unsigned long long key = class_key(l, q, X, Y, Z);
+        if (key != MG_NO_CLASS) class_slot(slots, key, true);
+    }
+}
+
+__global__ void k_class_assign(level_view l, unsigned long long *slots, const unsigned char *number,
+                               unsigned char *cls) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < l.count;
+         t += (long long)gridDim.x * blockDim.x) {
+        int X, Y, Z;
+        const long long q = level_index(l, t, &X, &Y, &Z);
+        const unsigned long long key = class_key(l, q, X, Y, Z);
+        const int h = key != MG_NO_CLASS ? class_slot(slots, key, false) : -1;
+        cls[q] = h >= 0 ? number[h] : (unsigned char)MG_IRREGULAR;
+    }
+}
+
+/* Per classified level: the class bytes (padded), the classes, the hash slots, the numbers. */
+struct class_layout {
+    size_t cls, classes, slots, number, total;
+};
+
+class_layout class_sizes(const dg_mg_level &hl) {
+    auto up = [](size_t b) { return (b + 255) & ~(size_t)255; };
+    class_layout c;
+    c.cls = up(hl.padded);
+    c.classes = up(MG_IRREGULAR * sizeof(float2));
+    c.slots = up(MG_CLASS_SLOTS * sizeof(unsigned long long));
+    c.number = up(MG_CLASS_SLOTS);
+    c.total = c.cls + c.classes + c.slots + c.number;
+    return c;
+}
+
+long class_min = MG_CLASS_MIN; /* dg_cuda_mg_class_min (mg.h) */
+
+bool classified(const dg_mg_level &hl) {
+    return (long long)hl.mx * hl.my * hl.mz >= class_min;
+}
+
+} // namespace
+
+extern "C" void dg_cuda_mg_class_min(long unknowns) {
+    class_min = unknowns < 0 ? MG_CLASS_MIN : unknowns;
+}
+
+size_t dg_cuda_mg_class_bytes(const mg_device *d) {
+    size_t bytes = 0;
+    for (int l = 0; l < d->h->level_count; ++l)
+        if (classified(d->h->levels[l])) bytes += class_sizes(d->h->levels[l]).total;
+    return bytes;
+}
+
+namespace {
+
+/* The classes' device arrays of classified level l, carved from d->class_store in level order. */
+struct class_arrays {
+    unsigned char *cls, *number;
+    float2 *classes;
+    unsigned long long *slots;
+};
+
+class_arrays class_arrays_of(const mg_device *d, int l) {
+    char *at = static_cast<char *>(d->class_store);
+    for (int k = 0; k < l; ++k)
+        at += class_sizes(d->h->levels[k]).total;
+    const class_layout c = class_sizes(d->h->levels[l]);
+    class_arrays a;
+    a.cls = reinterpret_cast<unsigned char *>(at);
+    a.classes = reinterpret_cast<float2 *>(at + c.cls);
+    a.slots = reinterpret_cast<unsigned long long *>(at + c.cls + c.classes);
+    a.number = reinterpret_cast<unsigned char *>(at + c.cls + c.classes + c.slots);
+    return a;
+}
+
+/* The classified levels (the first ones: their counts only fall). */
+int classified_levels(const mg_device *d) {
+    int count = 0;
+    while (count < d->level_count && classified(d->h->levels[count]))
+        ++count;
+    return count;
+}
+
+/* First phase, queued after the levels' build kernels: every classified level's keys into its
+   hash table.  It runs while the host waits for phi's check and sends phi up. */
+cudaError_t classify_insert(mg_device *d) {
+    cudaError_t code = cudaSuccess;
+    for (int l = 0; l < classified_levels(d) && code == cudaSuccess; ++l) {
+        const class_arrays a = class_arrays_of(d, l);
+        code =
+            cudaMemsetAsync(a.slots, 0xff, MG_CLASS_SLOTS * sizeof(unsigned long long), d->stream);
+        if (code == cudaSuccess)
+            code = cudaMemsetAsync(a.cls, MG_IRREGULAR, d->h->levels[l].padded, d->stream);
+        if (code != cudaSuccess) break;
+        k_class_insert<<<dg_cuda_mg_blocks(d->levels[l].count), MG_THREADS, 0, d->stream>>>(
+            d->levels[l], a.slots);
+        code = cudaGetLastError();
+    }
+    return code;
+}
+
+/* Second phase, after the build's kernels have ended: the tables back (one copy per level), the
+   filled slots numbered on the host, the numbers up, each point's class (queued; the cycles
+   follow on the same stream), and the levels' views pointed at them. */
+int classify_finish(mg_device *d, dg_error *err) {
+    const int count = classified_levels(d);
+    if (!count) return DG_OK;
+    const size_t slots_bytes = MG_CLASS_SLOTS * sizeof(unsigned long long);
+    unsigned long long *host_slots = (unsigned long long *)malloc((size_t)count * slots_bytes);
+    unsigned char *host_number = (unsigned char *)malloc(MG_CLASS_SLOTS);
+    float2 *host_classes = (float2 *)malloc(MG_IRREGULAR * sizeof(float2));
+    cudaError_t code = cudaSuccess;
+    if (!host_slots || !host_number || !host_classes) {
+        free(host_slots), free(host_number), free(host_classes);
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory (multigrid classes)");
+    }
+    for (int l = 0; l < count && code == cudaSuccess; ++l)
+        code = cudaMemcpyAsync(host_slots + (size_t)l * MG_CLASS_SLOTS, class_arrays_of(d, l).slots,
+                               slots_bytes, cudaMemcpyDeviceToHost, d->stream);
+    if (code == cudaSuccess) code = cudaStreamSynchronize(d->stream);
+    for (int l = 0; l < count && code == cudaSuccess; ++l) {
+        const class_arrays a = class_arrays_of(d, l);
+        const unsigned long long *ls = host_slots + (size_t)l * MG_CLASS_SLOTS;
+        int classes = 0;
+        for (int h = 0; h < MG_CLASS_SLOTS; ++h) {
+            host_number[h] = MG_IRREGULAR;
+            if (ls[h] == MG_NO_CLASS || classes == MG_IRREGULAR) continue;
+            const unsigned c = (unsigned)(ls[h] >> 32), diag = (unsigned)ls[h];
+            float cf, df;
+            memcpy(&cf, &c, sizeof cf), memcpy(&df, &diag, sizeof df);
+            host_classes[classes] = make_float2(cf, df);
+            host_number[h] = (unsigned char)classes++;
+        }
+        /* from pageable memory: each returns once its source is staged, so the host arrays
+           serve the next level */
+        code = cudaMemcpyAsync(a.number, host_number, MG_CLASS_SLOTS, cudaMemcpyHostToDevice,
+                               d->stream);
+        if (code == cudaSuccess && classes > 0)
+            code = cudaMemcpyAsync(a.classes, host_classes, (size_t)classes * sizeof(float2),
+                                   cudaMemcpyHostToDevice, d->stream);
+        if (code == cudaSuccess) {
+            /* the keys from the coefficient arrays (the view has no classes yet) */
+            k_class_assign<<<dg_cuda_mg_blocks(d->levels[l].count), MG_THREADS, 0, d->stream>>>(
+                d->levels[l], a.slots, a.number, a.cls);
+            code = cudaGetLastError();
+        }
+        if (code == cudaSuccess) d->levels[l].cls = a.cls, d->levels[l].classes = a.classes;
+    }
+    free(host_slots), free(host_number), free(host_classes);
+    if (code != cudaSuccess) {
+        for (int l = 0; l < count; ++l)
+            d->levels[l].cls = NULL, d->levels[l].classes = NULL;
+        return dg_cuda_fail(err, code, "multigrid classes");
+    }
+    return DG_OK;
+}
+
 } // namespace
 
 int dg_cuda_mg_blocks(long long count) {
@@ -287,6 +495,7 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
                 d->levels[l - 1], d->levels[l], bad);
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
     }
+    if (d->class_store && (code = classify_insert(d)) != cudaSuccess) goto done;
     {
         /* phi's check (the caller's, possibly on a thread of its own) ran beside the set-up so
            far; phi's transfer overlaps the build kernels queued above */
@@ -314,6 +523,8 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
     else if (bad_host & 2)
         st = dg_error_set(err, DG_ERR_INTERNAL,
                           "multigrid: a coarse operator lost its positive diagonal");
+    else if (d->class_store)
+        st = classify_finish(d, err);
 done:
     if (st == DG_OK && code != cudaSuccess) st = dg_cuda_fail(err, code, what);
     cudaFree(flag[0]), cudaFree(flag[1]), cudaFree(slot), cudaFree(bad), cudaFree(plane);

@@ -82,6 +82,11 @@ static int send_pinned(dg_cuda_state *st, int b, void *dst, size_t bytes, dg_err
 }
 
 int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, dg_error *err) {
+    return dg_cuda_upload_threads(st, dst, src, bytes, st->config.num_threads, err);
+}
+
+int dg_cuda_upload_threads(dg_cuda_state *st, void *dst, const void *src, size_t bytes, int threads,
+                           dg_error *err) {
     int status = ensure_pinned(st, pinned_need(st), err);
     const size_t step = st->pinned_bytes;
     for (size_t at = 0, j = 0; status == DG_OK && at < bytes; at += step, ++j) {
@@ -89,8 +94,7 @@ int dg_cuda_upload(dg_cuda_state *st, void *dst, const void *src, size_t bytes, 
         const size_t n = at + step <= bytes ? step : bytes - at;
         status = wait_pinned(st, b, err);
         if (status != DG_OK) break;
-        dg_copy_threads(st->pinned[b], static_cast<const char *>(src) + at, n,
-                        st->config.num_threads);
+        dg_copy_threads(st->pinned[b], static_cast<const char *>(src) + at, n, threads);
         status = send_pinned(st, b, static_cast<char *>(dst) + at, n, err);
     }
     return status;

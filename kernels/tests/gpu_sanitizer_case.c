@@ -4,11 +4,13 @@
  * one plane per barrier and 1 to 2 with two (cuda_sweep_pair.cuh), float with 2 and 4 pairs per
  * thread (cuda_sweep_wide.cuh), measured checks with a stride,
  * the autotune, and float/double transfers; then multigrid (linear PB in float, double and
- * mixed) and Newton's method with its steps by the SOR and by multigrid (float and double).
+ * mixed; the coarse levels' classes on every level, so that their kernels run at this size) and
+ * Newton's method with its steps by the SOR and by multigrid (float and double).
  * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
 
 #include "cuda_backend.h"
+#include "mg/mg.h"
 #include "solver_internal.h"
 
 enum { NX = 19, NY = 17, NZ = 15, CX = 9, CY = 8, CZ = 7 };
@@ -122,6 +124,7 @@ int main(void) {
                       diff / ref);
             }
     const int precisions[3] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED};
+    dg_cuda_mg_class_min(1);      /* the same bits as without (test_gpu_multigrid) */
     for (int k = 0; k < 7; ++k) { /* 0-2: linear multigrid; 3-6: Newton by SOR and multigrid */
         const int precision = precisions[k < 3 ? k : (k - 3) / 2];
         const int equation = k < 3 ? DG_EQUATION_AUTO : DG_EQUATION_NONLINEAR_PB;

@@ -5,6 +5,8 @@
  * 1e-4; mixed (CUDA: float CG vectors, double x and true residuals; CPU: the double loop) to 1e-9.
  * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
  * answers of a solve from the whole phi.  Skips (77) without a GPU. */
+#include <limits.h>
+
 #include "gpu_test.h"
 #include "mg/mg.h"
 #include "mg_problem.h"
@@ -265,6 +267,45 @@ static void early_start(void) {
     dense_problem_free(&d);
 }
 
+/* The coarse levels' classes of uniform stencils (level_view.cls) change where a coefficient is
+   read from, never its value: solves without classes, with the default ones (levels of >= 32768
+   unknowns: the first at 97^3) and with classes on every level (k_tail's too) give the same
+   bits and cycles, in every precision, with salt (many classes: the diagonals differ). */
+static void classes_same_bits(void) {
+    const int n = 97;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    double *phi = malloc(points * sizeof *phi);
+    mg_faces faces;
+    mg_problem_build(&d, phi, n, 1, &faces);
+    const int precisions[3] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED};
+    const long settings[3] = {LONG_MAX, -1, 1};
+    for (int p = 0; p < 3; ++p) {
+        outcome out[3];
+        for (int k = 0; k < 3; ++k) {
+            dg_cuda_mg_class_min(settings[k]);
+            out[k] = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, precisions[p],
+                         precisions[p] == DG_PRECISION_FLOAT ? 1e-5 : 1e-8);
+        }
+        dg_cuda_mg_class_min(-1);
+        for (int k = 1; k < 3; ++k) {
+            CHECK(out[k].iterations == out[0].iterations,
+                  "precision %d, classes %ld: %d cycles "
+                  "against %d without",
+                  precisions[p], settings[k], out[k].iterations, out[0].iterations);
+            CHECK(!memcmp(out[k].phi, out[0].phi, points * sizeof(double)),
+                  "precision %d, classes %ld: not the bits of the solve without", precisions[p],
+                  settings[k]);
+        }
+        printf("%d^3 salt, precision %d: %d cycles with and without classes, the same bits\n", n,
+               precisions[p], out[0].iterations);
+        for (int k = 0; k < 3; ++k)
+            free(out[k].phi);
+    }
+    free(phi);
+    dense_problem_free(&d);
+}
+
 /* DG_SOLVER_AUTO on the CUDA backend: SOR below its multigrid size, and the choice says so. */
 static void auto_below(void) {
     const int n = 65;
@@ -298,6 +339,7 @@ int main(void) {
     hand_over();
     bad_phi();
     early_start();
+    classes_same_bits();
     auto_below();
     return test_finish("test_gpu_multigrid");
 }

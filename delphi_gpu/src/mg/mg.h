@@ -177,6 +177,12 @@ int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_
  *  exercise.  Off by default; no effect without CUDA. */
 void dg_cuda_mg_speculate_always(int on);
 
+/** Test hook (kernels/cuda_mg_build.cu): CUDA multigrid solves give the levels of at least
+ *  `unknowns` unknowns their classes of uniform stencils (kernels/cuda_mg.cuh, level_view.cls);
+ *  a negative value restores the default (32768), LONG_MAX gives none.  The classes change which
+ *  arrays a coefficient is read from, never its value, so every setting gives the same bits. */
+void dg_cuda_mg_class_min(long unknowns);
+
 /** The CUDA solve (kernels/cuda_mg.cu): phi is the caller's full grid (double when
  *  phi_is_double, else float), uploaded once (only its six faces when the interior is all +0.0,
  *  packed on threads host threads, 0 = OpenMP's default); the answer's interior is written back
