@@ -1073,11 +1073,11 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
                from 2 to 1 ms later (docs/PERFORMANCE.md run 32) */
             const int st = dg_cuda_upload_threads(owner, dpacked, ready ? ready : packed,
                                                   faces * pelem, 1, err);
-            if (st == DG_OK) code = cudaStreamSynchronize(owner->stream);
             if (st != DG_OK) {
                 free(packed);
                 return st;
             }
+            code = cudaStreamSynchronize(owner->stream);
         } else if (code == cudaSuccess) {
             code = cudaMemcpyAsync(dpacked, ready ? ready : packed, faces * pelem,
                                    cudaMemcpyHostToDevice, d->stream);

@@ -72,9 +72,8 @@ struct level_view {
     float2 *classes;
 };
 
-#define MG_CLASS_MIN   32768 /* levels with at least this many unknowns get classes */
-#define MG_IRREGULAR   255   /* the class byte of a point whose stencil is not uniform */
-#define MG_CLASS_SLOTS 4096  /* the hash table of a level's classes while they are found */
+#define MG_CLASS_MIN 32768 /* levels with at least this many unknowns get classes */
+#define MG_IRREGULAR 255   /* the class byte of a point whose stencil is not uniform */
 
 static __device__ __forceinline__ long long level_index(const level_view &l, long long t, int *X,
                                                         int *Y, int *Z) {

@@ -226,11 +226,13 @@ __global__ void k_build_next(level_view f, level_view c, int *bad) {
    may differ from run to run (the insertions race), but a point's class only decides which
    arrays its (same) coefficients are read from, so the results do not. */
 #define MG_NO_CLASS    (~0ULL)
-#define MG_CLASS_PROBE 64 /* slots a key tries */
+#define MG_CLASS_SLOTS 4096 /* the hash table of a level's classes while they are found */
+#define MG_CLASS_PROBE 64   /* slots a key tries */
 
 __device__ unsigned long long class_key(const level_view &l, long long q, int X, int Y, int Z) {
     const float v[6] = {l.cx[q - 1], l.cx[q], l.cy[q - l.sx], l.cy[q], l.cz[q - l.sy], l.cz[q]};
-    const bool inside[6] = {X > 1, X<l.mx, Y> 1, Y<l.my, Z> 1, Z < l.mz};
+    /* whether each neighbour (x-, x+, y-, y+, z-, z+) is inside the level */
+    const bool inside[6] = {X > 1, X != l.mx, Y > 1, Y != l.my, Z > 1, Z != l.mz};
     unsigned c = 0;
     bool have = false;
     for (int f = 0; f < 6; ++f) {
