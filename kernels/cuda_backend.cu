@@ -19,6 +19,7 @@ static void cuda_destroy(void *state) {
     cudaSetDevice(st->device);
     if (st->stream) cudaStreamSynchronize(st->stream);
     dg_cuda_free_medium(st);
+    dg_cuda_free_mg_workspace(st);
     dg_cuda_free_sample(st);
     for (size_t i = 0; i < sizeof st->tuner.event / sizeof st->tuner.event[0]; ++i)
         if (st->tuner.event[i]) cudaEventDestroy(st->tuner.event[i]);

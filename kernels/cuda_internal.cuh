@@ -119,6 +119,10 @@ struct dg_cuda_state {
     double factor[2];
     double nonlinear_coefficient, chi[4];
     size_t medium_bytes; /* device bytes held for the medium */
+    /* The multigrid solve's workspace (cuda_mg.cu), kept for the next multigrid solve on this
+       backend: freed by dg_cuda_free_mg_workspace (a medium of another size, destroy). */
+    void *mg_workspace;
+    size_t mg_workspace_bytes;
 
     void *phi[2];
     unsigned char *flag[2];
@@ -208,6 +212,8 @@ static inline size_t dg_cuda_half_bytes(const dg_cuda_state *st) {
 
 int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *prep, dg_error *err);
 void dg_cuda_free_medium(dg_cuda_state *st);
+/** Free the multigrid workspace kept by st (cuda_mg.cu), if any. */
+void dg_cuda_free_mg_workspace(dg_cuda_state *st);
 int dg_cuda_load_phi(dg_cuda_state *st, const void *phi, int is_double, dg_error *err);
 int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
 /** load_phi of a phi whose interior is +0.0: only the face points cross (transfer_host.h). */

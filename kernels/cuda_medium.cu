@@ -20,6 +20,11 @@ int dg_cuda_fail(dg_error *err, cudaError_t code, const char *what) {
 int dg_cuda_check_free(dg_cuda_state *st, size_t need, const char *what, dg_error *err) {
     size_t free_bytes = 0, total_bytes = 0;
     DG_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if (need + DG_CUDA_RESERVE_BYTES > free_bytes && st->mg_workspace) {
+        /* the multigrid workspace kept for a next solve gives way */
+        dg_cuda_free_mg_workspace(st);
+        DG_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    }
     if (need + DG_CUDA_RESERVE_BYTES > free_bytes)
         return dg_error_set(err, DG_ERR_DEVICE_OUT_OF_MEMORY,
                             "%s needs %.1f MiB of GPU memory (plus %.0f MiB reserve), but device "
@@ -241,6 +246,8 @@ static int allocate_and_upload(dg_cuda_state *st, const dg_prepared *p, const ho
 }
 
 int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
+    /* a multigrid workspace kept for a grid of another size would not be used again */
+    if (p->nx != st->nx || p->ny != st->ny || p->nz != st->nz) dg_cuda_free_mg_workspace(st);
     dg_cuda_free_medium(st);
     st->nx = p->nx, st->ny = p->ny, st->nz = p->nz;
     st->half_count[0] = p->half_count[0], st->half_count[1] = p->half_count[1];

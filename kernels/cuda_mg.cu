@@ -67,8 +67,8 @@ __device__ __forceinline__ void for_colour(const grid_dims &g, int colour, F f) 
    its boundary part) need the correction, and the sweep after it overwrites the rest.  The sum
    z + scale * e is the one the prolongation kernel stored, so the results are the same bits. */
 struct fine_correction {
-    const float *e; /* NULL: no correction */
-    long long sx, sy;
+    const float *e;       /* NULL: no correction */
+    long long sx, sy, h0; /* the first coarse level's strides and split (level_at) */
     float scale;
 };
 
@@ -76,7 +76,9 @@ struct fine_correction {
 __device__ __forceinline__ float corrected(const grid_dims &g, const fine_correction &c, float v,
                                            int x, int y, int z) {
     if (x < 1 || x > g.nx - 2 || y < 1 || y > g.ny - 2 || z < 1 || z > g.nz - 2) return v;
-    return v + c.scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
+    return v +
+           c.scale *
+               c.e[split_index(c.h0, (x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2))];
 }
 
 /* Fold count partials (one block) in a fixed order. */
@@ -202,13 +204,17 @@ __global__ void k_charges(int count, const int *index, const double *source, int
 
 /* Fine smoother, colour c: z = f * sum(z neighbours) + rf, on the split layout (salt, rf and
    the written z of colour c, the neighbours' z of the other colour, each read contiguously);
-   with the coarse correction cor added to the neighbours when cor.e is not NULL.  f is
+   with the coarse correction cor added to the neighbours when COR (cor.e not NULL).  f is
    factor[salt], or a Newton step's Jacobian's fac (split layout) when JAC (a template parameter
-   in these kernels: the test in the loop cost 8 % of a double cycle at 385^3). */
-template <bool JAC>
-__global__ void k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt, float f0,
-                             float df, const float *__restrict__ fac, const float *__restrict__ rf,
-                             float *z, int colour, fine_correction cor) {
+   in these kernels: the test in the loop cost 8 % of a double cycle at 385^3).  COR: the
+   correction's variant, apart (in one kernel its index arithmetic took the plain sweep from 40
+   to 44 registers, 6 to 5 blocks per SM and 0.165 to 0.178 ms at 385^3, ncu); the plain linear
+   sweep fits 32 registers (8 blocks per SM), the others are held to 40 (6) without spilling. */
+template <bool JAC, bool COR>
+__global__ void __launch_bounds__(MG_THREADS, COR || JAC ? 6 : 8)
+    k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt, float f0, float df,
+                 const float *__restrict__ fac, const float *__restrict__ rf, float *z, int colour,
+                 fine_correction cor) {
     const long long own = colour ? g.h0 : 0, other = colour ? 0 : g.h0;
     /* the two colours' halves of z do not overlap: written (zw) and read (zo) apart */
     float *__restrict__ zw = z + own;
@@ -216,7 +222,7 @@ __global__ void k_fine_sweep(grid_dims g, const unsigned char *__restrict__ salt
     const unsigned char *__restrict__ so = salt + own;
     const float *__restrict__ fo = JAC ? fac + own : nullptr;
     const float *__restrict__ ro = rf + own;
-    if (!cor.e) {
+    if (!COR) {
         for_colour(g, colour, [&](long long w, int, int, int) {
             const long long h = w >> 1;
             const float f = JAC ? fo[h] : f0 + df * so[h];
@@ -352,7 +358,7 @@ __global__ void k_fine_restrict(grid_dims g, const float *dscale, const float *t
             const long long w = x + g.sy * y + g.sz * z;
             sum += (double)dscale[w] * (double)tmp[w];
         }
-        c.rhs[q] = (float)sum;
+        c.rhs[level_at(c, q)] = (float)sum;
     }
 }
 
@@ -365,16 +371,17 @@ __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale)
         const int x = 1 + (int)(tt % mx), y = 1 + (int)((tt / mx) % my),
                   zz = 1 + (int)(tt / mx / my);
         z[split_index(g, w)] +=
-            scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2)];
+            scale * c.e[level_at(c, (x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((zz + 1) / 2))];
     }
 }
 
 __device__ __forceinline__ float coarse_update(const level_view &l, long long q) {
     const float *e = l.e;
     /* the loads both forms need first, so that they are in flight with the class's */
-    const float rhs = l.rhs[q], xm = e[q - 1], xp = e[q + 1], ym = e[q - l.sx], yp = e[q + l.sx],
-                zm = e[q - l.sy], zp = e[q + l.sy];
-    const unsigned char kind = l.cls ? l.cls[q] : (unsigned char)MG_IRREGULAR;
+    const float rhs = l.rhs[level_at(l, q)], xm = e[level_at(l, q - 1)], xp = e[level_at(l, q + 1)],
+                ym = e[level_at(l, q - l.sx)], yp = e[level_at(l, q + l.sx)],
+                zm = e[level_at(l, q - l.sy)], zp = e[level_at(l, q + l.sy)];
+    const unsigned char kind = l.cls ? l.cls[level_at(l, q)] : (unsigned char)MG_IRREGULAR;
     if (kind != MG_IRREGULAR) {
         const float2 cd = l.classes[kind]; /* the coupling, the diagonal */
         return (rhs + cd.x * xm + cd.x * xp + cd.x * ym + cd.x * yp + cd.x * zm + cd.x * zp) / cd.y;
@@ -389,7 +396,7 @@ __device__ __forceinline__ float coarse_update(const level_view &l, long long q)
 __device__ __forceinline__ void sweep_point(const level_view &l, long long t, int colour) {
     int X, Y, Z;
     const long long q = level_index(l, t, &X, &Y, &Z);
-    if (((X + Y + Z) & 1) == colour) l.e[q] = coarse_update(l, q);
+    if (((X + Y + Z) & 1) == colour) l.e[level_at(l, q)] = coarse_update(l, q);
 }
 
 /* Coarse point t's rhs: the sum over its aggregate of the fine residual. */
@@ -403,9 +410,11 @@ __device__ __forceinline__ void restrict_point(const level_view &f, const level_
         if (x > f.mx || y > f.my || z > f.mz) continue;
         const long long q = x + f.sx * y + f.sy * z;
         const float *e = f.e;
-        const float rhs = f.rhs[q], e0 = e[q], xm = e[q - 1], xp = e[q + 1], ym = e[q - f.sx],
-                    yp = e[q + f.sx], zm = e[q - f.sy], zp = e[q + f.sy];
-        const unsigned char kind = f.cls ? f.cls[q] : (unsigned char)MG_IRREGULAR;
+        const float rhs = f.rhs[level_at(f, q)], e0 = e[level_at(f, q)], xm = e[level_at(f, q - 1)],
+                    xp = e[level_at(f, q + 1)], ym = e[level_at(f, q - f.sx)],
+                    yp = e[level_at(f, q + f.sx)], zm = e[level_at(f, q - f.sy)],
+                    zp = e[level_at(f, q + f.sy)];
+        const unsigned char kind = f.cls ? f.cls[level_at(f, q)] : (unsigned char)MG_IRREGULAR;
         if (kind != MG_IRREGULAR) {
             const float2 cd = f.classes[kind];
             sum += rhs - cd.y * e0 + cd.x * xm + cd.x * xp + cd.x * ym + cd.x * yp + cd.x * zm +
@@ -415,14 +424,15 @@ __device__ __forceinline__ void restrict_point(const level_view &f, const level_
                    f.cy[q] * yp + f.cz[q - f.sy] * zm + f.cz[q] * zp;
         }
     }
-    c.rhs[Q] = (float)sum;
+    c.rhs[level_at(c, Q)] = (float)sum;
 }
 
 __device__ __forceinline__ void prolong_point(const level_view &f, const level_view &c, long long t,
                                               float scale) {
     int x, y, z;
     const long long q = level_index(f, t, &x, &y, &z);
-    f.e[q] += scale * c.e[(x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2)];
+    f.e[level_at(f, q)] +=
+        scale * c.e[level_at(c, (x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2))];
 }
 
 /* The coarsest level exactly, by one block: e = inverse * rhs (sums in double in unknown
@@ -433,26 +443,38 @@ __device__ __forceinline__ void dense_solve(const level_view &l, const float *in
     if (t < m) {
         int X, Y, Z;
         q = level_index(l, t, &X, &Y, &Z);
-        rhs[t] = l.rhs[q];
+        rhs[t] = l.rhs[level_at(l, q)];
     }
     __syncthreads();
     if (t < m) {
         double sum = 0.0;
         for (int u = 0; u < m; ++u)
             sum += (double)inverse[(long long)t * m + u] * (double)rhs[u];
-        l.e[q] = (float)sum;
+        l.e[level_at(l, q)] = (float)sum;
     }
 }
 
+/* Colour c of a level: its points are the padded indices q = 2 h + c, whose e, rhs and class
+   are the c-th halves' element h (level_at), and all six neighbours the other half's: a thread
+   per h, contiguous for every array, the ghost points skipped (about 5 % of the padded level at
+   192^3), each point computed by coarse_update as in k_tail, so the same bits. */
 __global__ void k_coarse_sweep(level_view l, int colour) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < l.count;
-         t += (long long)gridDim.x * blockDim.x)
-        sweep_point(l, t, colour);
+    const long long half = colour ? l.padded / 2 : l.h0;
+    float *__restrict__ own = l.e + (colour ? l.h0 : 0);
+    const unsigned sx = (unsigned)l.sx, sy = (unsigned)l.sy; /* padded < 2^32 */
+    for (long long h = blockIdx.x * (long long)blockDim.x + threadIdx.x; h < half;
+         h += (long long)gridDim.x * blockDim.x) {
+        const unsigned q = 2u * (unsigned)h + (unsigned)colour, Z = q / sy, rest = q - Z * sy,
+                       Y = rest / sx, X = rest - Y * sx;
+        if (X - 1u >= (unsigned)l.mx || Y - 1u >= (unsigned)l.my || Z - 1u >= (unsigned)l.mz)
+            continue; /* a ghost point */
+        own[h] = coarse_update(l, q);
+    }
 }
 
 /* The coarsest level in one block: the same symmetric sweep sequence as the CPU. */
 __global__ void k_coarsest(level_view l, int sweeps) {
-    for (long long i = threadIdx.x; i < (l.mx + 2LL) * (l.my + 2LL) * (l.mz + 2LL); i += blockDim.x)
+    for (long long i = threadIdx.x; i < l.padded; i += blockDim.x)
         l.e[i] = 0.0f;
     __syncthreads();
     const int order[4] = {0, 1, 1, 0};
@@ -461,7 +483,7 @@ __global__ void k_coarsest(level_view l, int sweeps) {
             for (long long t = threadIdx.x; t < l.count; t += blockDim.x) {
                 int X, Y, Z;
                 const long long q = level_index(l, t, &X, &Y, &Z);
-                if (((X + Y + Z) & 1) == order[o]) l.e[q] = coarse_update(l, q);
+                if (((X + Y + Z) & 1) == order[o]) l.e[level_at(l, q)] = coarse_update(l, q);
             }
             __syncthreads();
         }
@@ -556,8 +578,7 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
             dense_solve(lv, inverse, rhs);
             __syncthreads();
         } else {
-            for (long long i = threadIdx.x; i < (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL);
-                 i += blockDim.x)
+            for (long long i = threadIdx.x; i < lv.padded; i += blockDim.x)
                 lv.e[i] = 0.0f;
             __syncthreads();
             for (int i = 0; i < p.pre; ++i)
@@ -767,6 +788,15 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
 
 /* ---- Host side ------------------------------------------------------------------------- */
 
+} // namespace
+
+void dg_cuda_free_mg_workspace(dg_cuda_state *st) {
+    if (st->mg_workspace) cudaFree(st->mg_workspace);
+    st->mg_workspace = NULL, st->mg_workspace_bytes = 0;
+}
+
+namespace {
+
 /* cudaFree of p unless it was carved from the workspace's one allocation. */
 void release_one(mg_device *d, void *p) {
     const char *c = static_cast<const char *>(p), *a = static_cast<const char *>(d->arena);
@@ -808,7 +838,14 @@ void release(mg_device *d) {
                 release_one(d, a);
             if (d->diag_base) cudaFree(d->diag_base[l]);
         }
-    cudaFree(d->arena);
+    /* the workspace stays with the backend for its next solve (setup) when the backend keeps
+       none (it keeps at most one) */
+    if (d->arena && d->backend && !d->backend->mg_workspace) {
+        d->backend->mg_workspace = d->arena;
+        d->backend->mg_workspace_bytes = d->arena_bytes;
+    } else {
+        cudaFree(d->arena);
+    }
     free(d->levels), free(d->diag_base);
     if (d->preconditioner) cudaGraphExecDestroy(d->preconditioner);
     if (d->stream) cudaStreamDestroy(d->stream);
@@ -914,8 +951,20 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
         /* the caller's faces as they go up (the caller's type, at most double) */
         carve(&d->faces, dg_face_count(p->nx, p->ny, p->nz) * sizeof(double));
         if (!pass) {
-            DG_CUDA_TRY(cudaMalloc(&d->arena, at), "cudaMalloc (multigrid workspace)");
-            d->arena_bytes = at;
+            dg_cuda_state *owner = d->backend;
+            if (owner && owner->mg_workspace && owner->mg_workspace_bytes >= at) {
+                /* the backend's workspace from an earlier solve (release): no cudaMalloc and
+                   cudaFree per solve (1-2 ms at 385^3) */
+                d->arena = owner->mg_workspace, d->arena_bytes = owner->mg_workspace_bytes;
+                owner->mg_workspace = NULL, owner->mg_workspace_bytes = 0;
+            } else {
+                if (owner) dg_cuda_free_mg_workspace(owner); /* too small */
+                /* with a little room for the next medium's lists (the same grid's boundary
+                   and charge lists differ from medium to medium) */
+                const size_t bytes = owner ? at + at / 64 : at;
+                DG_CUDA_TRY(cudaMalloc(&d->arena, bytes), "cudaMalloc (multigrid workspace)");
+                d->arena_bytes = bytes;
+            }
         }
     }
     DG_CUDA_TRY(cudaMemset(d->dscale, 0, n * sizeof(float)), "cudaMemset (multigrid scale)");
@@ -947,6 +996,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
         level_view *v = &d->levels[l];
         v->mx = hl->mx, v->my = hl->my, v->mz = hl->mz;
         v->sx = hl->sx, v->sy = hl->sy, v->count = (long long)hl->mx * hl->my * hl->mz;
+        v->padded = (long long)hl->padded, v->h0 = (v->padded + 1) / 2;
         const size_t bytes = hl->padded * sizeof(float);
         float *arrays[6] = {v->diag, v->cx, v->cy, v->cz, v->e, v->rhs};
         for (int a = 0; a < 6; ++a)
@@ -1284,12 +1334,11 @@ template <typename T, typename C = T> int apply_dot(mg_device *d, const T *p, T 
 /* One colour's sweep of the fine smoother; cor: the coarse correction of the neighbours (the
    first post-smoothing sweep) or none. */
 int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_correction{}) {
-    if (d->fac)
-        k_fine_sweep<true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
-            d->g, d->salt, d->f0, d->df, d->fac, d->rf, d->z, c, cor);
-    else
-        k_fine_sweep<false><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
-            d->g, d->salt, d->f0, d->df, d->fac, d->rf, d->z, c, cor);
+    const int jac = d->fac != nullptr, with = cor.e != nullptr;
+    auto kernel = jac ? (with ? k_fine_sweep<true, true> : k_fine_sweep<true, false>)
+                      : (with ? k_fine_sweep<false, true> : k_fine_sweep<false, false>);
+    kernel<<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(d->g, d->salt, d->f0, d->df, d->fac,
+                                                           d->rf, d->z, c, cor);
     DG_CUDA_LAUNCHED("k_fine_sweep");
     if (d->boundary_count[c]) {
         k_boundary_z<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
@@ -1300,7 +1349,7 @@ int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_co
 }
 
 int coarse_sweep(mg_device *d, level_view &l, int c, dg_error *err) {
-    k_coarse_sweep<<<dg_cuda_mg_blocks(l.count), MG_THREADS, 0, d->stream>>>(l, c);
+    k_coarse_sweep<<<dg_cuda_mg_blocks(l.h0), MG_THREADS, 0, d->stream>>>(l, c);
     DG_CUDA_LAUNCHED("k_coarse_sweep");
     return DG_OK;
 }
@@ -1326,9 +1375,8 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         DG_CUDA_LAUNCHED("k_coarsest");
         return DG_OK;
     }
-    DG_CUDA_TRY(
-        cudaMemsetAsync(lv.e, 0, (lv.mx + 2LL) * (lv.my + 2LL) * (lv.mz + 2LL) * 4, d->stream),
-        "cudaMemsetAsync (multigrid level)");
+    DG_CUDA_TRY(cudaMemsetAsync(lv.e, 0, lv.padded * sizeof(float), d->stream),
+                "cudaMemsetAsync (multigrid level)");
     int st;
     for (int i = 0; i < pr->pre_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
@@ -1402,7 +1450,7 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
         if ((st = coarse_cycle(d, 0, err))) return st;
         if (pr->post_sweeps > 0) {
             /* the first post-smoothing sweep adds the correction where it reads z */
-            const fine_correction cor = {c.e, c.sx, c.sy, (float)pr->correction_scale};
+            const fine_correction cor = {c.e, c.sx, c.sy, c.h0, (float)pr->correction_scale};
             if ((st = fine_sweep(d, 1, err, cor)) || (st = fine_sweep(d, 0, err))) return st;
         } else {
             k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,

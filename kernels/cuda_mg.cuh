@@ -58,9 +58,14 @@ static __device__ __forceinline__ long long interior_index(const grid_dims &g, l
     return x + g.sy * y + g.sz * z;
 }
 
+/* A coarse level's padded strides are odd (dg_mg_plan), so a padded index q's parity is its
+   point's colour: e, rhs and the class bytes are stored split by colour as the fine level's z,
+   q at split_index(h0, q) (level_at), so that a colour sweep reads and writes contiguous runs.
+   diag, cx, cy and cz (read only at points whose stencil is not uniform) keep the plain order. */
 struct level_view {
     int mx, my, mz;
     long long sx, sy, count; /* count = mx*my*mz */
+    long long padded, h0;    /* padded points, of which (padded + 1) / 2 have colour 0 */
     float *diag, *cx, *cy, *cz, *e, *rhs;
     /* Levels of at least MG_CLASS_MIN unknowns in a linear solve (dg_cuda_mg_build; NULL
        otherwise and until then): each point's class, MG_IRREGULAR where its stencil is not
@@ -71,6 +76,11 @@ struct level_view {
     unsigned char *cls;
     float2 *classes;
 };
+
+/* Where padded point q's e, rhs and class byte are stored. */
+static __device__ __forceinline__ long long level_at(const level_view &l, long long q) {
+    return split_index(l.h0, q);
+}
 
 #define MG_CLASS_MIN 32768 /* levels with at least this many unknowns get classes */
 #define MG_IRREGULAR 255   /* the class byte of a point whose stencil is not uniform */

@@ -282,7 +282,7 @@ __global__ void k_class_assign(level_view l, unsigned long long *slots, const un
         const long long q = level_index(l, t, &X, &Y, &Z);
         const unsigned long long key = class_key(l, q, X, Y, Z);
         const int h = key != MG_NO_CLASS ? class_slot(slots, key, false) : -1;
-        cls[q] = h >= 0 ? number[h] : (unsigned char)MG_IRREGULAR;
+        cls[level_at(l, q)] = h >= 0 ? number[h] : (unsigned char)MG_IRREGULAR;
     }
 }
 

@@ -4,7 +4,8 @@
  * orders: double answers agree to 1e-12 of the potential's max, cycle counts within one; float to
  * 1e-4; mixed (CUDA: float CG vectors, double x and true residuals; CPU: the double loop) to 1e-9.
  * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
- * answers of a solve from the whole phi.  Skips (77) without a GPU. */
+ * answers of a solve from the whole phi; a handle's later solves, on the workspace its backend
+ * kept, those of a fresh handle.  Skips (77) without a GPU. */
 #include <limits.h>
 
 #include "gpu_test.h"
@@ -306,6 +307,42 @@ static void classes_same_bits(void) {
     dense_problem_free(&d);
 }
 
+/* The workspace a CUDA backend keeps between multigrid solves (reused by its next solve, with
+   the lists of another medium of the same grid; freed by a medium of another grid): solves on
+   one handle give the bits and cycles of a fresh handle's, for the same medium twice, another
+   medium of the same grid (salt: other lists), another grid, and the first grid again. */
+static void workspace_kept(void) {
+    const int sizes[5] = {65, 65, 65, 49, 65}, salts[5] = {0, 0, 1, 1, 0};
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_MULTIGRID, o.precision = DG_PRECISION_MIXED, o.max_change_tol = 1e-8;
+    dg_solver s = gpu_make_solver(DG_BACKEND_CUDA, &o);
+    for (int k = 0; k < 5; ++k) {
+        const int n = sizes[k];
+        const long points = (long)n * n * n;
+        dense_problem d;
+        double *phi = malloc(points * sizeof *phi);
+        mg_faces faces;
+        mg_problem_build(&d, phi, n, salts[k], &faces);
+        const outcome fresh =
+            run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, DG_PRECISION_MIXED, 1e-8);
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        dg_result r;
+        CHECK_OK(dg_solve_d(s, phi, &r), s);
+        CHECK(r.outcome == DG_OUTCOME_CONVERGED, "solve %d: %s", k, dg_outcome_string(r.outcome));
+        CHECK(r.iterations == fresh.iterations, "solve %d (%d^3, salt %d): %d cycles against %d", k,
+              n, salts[k], r.iterations, fresh.iterations);
+        CHECK(!memcmp(phi, fresh.phi, points * sizeof(double)),
+              "solve %d (%d^3, salt %d): not the bits of a fresh handle's", k, n, salts[k]);
+        printf("kept workspace, solve %d (%d^3, salt %d): %d cycles, the bits of a fresh "
+               "handle's\n",
+               k, n, salts[k], r.iterations);
+        free(fresh.phi), free(phi);
+        dense_problem_free(&d);
+    }
+    dg_destroy(s);
+}
+
 /* DG_SOLVER_AUTO on the CUDA backend: SOR below its multigrid size, and the choice says so. */
 static void auto_below(void) {
     const int n = 65;
@@ -340,6 +377,7 @@ int main(void) {
     bad_phi();
     early_start();
     classes_same_bits();
+    workspace_kept();
     auto_below();
     return test_finish("test_gpu_multigrid");
 }

@@ -46,7 +46,7 @@
  *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz. */
 typedef struct dg_mg_level {
     int mx, my, mz;
-    long sx, sy; /* padded strides: 1, mx+2, (mx+2)(my+2) */
+    long sx, sy; /* padded strides: 1, mx+2 or mx+3, sx (my+2 or my+3); sx and sy odd */
     size_t padded;
     float *diag, *cx, *cy, *cz;
     float *e, *rhs;

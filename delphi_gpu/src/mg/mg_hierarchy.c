@@ -57,9 +57,13 @@ void dg_mg_free(dg_mg_hierarchy *h) {
     memset(h, 0, sizeof *h);
 }
 
+/* The padded strides are odd (one ghost column or row more where mx or my is even; it is never
+   read as a neighbour), so a padded index q has the parity of its point's colour (X + Y + Z) & 1:
+   the CUDA path stores e, rhs and the class bytes split by colour by q's parity. */
 static void level_dims(dg_mg_level *l, int mx, int my, int mz) {
     l->mx = mx, l->my = my, l->mz = mz;
-    l->sx = mx + 2, l->sy = (long)(mx + 2) * (my + 2);
+    l->sx = mx + 2 + !(mx & 1);
+    l->sy = l->sx * (my + 2 + !(my & 1));
     l->padded = (size_t)l->sy * (mz + 2);
 }
 
