@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+"""Two-grid rates of candidate multigrid transfers on the multigrid tests' protein-like medium.
+
+A research tool (not part of the build or the tests): it measures how many conjugate-gradient
+iterations a two-grid preconditioner needs when the coarse problem is solved exactly, for the
+transfer the solver uses (2x2x2 aggregation, its correction scaled) and for candidates that
+would replace it on the first coarse level.  The solver's W-cycle solves the first coarse level
+about exactly (three visits per level need the cycles of two, docs/MULTIGRID.md), so these
+counts bound what a transfer can give before its cost per cycle is paid.
+
+The medium is the one delphi_gpu/tests/mg_problem.h builds (12 spheres of eps 2 in eps 80 from
+the same random sequence, 16 alternating unit charges, optional salt outside a 15 A shell; the
+salt term here is only of the right order), discretised with DelPhi's 7-point stencil on the
+interior, zero on the faces (the rates do not depend on the boundary values).  The smoother is
+the solver's: red-black Gauss-Seidel, colour 0 then 1 before the coarse correction, 1 then 0
+after.
+
+Transfers (P: coarse to fine; restriction P^T; coarse operator P^T A P):
+  agg   piecewise constant on 2x2x2 aggregates (x -> (x + 1) / 2), correction scaled (1.8)
+  sa    smoothed aggregation, P = (I - omega / rho D^-1 A) P_agg: a 27-point coarse operator
+  tri   vertex-centred trilinear interpolation (coarse points at even interior indices)
+
+Needs numpy and scipy (Debian: python3-numpy, python3-scipy).  Example:
+  /usr/bin/python3 scripts/mg_two_grid.py --sizes 33,49,65
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spl
+
+
+def sequence(seed=12345):
+    """The tests' linear congruential sequence (mg_problem_random), values in [0, 1)."""
+    state = [seed]
+
+    def draw():
+        state[0] = (state[0] * 1664525 + 1013904223) & 0xFFFFFFFF
+        return (state[0] >> 8) / 16777216.0
+
+    return draw
+
+
+def build_medium(n, salt):
+    """Face permittivities eps[a][z, y, x] (face between (x, y, z) and its +a neighbour), the
+    charges and an ionic term per point, as mg_problem_build places them."""
+    scale = (n - 1) / 48.0
+    eps = [np.full((n, n, n), 80.0) for _ in range(3)]
+    draw = sequence()
+    centre = (n - 1) / 2.0
+    z, y, x = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
+    for _ in range(12):
+        dx = (draw() - 0.5) * 16 * scale
+        dy = (draw() - 0.5) * 16 * scale
+        dz = (draw() - 0.5) * 16 * scale
+        radius = (4.0 + 3.0 * draw()) * scale
+        cx, cy, cz = centre + dx, centre + dy, centre + dz
+        for a, (mx, my, mz) in enumerate(((x + 0.5, y, z), (x, y + 0.5, z), (x, y, z + 0.5))):
+            inside = (mx - cx) ** 2 + (my - cy) ** 2 + (mz - cz) ** 2 < radius * radius
+            eps[a][inside] = 2.0
+    charge = np.zeros((n, n, n))
+    for i in range(16):
+        cx = int(round(centre + (draw() - 0.5) * 12 * scale))
+        cy = int(round(centre + (draw() - 0.5) * 12 * scale))
+        cz = int(round(centre + (draw() - 0.5) * 12 * scale))
+        charge[cz, cy, cx] += -1.0 if i % 2 else 1.0
+    ionic = np.zeros((n, n, n))
+    if salt:
+        far = (x - centre) ** 2 + (y - centre) ** 2 + (z - centre) ** 2 > (15.0 * scale) ** 2
+        ionic[far] = 1.2 * scale * scale  # kappa^2 h^2 eps of 0.15 M, about
+    return eps, charge, ionic
+
+
+def build_operator(n, eps, ionic):
+    """The SPD 7-point matrix on the (n - 2)^3 interior (x fastest) and each unknown's colour."""
+    m = n - 2
+    count = m ** 3
+    inner = np.arange(1, n - 1)
+    z, y, x = (v.ravel() for v in np.meshgrid(inner, inner, inner, indexing="ij"))
+
+    def index(xx, yy, zz):
+        return (xx - 1) + m * ((yy - 1) + m * (zz - 1))
+
+    own = index(x, y, z)
+    diagonal = ionic[z, y, x].copy()
+    rows, cols, vals = [], [], []
+    for a, (ex, ey, ez) in enumerate(((1, 0, 0), (0, 1, 0), (0, 0, 1))):
+        plus = eps[a][z, y, x]
+        minus = eps[a][z - ez, y - ey, x - ex]
+        diagonal += plus + minus
+        xn, yn, zn = x + ex, y + ey, z + ez
+        inside = (xn <= n - 2) & (yn <= n - 2) & (zn <= n - 2)
+        rows.append(own[inside])
+        cols.append(index(xn[inside], yn[inside], zn[inside]))
+        vals.append(-plus[inside])
+    r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    diag_index = np.arange(count)
+    matrix = sp.coo_matrix(
+        (np.concatenate([v, v, diagonal]),
+         (np.concatenate([r, c, diag_index]), np.concatenate([c, r, diag_index]))),
+        shape=(count, count)).tocsr()
+    return matrix, (x + y + z) & 1
+
+
+def aggregation_1d(m):
+    coarse = (m + 1) // 2
+    fine = np.arange(1, m + 1)
+    return sp.csr_matrix((np.ones(m), (fine - 1, (fine + 1) // 2 - 1)), shape=(m, coarse))
+
+
+def trilinear_1d(m):
+    coarse = (m - 1) // 2
+    rows, cols, vals = [], [], []
+    for i in range(1, m + 1):
+        if i % 2 == 0:
+            rows.append(i - 1), cols.append(i // 2 - 1), vals.append(1.0)
+            continue
+        for j in ((i - 1) // 2, (i + 1) // 2):
+            if 1 <= j <= coarse:
+                rows.append(i - 1), cols.append(j - 1), vals.append(0.5)
+    return sp.csr_matrix((vals, (rows, cols)), shape=(m, coarse))
+
+
+def tensor(p1):
+    return sp.kron(sp.kron(p1, p1), p1).tocsr()
+
+
+def smoothed(matrix, p, omega):
+    """(I - omega / rho D^-1 A) P, rho the largest eigenvalue of D^-1 A (power iteration)."""
+    d = matrix.diagonal()
+    v = np.random.default_rng(0).random(matrix.shape[0])
+    rho = 1.0
+    for _ in range(40):
+        v = (matrix @ v) / d
+        rho = np.abs(v).max()
+        v /= rho
+    step = sp.diags(omega / rho / d) @ matrix
+    return (p - step @ p).tocsr()
+
+
+class TwoGrid:
+    """Symmetric two-grid cycle from a zero start: sweeps, exact coarse correction, sweeps."""
+
+    def __init__(self, matrix, colour, p, scale, sweeps):
+        self.a, self.p, self.scale, self.sweeps = matrix, p, scale, sweeps
+        self.d = matrix.diagonal()
+        self.points = [np.where(colour == k)[0] for k in (0, 1)]
+        self.couple = [matrix[self.points[k]][:, self.points[1 - k]].tocsr() for k in (0, 1)]
+        self.coarse = (p.T @ matrix @ p).tocsc()
+        self.factor = spl.splu(self.coarse)
+
+    def half_sweep(self, z, r, k):
+        own, other = self.points[k], self.points[1 - k]
+        z[own] = (r[own] - self.couple[k] @ z[other]) / self.d[own]
+
+    def __call__(self, r):
+        z = np.zeros_like(r)
+        for _ in range(self.sweeps):
+            self.half_sweep(z, r, 0), self.half_sweep(z, r, 1)
+        e = self.factor.solve(self.p.T @ (r - self.a @ z))
+        z += self.scale * (self.p @ e)
+        for _ in range(self.sweeps):
+            self.half_sweep(z, r, 1), self.half_sweep(z, r, 0)
+        return z
+
+
+def pcg(matrix, b, precondition, fall, cap=80):
+    """Iterations until max |r| has fallen by `fall`, and the mean fall per iteration after the
+    first (the solver's 'rate')."""
+    x = np.zeros_like(b)
+    r = b.copy()
+    first = np.abs(r).max()
+    history = []
+    z = precondition(r)
+    p = z.copy()
+    rz = r @ z
+    for it in range(1, cap + 1):
+        q = matrix @ p
+        alpha = rz / (p @ q)
+        x += alpha * p
+        r -= alpha * q
+        history.append(np.abs(r).max() / first)
+        if history[-1] < fall:
+            break
+        z = precondition(r)
+        rz_new = r @ z
+        p = z + (rz_new / rz) * p
+        rz = rz_new
+    rate = (history[-1] / history[0]) ** (1.0 / max(1, len(history) - 1))
+    return it, rate
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="33,49", help="odd grid edges, comma separated")
+    parser.add_argument("--salt", action="store_true", help="an ionic term outside the shell")
+    parser.add_argument("--sweeps", type=int, default=2, help="sweeps before and after")
+    parser.add_argument("--fall", type=float, default=1e-9, help="fall of max |r| to reach")
+    args = parser.parse_args(argv)
+    for n in (int(s) for s in args.sizes.split(",")):
+        if n < 9 or n % 2 == 0:
+            sys.exit("mg_two_grid: --sizes: %d is not an odd edge >= 9" % n)
+        eps, charge, ionic = build_medium(n, args.salt)
+        matrix, colour = build_operator(n, eps, ionic)
+        b = 1000.0 * charge[1:-1, 1:-1, 1:-1].ravel()
+        m = n - 2
+        aggregate = tensor(aggregation_1d(m))
+        cases = [("agg, scale 1.8", aggregate, 1.8)]
+        for omega in (1.0, 4.0 / 3.0):
+            p = smoothed(matrix, aggregate, omega)
+            for scale in (1.0, 1.2):
+                cases.append(("sa, omega %.2f/rho, scale %.1f" % (omega, scale), p, scale))
+        cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0))
+        for name, p, scale in cases:
+            start = time.time()
+            cycle = TwoGrid(matrix, colour, p, scale, args.sweeps)
+            its, rate = pcg(matrix, b, cycle, args.fall)
+            print("%d^3 %s%d+%d sweeps  %-30s coarse %7d unknowns, %4.1f per row: "
+                  "%2d iterations, rate %.3f  (%.1f s)" %
+                  (n, "salt, " if args.salt else "", args.sweeps, args.sweeps, name,
+                   p.shape[1], cycle.coarse.nnz / cycle.coarse.shape[0], its, rate,
+                   time.time() - start), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
