@@ -20,8 +20,13 @@ Transfers (P: coarse to fine; restriction P^T; coarse operator P^T A P):
   sa    smoothed aggregation, P = (I - omega / rho D^-1 A) P_agg: a 27-point coarse operator
   tri   vertex-centred trilinear interpolation (coarse points at even interior indices)
 
-Needs numpy and scipy (Debian: python3-numpy, python3-scipy).  Example:
+With --coarse w the first coarse level is solved as in the solver instead: a W-cycle of 2x2x2
+aggregation below it (on the candidate's 27-point operator too), its sweeps in 8 colours (a
+proper Gauss-Seidel order for 27 points) or 2.
+
+Needs numpy and scipy (Debian: python3-numpy, python3-scipy).  Examples:
   /usr/bin/python3 scripts/mg_two_grid.py --sizes 33,49,65
+  /usr/bin/python3 scripts/mg_two_grid.py --sizes 65,97 --coarse w
 """
 import argparse
 import sys
@@ -143,13 +148,13 @@ def smoothed(matrix, p, omega):
 class TwoGrid:
     """Symmetric two-grid cycle from a zero start: sweeps, exact coarse correction, sweeps."""
 
-    def __init__(self, matrix, colour, p, scale, sweeps):
+    def __init__(self, matrix, colour, p, scale, sweeps, factor=True):
         self.a, self.p, self.scale, self.sweeps = matrix, p, scale, sweeps
         self.d = matrix.diagonal()
         self.points = [np.where(colour == k)[0] for k in (0, 1)]
         self.couple = [matrix[self.points[k]][:, self.points[1 - k]].tocsr() for k in (0, 1)]
         self.coarse = (p.T @ matrix @ p).tocsc()
-        self.factor = spl.splu(self.coarse)
+        self.factor = spl.splu(self.coarse) if factor else None
 
     def half_sweep(self, z, r, k):
         own, other = self.points[k], self.points[1 - k]
@@ -161,6 +166,78 @@ class TwoGrid:
             self.half_sweep(z, r, 0), self.half_sweep(z, r, 1)
         e = self.factor.solve(self.p.T @ (r - self.a @ z))
         z += self.scale * (self.p @ e)
+        for _ in range(self.sweeps):
+            self.half_sweep(z, r, 1), self.half_sweep(z, r, 0)
+        return z
+
+
+def grid_colours(m, count):
+    """Colour of each unknown of an m^3 grid (x fastest): 2 red-black, 8 the 2x2x2 pattern (a
+    proper Gauss-Seidel colouring of a 27-point operator)."""
+    i = np.arange(m)
+    z, y, x = (v.ravel() for v in np.meshgrid(i, i, i, indexing="ij"))
+    return (x + y + z) & 1 if count == 2 else (x & 1) + 2 * (y & 1) + 4 * (z & 1)
+
+
+class CoarseLevel:
+    """A coarse level of the W-cycle: its operator, grid edge and colour classes."""
+
+    def __init__(self, matrix, m, colours):
+        self.a, self.m, self.d = matrix.tocsr(), m, matrix.diagonal()
+        colour = grid_colours(m, colours)
+        self.sets = [np.where(colour == c)[0] for c in range(colours)]
+        self.rows = [self.a[c] for c in self.sets]
+
+    def sweep(self, e, r, order):
+        for c in order:  # every point of a colour at once (Jacobi within a colour)
+            own = self.sets[c]
+            e[own] += (r[own] - self.rows[c] @ e) / self.d[own]
+
+
+class WCycle(TwoGrid):
+    """The solver's cycle shape with a transfer of choice on the first level: fine sweeps, then
+    the first coarse level (operator P^T A P) solved by a W-cycle of 2x2x2 aggregation below it
+    (Galerkin operators, scale 1.8, two visits per level, the sweeps' colour order reversed after
+    the correction), exactly on levels of at most 64 unknowns."""
+
+    def __init__(self, matrix, colour, p, scale, sweeps, m, colours):
+        TwoGrid.__init__(self, matrix, colour, p, scale, sweeps, factor=False)
+        coarse = self.coarse.tocsr()
+        edge = (m + 1) // 2 if p.shape[1] == ((m + 1) // 2) ** 3 else (m - 1) // 2
+        self.levels, self.transfers = [], []
+        while True:
+            self.levels.append(CoarseLevel(coarse, edge, colours))
+            if edge ** 3 <= 64:
+                self.factor = spl.splu(coarse.tocsc())
+                break
+            q = tensor(aggregation_1d(edge))
+            self.transfers.append(q)
+            coarse = (q.T @ coarse @ q).tocsr()
+            edge = (edge + 1) // 2
+        self.forward = list(range(colours))
+        self.backward = self.forward[::-1]
+
+    def solve_level(self, l, r):
+        level = self.levels[l]
+        if l == len(self.levels) - 1:
+            return self.factor.solve(r)
+        e = np.zeros_like(r)
+        for _ in range(self.sweeps):
+            level.sweep(e, r, self.forward)
+        q = self.transfers[l]
+        for visit in range(2):
+            e += 1.8 * (q @ self.solve_level(l + 1, q.T @ (r - level.a @ e)))
+            if visit == 0:
+                level.sweep(e, r, self.backward), level.sweep(e, r, self.forward)
+        for _ in range(self.sweeps):
+            level.sweep(e, r, self.backward)
+        return e
+
+    def __call__(self, r):
+        z = np.zeros_like(r)
+        for _ in range(self.sweeps):
+            self.half_sweep(z, r, 0), self.half_sweep(z, r, 1)
+        z += self.scale * (self.p @ self.solve_level(0, self.p.T @ (r - self.a @ z)))
         for _ in range(self.sweeps):
             self.half_sweep(z, r, 1), self.half_sweep(z, r, 0)
         return z
@@ -198,6 +275,11 @@ def main(argv):
     parser.add_argument("--salt", action="store_true", help="an ionic term outside the shell")
     parser.add_argument("--sweeps", type=int, default=2, help="sweeps before and after")
     parser.add_argument("--fall", type=float, default=1e-9, help="fall of max |r| to reach")
+    parser.add_argument("--coarse", choices=("exact", "w"), default="exact",
+                        help="the first coarse level solved exactly, or by a W-cycle of "
+                        "aggregation below it (its sweeps in --colours colours)")
+    parser.add_argument("--colours", type=int, choices=(2, 8), default=8,
+                        help="colours of the W-cycle's coarse sweeps")
     args = parser.parse_args(argv)
     for n in (int(s) for s in args.sizes.split(",")):
         if n < 9 or n % 2 == 0:
@@ -215,11 +297,15 @@ def main(argv):
         cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0))
         for name, p, scale in cases:
             start = time.time()
-            cycle = TwoGrid(matrix, colour, p, scale, args.sweeps)
+            if args.coarse == "exact":
+                cycle = TwoGrid(matrix, colour, p, scale, args.sweeps)
+            else:
+                cycle = WCycle(matrix, colour, p, scale, args.sweeps, m, args.colours)
             its, rate = pcg(matrix, b, cycle, args.fall)
-            print("%d^3 %s%d+%d sweeps  %-30s coarse %7d unknowns, %4.1f per row: "
+            print("%d^3 %s%d+%d sweeps, %s  %-30s coarse %7d unknowns, %4.1f per row: "
                   "%2d iterations, rate %.3f  (%.1f s)" %
-                  (n, "salt, " if args.salt else "", args.sweeps, args.sweeps, name,
+                  (n, "salt, " if args.salt else "", args.sweeps, args.sweeps,
+                   "exact coarse" if args.coarse == "exact" else "W-cycle", name,
                    p.shape[1], cycle.coarse.nnz / cycle.coarse.shape[0], its, rate,
                    time.time() - start), flush=True)
     return 0
