@@ -120,7 +120,8 @@ struct dg_cuda_state {
     double nonlinear_coefficient, chi[4];
     size_t medium_bytes; /* device bytes held for the medium */
     /* The multigrid solve's workspace (cuda_mg.cu), kept for the next multigrid solve on this
-       backend: freed by dg_cuda_free_mg_workspace (a medium of another size, destroy). */
+       backend: freed by dg_cuda_free_mg_workspace (a medium of another size, destroy, or an
+       allocation of the backend's own that needs the room: dg_cuda_check_free). */
     void *mg_workspace;
     size_t mg_workspace_bytes;
 

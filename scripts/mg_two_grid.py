@@ -200,10 +200,10 @@ class WCycle(TwoGrid):
     (Galerkin operators, scale 1.8, two visits per level, the sweeps' colour order reversed after
     the correction), exactly on levels of at most 64 unknowns."""
 
-    def __init__(self, matrix, colour, p, scale, sweeps, m, colours):
+    def __init__(self, matrix, colour, p, scale, sweeps, colours):
         TwoGrid.__init__(self, matrix, colour, p, scale, sweeps, factor=False)
         coarse = self.coarse.tocsr()
-        edge = (m + 1) // 2 if p.shape[1] == ((m + 1) // 2) ** 3 else (m - 1) // 2
+        edge = int(round(p.shape[1] ** (1.0 / 3.0)))  # the first coarse grid's edge
         self.levels, self.transfers = [], []
         while True:
             self.levels.append(CoarseLevel(coarse, edge, colours))
@@ -300,7 +300,7 @@ def main(argv):
             if args.coarse == "exact":
                 cycle = TwoGrid(matrix, colour, p, scale, args.sweeps)
             else:
-                cycle = WCycle(matrix, colour, p, scale, args.sweeps, m, args.colours)
+                cycle = WCycle(matrix, colour, p, scale, args.sweeps, args.colours)
             its, rate = pcg(matrix, b, cycle, args.fall)
             print("%d^3 %s%d+%d sweeps, %s  %-30s coarse %7d unknowns, %4.1f per row: "
                   "%2d iterations, rate %.3f  (%.1f s)" %
