@@ -542,7 +542,7 @@ __global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
    expression as in those kernels, so the results are the same bits; at 385^3 it replaces about
    40 launches of a few microseconds per visit of the first tail level. */
 struct tail_params {
-    int pre, post, coarse_visits;
+    int pre, post, coarse_visits; /* the coarse levels' sweeps (dg_mg_params.coarse_sweeps) */
     long w_min_unknowns;
     float scale;
 };
@@ -1358,7 +1358,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     level_view &lv = d->levels[l];
     if (d->tail_first >= 0 && l == d->tail_first) {
-        const tail_params tp = {pr->pre_sweeps, pr->post_sweeps, pr->coarse_visits,
+        const tail_params tp = {pr->coarse_sweeps, pr->coarse_sweeps, pr->coarse_visits,
                                 pr->w_min_unknowns, (float)pr->correction_scale};
         k_tail<<<1, MG_TAIL_THREADS, 0, d->stream>>>(d->levels_device, l, d->level_count - 1,
                                                      d->inverse, tp);
@@ -1378,7 +1378,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     DG_CUDA_TRY(cudaMemsetAsync(lv.e, 0, lv.padded * sizeof(float), d->stream),
                 "cudaMemsetAsync (multigrid level)");
     int st;
-    for (int i = 0; i < pr->pre_sweeps; ++i)
+    for (int i = 0; i < pr->coarse_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 0, err)) || (st = coarse_sweep(d, lv, 1, err))) return st;
     level_view &cv = d->levels[l + 1];
     const int visits = dg_mg_visits(pr, (long)lv.count);
@@ -1394,7 +1394,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
                 (st = coarse_sweep(d, lv, 1, err)))
                 return st;
     }
-    for (int i = 0; i < pr->post_sweeps; ++i)
+    for (int i = 0; i < pr->coarse_sweeps; ++i)
         if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err))) return st;
     return DG_OK;
 }

@@ -19,14 +19,19 @@ Transfers (P: coarse to fine; restriction P^T; coarse operator P^T A P):
   agg   piecewise constant on 2x2x2 aggregates (x -> (x + 1) / 2), correction scaled (1.8)
   sa    smoothed aggregation, P = (I - omega / rho D^-1 A) P_agg: a 27-point coarse operator
   tri   vertex-centred trilinear interpolation (coarse points at even interior indices)
+  sa7   smoothed aggregation with its Galerkin operator lumped to 7 points (lump below), so that
+        every coarse level keeps the solver's 7-point form
 
 With --coarse w the first coarse level is solved as in the solver instead: a W-cycle of 2x2x2
 aggregation below it (on the candidate's 27-point operator too), its sweeps in 8 colours (a
-proper Gauss-Seidel order for 27 points) or 2.
+proper Gauss-Seidel order for 27 points) or 2, --coarse-sweeps before and after on each level
+(--sweeps is the fine level's).
 
 Needs numpy and scipy (Debian: python3-numpy, python3-scipy).  Examples:
   /usr/bin/python3 scripts/mg_two_grid.py --sizes 33,49,65
   /usr/bin/python3 scripts/mg_two_grid.py --sizes 65,97 --coarse w
+  /usr/bin/python3 scripts/mg_two_grid.py --sizes 97,129 --coarse w --colours 2 --sweeps 3 \
+      --transfers agg,sa7
 """
 import argparse
 import sys
@@ -145,15 +150,53 @@ def smoothed(matrix, p, omega):
     return (p - step @ p).tocsr()
 
 
+def lump(coarse, m):
+    """A 7-point operator from a 27-point one on an m^3 grid (x fastest): every edge or corner
+    coupling -g between points I and K is spread over the axis links of the box they span (g / 2
+    on each of the two links per axis of an edge's square, g / 4 on each of the four of a
+    corner's cube), which keeps the energy of linear fields; the diagonal keeps each row's sum
+    (the ionic and boundary terms).  A box between two grid points lies in the grid, so no
+    coupling is lost."""
+    c = sp.triu(coarse, k=1).tocoo()
+    coords = [c.row % m, (c.row // m) % m, c.row // (m * m)]
+    ends = [c.col % m, (c.col // m) % m, c.col // (m * m)]
+    delta = [ends[a] - coords[a] for a in range(3)]
+    low = [np.minimum(coords[a], ends[a]) for a in range(3)]
+    moved = sum((d != 0).astype(int) for d in delta)
+    rows, cols, vals = [], [], []
+    for axis in range(3):
+        on = delta[axis] != 0
+        share = -c.data[on] / 2.0 ** (moved[on] - 1)
+        first, second = [a for a in range(3) if a != axis]
+        for s1 in (0, 1):
+            for s2 in (0, 1):
+                use = ((s1 == 0) | (delta[first][on] != 0)) & ((s2 == 0) | (delta[second][on] != 0))
+                corner = [None] * 3
+                corner[axis] = low[axis][on]
+                corner[first] = low[first][on] + s1
+                corner[second] = low[second][on] + s2
+                start = corner[0] + m * (corner[1] + m * corner[2])
+                rows.append(start[use])
+                cols.append(start[use] + (1, m, m * m)[axis])
+                vals.append(share[use])
+    links = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=coarse.shape).tocsr()
+    links = links + links.T
+    diagonal = np.asarray(coarse.sum(axis=1)).ravel() + np.asarray(links.sum(axis=1)).ravel()
+    return (sp.diags(diagonal) - links).tocsr()
+
+
 class TwoGrid:
     """Symmetric two-grid cycle from a zero start: sweeps, exact coarse correction, sweeps."""
 
-    def __init__(self, matrix, colour, p, scale, sweeps, factor=True):
+    def __init__(self, matrix, colour, p, scale, sweeps, factor=True, lumped=False):
         self.a, self.p, self.scale, self.sweeps = matrix, p, scale, sweeps
         self.d = matrix.diagonal()
         self.points = [np.where(colour == k)[0] for k in (0, 1)]
         self.couple = [matrix[self.points[k]][:, self.points[1 - k]].tocsr() for k in (0, 1)]
         self.coarse = (p.T @ matrix @ p).tocsc()
+        if lumped:
+            self.coarse = lump(self.coarse, int(round(p.shape[1] ** (1.0 / 3.0)))).tocsc()
         self.factor = spl.splu(self.coarse) if factor else None
 
     def half_sweep(self, z, r, k):
@@ -200,8 +243,9 @@ class WCycle(TwoGrid):
     (Galerkin operators, scale 1.8, two visits per level, the sweeps' colour order reversed after
     the correction), exactly on levels of at most 64 unknowns."""
 
-    def __init__(self, matrix, colour, p, scale, sweeps, colours):
-        TwoGrid.__init__(self, matrix, colour, p, scale, sweeps, factor=False)
+    def __init__(self, matrix, colour, p, scale, sweeps, colours, lumped, coarse_sweeps):
+        TwoGrid.__init__(self, matrix, colour, p, scale, sweeps, factor=False, lumped=lumped)
+        self.coarse_sweeps = coarse_sweeps
         coarse = self.coarse.tocsr()
         edge = int(round(p.shape[1] ** (1.0 / 3.0)))  # the first coarse grid's edge
         self.levels, self.transfers = [], []
@@ -222,14 +266,14 @@ class WCycle(TwoGrid):
         if l == len(self.levels) - 1:
             return self.factor.solve(r)
         e = np.zeros_like(r)
-        for _ in range(self.sweeps):
+        for _ in range(self.coarse_sweeps):
             level.sweep(e, r, self.forward)
         q = self.transfers[l]
         for visit in range(2):
             e += 1.8 * (q @ self.solve_level(l + 1, q.T @ (r - level.a @ e)))
             if visit == 0:
                 level.sweep(e, r, self.backward), level.sweep(e, r, self.forward)
-        for _ in range(self.sweeps):
+        for _ in range(self.coarse_sweeps):
             level.sweep(e, r, self.backward)
         return e
 
@@ -273,7 +317,12 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="33,49", help="odd grid edges, comma separated")
     parser.add_argument("--salt", action="store_true", help="an ionic term outside the shell")
-    parser.add_argument("--sweeps", type=int, default=2, help="sweeps before and after")
+    parser.add_argument("--sweeps", type=int, default=2,
+                        help="fine-level sweeps before and after")
+    parser.add_argument("--coarse-sweeps", type=int, default=2,
+                        help="sweeps before and after on the W-cycle's coarse levels")
+    parser.add_argument("--transfers", default="agg,sa,tri",
+                        help="transfers to compare, of agg, sa, tri, sa7")
     parser.add_argument("--fall", type=float, default=1e-9, help="fall of max |r| to reach")
     parser.add_argument("--coarse", choices=("exact", "w"), default="exact",
                         help="the first coarse level solved exactly, or by a W-cycle of "
@@ -289,20 +338,29 @@ def main(argv):
         b = 1000.0 * charge[1:-1, 1:-1, 1:-1].ravel()
         m = n - 2
         aggregate = tensor(aggregation_1d(m))
-        cases = [("agg, scale 1.8", aggregate, 1.8)]
-        for omega in (1.0, 4.0 / 3.0):
-            p = smoothed(matrix, aggregate, omega)
-            for scale in (1.0, 1.2):
-                cases.append(("sa, omega %.2f/rho, scale %.1f" % (omega, scale), p, scale))
-        cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0))
-        for name, p, scale in cases:
+        wanted = args.transfers.split(",")
+        cases = []  # name, P, correction scale, coarse operator lumped to 7 points
+        if "agg" in wanted:
+            cases.append(("agg, scale 1.8", aggregate, 1.8, False))
+        for kind, lumped in (("sa", False), ("sa7", True)):
+            if kind not in wanted:
+                continue
+            for omega in (1.0, 4.0 / 3.0):
+                p = smoothed(matrix, aggregate, omega)
+                for scale in (1.0, 1.2):
+                    cases.append(("%s, omega %.2f/rho, scale %.1f" % (kind, omega, scale), p,
+                                  scale, lumped))
+        if "tri" in wanted:
+            cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0, False))
+        for name, p, scale, lumped in cases:
             start = time.time()
             if args.coarse == "exact":
-                cycle = TwoGrid(matrix, colour, p, scale, args.sweeps)
+                cycle = TwoGrid(matrix, colour, p, scale, args.sweeps, lumped=lumped)
             else:
-                cycle = WCycle(matrix, colour, p, scale, args.sweeps, args.colours)
+                cycle = WCycle(matrix, colour, p, scale, args.sweeps, args.colours, lumped,
+                               args.coarse_sweeps)
             its, rate = pcg(matrix, b, cycle, args.fall)
-            print("%d^3 %s%d+%d sweeps, %s  %-30s coarse %7d unknowns, %4.1f per row: "
+            print("%d^3 %s%d+%d sweeps, %s  %-31s coarse %7d unknowns, %4.1f per row: "
                   "%2d iterations, rate %.3f  (%.1f s)" %
                   (n, "salt, " if args.salt else "", args.sweeps, args.sweeps,
                    "exact coarse" if args.coarse == "exact" else "W-cycle", name,

@@ -54,7 +54,8 @@ typedef struct dg_mg_level {
 
 /** Tuning of the cycle (defaults in dg_mg_default_params). */
 typedef struct dg_mg_params {
-    int pre_sweeps, post_sweeps; /* red-black GS sweeps before/after the coarse correction */
+    int pre_sweeps, post_sweeps; /* fine level: red-black GS sweeps before/after its correction */
+    int coarse_sweeps;   /* coarse levels (not the coarsest): sweeps before and after, each */
     int coarsest_sweeps; /* symmetric GS sweeps on the coarsest level; 0 = exact (dense inverse) */
     int coarsest_size;   /* stop coarsening at this many unknowns or fewer (<= DG_MG_DENSE_MAX) */
     double correction_scale; /* over-correction of the aggregation coarse correction */

@@ -12,8 +12,15 @@
 #define PARALLEL_MIN 32768 /* below this many points a loop runs on one thread */
 
 void dg_mg_default_params(dg_mg_params *p) {
-    p->pre_sweeps = 2;
-    p->post_sweeps = 2;
+    /* Three sweeps on the fine level, two on the coarse ones: on an H100 (docs/PERFORMANCE.md
+       run 34) three fine sweeps took the cycles from 12-14 to 10-12 between 129^3 and 769^3 for
+       about 14 % more time per cycle (385^3 mixed 13 -> 11 cycles, 0.067 -> 0.065 s; double
+       0.075 -> 0.072 s; float to maxc 1e-3 7 -> 6 cycles); four fine sweeps gave 9-10 cycles and
+       about the same times; on the CPU three and two cost the same.  One coarse sweep instead of
+       two made the W-cycle a poor coarse solver (58 cycles at 385^3). */
+    p->pre_sweeps = 3;
+    p->post_sweeps = 3;
+    p->coarse_sweeps = 2;
     p->coarsest_sweeps = 0; /* 0: the coarsest level is solved exactly (dense inverse) */
     p->coarsest_size = 64;
     p->correction_scale = 1.8;
@@ -455,7 +462,7 @@ void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
         }
         return;
     }
-    for (int i = 0; i < h->params.pre_sweeps; ++i)
+    for (int i = 0; i < h->params.coarse_sweeps; ++i)
         coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
     const int visits = dg_mg_visits(&h->params, (long)lv->mx * lv->my * lv->mz);
     for (int v = 0; v < visits; ++v) {
@@ -465,7 +472,7 @@ void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {
         if (v + 1 < visits) /* smooth between visits (keeps it symmetric) */
             coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0), coarse_sweep(h, lv, 1);
     }
-    for (int i = 0; i < h->params.post_sweeps; ++i)
+    for (int i = 0; i < h->params.coarse_sweeps; ++i)
         coarse_sweep(h, lv, 1), coarse_sweep(h, lv, 0);
 }
 
