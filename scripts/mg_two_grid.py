@@ -19,8 +19,8 @@ Transfers (P: coarse to fine; restriction P^T; coarse operator P^T A P):
   agg   piecewise constant on 2x2x2 aggregates (x -> (x + 1) / 2), correction scaled (1.8)
   sa    smoothed aggregation, P = (I - omega / rho D^-1 A) P_agg: a 27-point coarse operator
   tri   vertex-centred trilinear interpolation (coarse points at even interior indices)
-  sa7   smoothed aggregation with its Galerkin operator lumped to 7 points (lump below), so that
-        every coarse level keeps the solver's 7-point form
+  sa7   smoothed aggregation with its Galerkin operator lumped to 7 points (lump below, --lump),
+        so that every coarse level keeps the solver's 7-point form
 
 With --coarse w the first coarse level is solved as in the solver instead: a W-cycle of 2x2x2
 aggregation below it (on the candidate's 27-point operator too), its sweeps in 8 colours (a
@@ -150,7 +150,29 @@ def smoothed(matrix, p, omega):
     return (p - step @ p).tocsr()
 
 
-def lump(coarse, m):
+def lump_ends(coarse, m):
+    """The endpoint rule, which a solver can apply row by row: a coupling -g between I and
+    K = I + d gives g / 2 to I's link along each axis a with d_a != 0 (the one towards K) and g / 2
+    to K's link along a (towards I); the diagonal keeps each row's sum."""
+    c = sp.triu(coarse, k=1).tocoo()
+    rows, cols, vals = [], [], []
+    for a in range(3):
+        step = (1, m, m * m)[a]
+        delta = (c.col // step) % m - (c.row // step) % m
+        on = delta != 0
+        towards = np.sign(delta[on]) * step
+        half = -c.data[on] / 2.0
+        rows += [c.row[on], c.col[on] - towards]
+        cols += [c.row[on] + towards, c.col[on]]
+        vals += [half, half]
+    r, k, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    links = sp.coo_matrix((v, (np.minimum(r, k), np.maximum(r, k))), shape=coarse.shape).tocsr()
+    links = links + links.T
+    diagonal = np.asarray(coarse.sum(axis=1)).ravel() + np.asarray(links.sum(axis=1)).ravel()
+    return (sp.diags(diagonal) - links).tocsr()
+
+
+def lump(coarse, m, rule="box"):
     """A 7-point operator from a 27-point one on an m^3 grid (x fastest): every edge or corner
     coupling -g between points I and K is spread over the axis links of the box they span (g / 2
     on each of the two links per axis of an edge's square, g / 4 on each of the four of a
@@ -158,7 +180,9 @@ def lump(coarse, m):
     (the ionic and boundary terms).  A box between two grid points lies in the grid, so no
     coupling is lost.  Smoothed aggregation's operator also couples points two apart along an
     axis (33 points in all; those couplings are about 1 % of a face's): each goes whole
-    onto the first link of its path."""
+    onto the first link of its path.  rule "ends": lump_ends instead."""
+    if rule == "ends":
+        return lump_ends(coarse, m)
     c = sp.triu(coarse, k=1).tocoo()
     coords = [c.row % m, (c.row // m) % m, c.row // (m * m)]
     ends = [c.col % m, (c.col // m) % m, c.col // (m * m)]
@@ -191,14 +215,14 @@ def lump(coarse, m):
 class TwoGrid:
     """Symmetric two-grid cycle from a zero start: sweeps, exact coarse correction, sweeps."""
 
-    def __init__(self, matrix, colour, p, scale, sweeps, factor=True, lumped=False):
+    def __init__(self, matrix, colour, p, scale, sweeps, factor=True, lumped=None):
         self.a, self.p, self.scale, self.sweeps = matrix, p, scale, sweeps
         self.d = matrix.diagonal()
         self.points = [np.where(colour == k)[0] for k in (0, 1)]
         self.couple = [matrix[self.points[k]][:, self.points[1 - k]].tocsr() for k in (0, 1)]
         self.coarse = (p.T @ matrix @ p).tocsc()
-        if lumped:
-            self.coarse = lump(self.coarse, int(round(p.shape[1] ** (1.0 / 3.0)))).tocsc()
+        if lumped:  # the lumping rule, "box" or "ends"
+            self.coarse = lump(self.coarse, int(round(p.shape[1] ** (1.0 / 3.0))), lumped).tocsc()
         self.factor = spl.splu(self.coarse) if factor else None
 
     def half_sweep(self, z, r, k):
@@ -325,6 +349,9 @@ def main(argv):
                         help="sweeps before and after on the W-cycle's coarse levels")
     parser.add_argument("--transfers", default="agg,sa,tri",
                         help="transfers to compare, of agg, sa, tri, sa7")
+    parser.add_argument("--lump", choices=("box", "ends"), default="box",
+                        help="sa7's lumping: over the links of each coupling's box, or half on "
+                        "each end's link per axis (a rule a solver can apply row by row)")
     parser.add_argument("--fall", type=float, default=1e-9, help="fall of max |r| to reach")
     parser.add_argument("--coarse", choices=("exact", "w"), default="exact",
                         help="the first coarse level solved exactly, or by a W-cycle of "
@@ -343,8 +370,8 @@ def main(argv):
         wanted = args.transfers.split(",")
         cases = []  # name, P, correction scale, coarse operator lumped to 7 points
         if "agg" in wanted:
-            cases.append(("agg, scale 1.8", aggregate, 1.8, False))
-        for kind, lumped in (("sa", False), ("sa7", True)):
+            cases.append(("agg, scale 1.8", aggregate, 1.8, None))
+        for kind, lumped in (("sa", None), ("sa7", args.lump)):
             if kind not in wanted:
                 continue
             for omega in (1.0, 4.0 / 3.0):
@@ -353,7 +380,7 @@ def main(argv):
                     cases.append(("%s, omega %.2f/rho, scale %.1f" % (kind, omega, scale), p,
                                   scale, lumped))
         if "tri" in wanted:
-            cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0, False))
+            cases.append(("tri, scale 1.0", tensor(trilinear_1d(m)), 1.0, None))
         for name, p, scale, lumped in cases:
             start = time.time()
             if args.coarse == "exact":
