@@ -21,6 +21,8 @@ Transfers (P: coarse to fine; restriction P^T; coarse operator P^T A P):
   tri   vertex-centred trilinear interpolation (coarse points at even interior indices)
   sa7   smoothed aggregation with its Galerkin operator lumped to 7 points (lump below, --lump),
         so that every coarse level keeps the solver's 7-point form
+  sau7  the same, P smoothed by the uniform part of the stencil only (1/6 per neighbour, no
+        permittivity weights: what a solver could apply without the boundary points' lists)
 
 With --coarse w the first coarse level is solved as in the solver instead: a W-cycle of 2x2x2
 aggregation below it (on the candidate's 27-point operator too), its sweeps in 8 colours (a
@@ -348,7 +350,7 @@ def main(argv):
     parser.add_argument("--coarse-sweeps", type=int, default=2,
                         help="sweeps before and after on the W-cycle's coarse levels")
     parser.add_argument("--transfers", default="agg,sa,tri",
-                        help="transfers to compare, of agg, sa, tri, sa7")
+                        help="transfers to compare, of agg, sa, tri, sa7, sau7")
     parser.add_argument("--lump", choices=("box", "ends"), default="box",
                         help="sa7's lumping: over the links of each coupling's box, or half on "
                         "each end's link per axis (a rule a solver can apply row by row)")
@@ -371,6 +373,16 @@ def main(argv):
         cases = []  # name, P, correction scale, coarse operator lumped to 7 points
         if "agg" in wanted:
             cases.append(("agg, scale 1.8", aggregate, 1.8, None))
+        if "sau7" in wanted:  # smoothed by the uniform part of the stencil only
+            neighbours = matrix.copy().tocsr()
+            neighbours.setdiag(0)
+            neighbours.eliminate_zeros()
+            neighbours.data[:] = 1.0
+            omega = 2.0 / 3.0
+            p = (aggregate - omega * (aggregate - (neighbours @ aggregate) / 6.0)).tocsr()
+            for scale in (1.0, 1.2):
+                cases.append(("sau7, omega %.2f, scale %.1f" % (omega, scale), p, scale,
+                              args.lump))
         for kind, lumped in (("sa", None), ("sa7", args.lump)):
             if kind not in wanted:
                 continue
