@@ -86,7 +86,7 @@ DG_API const char *dg_last_error(dg_solver solver);
 DG_API const char *dg_notice(dg_solver solver);
 
 /** Which linear solver the latest dg_solve_* ran and why, one line (e.g. "multigrid: solver
- *  AUTO, linear equation, 385^3 grid (>= 193^3 on the cuda backend)"); "" before the first
+ *  AUTO, linear equation, 385^3 grid (>= 161^3 on the cuda backend)"); "" before the first
  *  solve or for NULL. */
 DG_API const char *dg_solver_choice(dg_solver solver);
 

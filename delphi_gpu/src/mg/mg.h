@@ -32,11 +32,14 @@
 #define DG_MG_STALL_CYCLES 20
 /* DG_SOLVER_AUTO picks multigrid for a linear equation with at least (edge - 2)^3 interior
    points: a grid edge from which multigrid was measured to reach the tolerance sooner than the
-   SOR in dg_bench_mg (docs/MULTIGRID.md: CPU from 161^3 in every run; CUDA faster at every size
-   from 129^3 to 769^3 in PERFORMANCE.md run 15: 1.19x at 193^3, 2.2x at 385^3, 3.9x at 769^3;
-   below 193^3 a solve takes milliseconds either way). */
-#define DG_MG_AUTO_EDGE_CPU  161
-#define DG_MG_AUTO_EDGE_CUDA 193
+   SOR in dg_bench_mg (docs/MULTIGRID.md: CPU from 161^3 in every run; CUDA, PERFORMANCE.md run
+   34, a process's first solve: 1.23-1.26x at 161^3 in mixed and double, 1.21-1.78x at 177^3,
+   with 0.15 M salt 0.98-1.17x at 161^3 and 1.00-1.23x at 177^3; at 129^3 0.79-1.15x).  Newton's
+   steps on CUDA keep the edge where they were measured faster by multigrid (PERFORMANCE.md run
+   27: 1.04-1.09x at 193^3, 0.77x at 129^3). */
+#define DG_MG_AUTO_EDGE_CPU         161
+#define DG_MG_AUTO_EDGE_CUDA        161
+#define DG_MG_AUTO_EDGE_CUDA_NEWTON 193
 /* Largest coarsest level (unknowns) solved by a dense inverse. */
 #define DG_MG_DENSE_MAX 64
 /* In float the scaled residual stops falling near this many float epsilons times max |phi|. */

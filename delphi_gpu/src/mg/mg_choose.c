@@ -22,11 +22,13 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
         return DG_SOLVER_MULTIGRID;
     }
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
-    const int edge = on_cuda ? DG_MG_AUTO_EDGE_CUDA : DG_MG_AUTO_EDGE_CPU;
+    const int nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
+    const int edge = !on_cuda    ? DG_MG_AUTO_EDGE_CPU
+                     : nonlinear ? DG_MG_AUTO_EDGE_CUDA_NEWTON
+                                 : DG_MG_AUTO_EDGE_CUDA;
     const double interior = (double)p->interior_count,
                  least = (edge - 2.0) * (edge - 2.0) * (edge - 2.0);
     const char *reason = NULL;
-    const int nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
     if (nonlinear && o->nonlinear_method != DG_NONLINEAR_NEWTON)
         reason = "DelPhi's nonlinear scheme (multigrid solves Newton's steps)";
     else if (nonlinear && !on_cuda)
