@@ -542,7 +542,8 @@ __global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
    expression as in those kernels, so the results are the same bits; at 385^3 it replaces about
    40 launches of a few microseconds per visit of the first tail level. */
 struct tail_params {
-    int pre, post, coarse_visits; /* the coarse levels' sweeps (dg_mg_params.coarse_sweeps) */
+    int sweeps; /* before and after on each level (dg_mg_params.coarse_sweeps) */
+    int coarse_visits;
     long w_min_unknowns;
     float scale;
 };
@@ -581,7 +582,7 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
             for (long long i = threadIdx.x; i < lv.padded; i += blockDim.x)
                 lv.e[i] = 0.0f;
             __syncthreads();
-            for (int i = 0; i < p.pre; ++i)
+            for (int i = 0; i < p.sweeps; ++i)
                 tail_sweep(lv, 0), tail_sweep(lv, 1);
             visit[l - first] = 0;
             tail_restrict(lv, levels[l + 1]);
@@ -601,7 +602,7 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
                 ++l;
                 break; /* enter the child again */
             }
-            for (int i = 0; i < p.post; ++i)
+            for (int i = 0; i < p.sweeps; ++i)
                 tail_sweep(pv, 1), tail_sweep(pv, 0);
         }
     }
@@ -1358,8 +1359,8 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     level_view &lv = d->levels[l];
     if (d->tail_first >= 0 && l == d->tail_first) {
-        const tail_params tp = {pr->coarse_sweeps, pr->coarse_sweeps, pr->coarse_visits,
-                                pr->w_min_unknowns, (float)pr->correction_scale};
+        const tail_params tp = {pr->coarse_sweeps, pr->coarse_visits, pr->w_min_unknowns,
+                                (float)pr->correction_scale};
         k_tail<<<1, MG_TAIL_THREADS, 0, d->stream>>>(d->levels_device, l, d->level_count - 1,
                                                      d->inverse, tp);
         DG_CUDA_LAUNCHED("k_tail");
