@@ -232,17 +232,36 @@ __global__ void __launch_bounds__(MG_THREADS, COR || JAC ? 6 : 8)
         });
         return;
     }
-    for_colour(g, colour, [&](long long w, int x, int y, int zz) {
-        const long long h = w >> 1;
-        const float f = JAC ? fo[h] : f0 + df * so[h];
-        zw[h] = f * (corrected(g, cor, zo[(w - 1) >> 1], x - 1, y, zz) +
-                     corrected(g, cor, zo[(w + 1) >> 1], x + 1, y, zz) +
-                     corrected(g, cor, zo[(w - g.sy) >> 1], x, y - 1, zz) +
-                     corrected(g, cor, zo[(w + g.sy) >> 1], x, y + 1, zz) +
-                     corrected(g, cor, zo[(w - g.sz) >> 1], x, y, zz - 1) +
-                     corrected(g, cor, zo[(w + g.sz) >> 1], x, y, zz + 1)) +
-                ro[h];
-    });
+    /* corrected() for each neighbour, with the parts of its aggregate's index and of its test
+       that are fixed along a row computed once per row (as for_colour walks the rows): the same
+       values and expression, so the same bits */
+    const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
+    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
+    for (unsigned r = blockIdx.x * MG_ROW_SUBS + sub; r < rows; r += gridDim.x * MG_ROW_SUBS) {
+        const int y = 1 + (int)(r % my), zz = 1 + (int)(r / my);
+        const long long base = g.sy * y + g.sz * zz;
+        const int first = 1 + ((colour + 1 + y + zz) & 1);
+        /* the aggregate row of the neighbour in x (same y, z), below and above in y and in z */
+        const long long ay = cor.sx * ((y + 1) / 2), az = cor.sy * ((zz + 1) / 2);
+        const long long row = ay + az, row_ym = cor.sx * (y / 2) + az,
+                        row_yp = cor.sx * ((y + 2) / 2) + az, row_zm = ay + cor.sy * (zz / 2),
+                        row_zp = ay + cor.sy * ((zz + 2) / 2);
+        const bool ym = (y > 1), yp = (y < g.ny - 2), zm = (zz > 1), zp = (zz < g.nz - 2);
+        auto add = [&](float v, bool interior, long long q) {
+            return interior ? v + cor.scale * cor.e[split_index(cor.h0, q)] : v;
+        };
+        for (int x = first + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES) {
+            const long long w = base + x, h = w >> 1, X = (x + 1) / 2;
+            const float f = JAC ? fo[h] : f0 + df * so[h];
+            zw[h] = f * (add(zo[(w - 1) >> 1], x > 1, x / 2 + row) +
+                         add(zo[(w + 1) >> 1], x < g.nx - 2, (x + 2) / 2 + row) +
+                         add(zo[(w - g.sy) >> 1], ym, X + row_ym) +
+                         add(zo[(w + g.sy) >> 1], yp, X + row_yp) +
+                         add(zo[(w - g.sz) >> 1], zm, X + row_zm) +
+                         add(zo[(w + g.sz) >> 1], zp, X + row_zp)) +
+                    ro[h];
+        }
+    }
 }
 
 /* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
