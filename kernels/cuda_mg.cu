@@ -47,17 +47,19 @@ __device__ __forceinline__ void add_sample(mg_sums &a, double v) {
    threads works on MG_ROW_SUBS rows at a time, MG_ROW_LANES threads along each row (every other
    x: the warp's loads stay within a few sectors), rows grid-strided over the blocks; y and z
    come from one division per row, and no thread idles on a point of the other colour.
-   f(w, x, y, z). */
-template <typename F>
-__device__ __forceinline__ void for_colour(const grid_dims &g, int colour, F f) {
+   row(y, z) is called once per row and returns the row's point function f(w, x) (what is
+   fixed along a row is computed there once). */
+template <typename R>
+__device__ __forceinline__ void for_colour(const grid_dims &g, int colour, R row) {
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
     const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
     for (unsigned r = blockIdx.x * MG_ROW_SUBS + sub; r < rows; r += gridDim.x * MG_ROW_SUBS) {
         const int y = 1 + (int)(r % my), z = 1 + (int)(r / my);
         const long long base = g.sy * y + g.sz * z;
         const int first = 1 + ((colour + 1 + y + z) & 1);
+        const auto f = row(y, z);
         for (int x = first + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES)
-            f(base + x, x, y, z);
+            f(base + x, x);
     }
 }
 
@@ -223,35 +225,32 @@ __global__ void __launch_bounds__(MG_THREADS, COR || JAC ? 6 : 8)
     const float *__restrict__ fo = JAC ? fac + own : nullptr;
     const float *__restrict__ ro = rf + own;
     if (!COR) {
-        for_colour(g, colour, [&](long long w, int, int, int) {
-            const long long h = w >> 1;
-            const float f = JAC ? fo[h] : f0 + df * so[h];
-            zw[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
-                         zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
-                    ro[h];
+        for_colour(g, colour, [&](int, int) {
+            return [&](long long w, int) {
+                const long long h = w >> 1;
+                const float f = JAC ? fo[h] : f0 + df * so[h];
+                zw[h] = f * (zo[(w - 1) >> 1] + zo[(w + 1) >> 1] + zo[(w - g.sy) >> 1] +
+                             zo[(w + g.sy) >> 1] + zo[(w - g.sz) >> 1] + zo[(w + g.sz) >> 1]) +
+                        ro[h];
+            };
         });
         return;
     }
     /* corrected() for each neighbour, with the parts of its aggregate's index and of its test
-       that are fixed along a row computed once per row (as for_colour walks the rows): the same
-       values and expression, so the same bits */
-    const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
-    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
-    for (unsigned r = blockIdx.x * MG_ROW_SUBS + sub; r < rows; r += gridDim.x * MG_ROW_SUBS) {
-        const int y = 1 + (int)(r % my), zz = 1 + (int)(r / my);
-        const long long base = g.sy * y + g.sz * zz;
-        const int first = 1 + ((colour + 1 + y + zz) & 1);
+       that are fixed along a row computed once per row: the same values and expression, so the
+       same bits */
+    for_colour(g, colour, [&](int y, int zz) {
         /* the aggregate row of the neighbour in x (same y, z), below and above in y and in z */
         const long long ay = cor.sx * ((y + 1) / 2), az = cor.sy * ((zz + 1) / 2);
         const long long row = ay + az, row_ym = cor.sx * (y / 2) + az,
                         row_yp = cor.sx * ((y + 2) / 2) + az, row_zm = ay + cor.sy * (zz / 2),
                         row_zp = ay + cor.sy * ((zz + 2) / 2);
         const bool ym = (y > 1), yp = (y < g.ny - 2), zm = (zz > 1), zp = (zz < g.nz - 2);
-        auto add = [&](float v, bool interior, long long q) {
-            return interior ? v + cor.scale * cor.e[split_index(cor.h0, q)] : v;
-        };
-        for (int x = first + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES) {
-            const long long w = base + x, h = w >> 1, X = (x + 1) / 2;
+        return [=](long long w, int x) {
+            auto add = [&](float v, bool interior, long long q) {
+                return interior ? v + cor.scale * cor.e[split_index(cor.h0, q)] : v;
+            };
+            const long long h = w >> 1, X = (x + 1) / 2;
             const float f = JAC ? fo[h] : f0 + df * so[h];
             zw[h] = f * (add(zo[(w - 1) >> 1], x > 1, x / 2 + row) +
                          add(zo[(w + 1) >> 1], x < g.nx - 2, (x + 2) / 2 + row) +
@@ -260,8 +259,8 @@ __global__ void __launch_bounds__(MG_THREADS, COR || JAC ? 6 : 8)
                          add(zo[(w - g.sz) >> 1], zm, X + row_zm) +
                          add(zo[(w + g.sz) >> 1], zp, X + row_zp)) +
                     ro[h];
-        }
-    }
+        };
+    });
 }
 
 /* The first red sweep from z = 0, exactly: z = r at colour 0 (its neighbours, and so its
