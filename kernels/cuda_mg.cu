@@ -327,57 +327,101 @@ __global__ void k_first_pair(grid_dims g, const unsigned char *__restrict__ salt
     }
 }
 
-/* tmp = r - A z (uniform part), rounded to float: it only feeds the float coarse levels.  Each
-   thread on two neighbouring points of a row, as k_first_pair (0.38 ms at 385^3 in double
-   against 0.46 ms with a thread per point). */
+/* The fine residual and its restriction in one pass: the first coarse level's rhs, the sum over
+   each aggregate of D (r - A z), without a grid of fine residuals going out and back (until
+   docs/PERFORMANCE.md run 37 a residual kernel wrote it in float and a restriction kernel read
+   it back: 0.51 ms of a 385^3 mixed cycle, ncu, run 35).  A block works on one band of
+   aggregates at a time: for one (Y, Z), the four interior rows y = 2Y - 1 + oy, z = 2Z - 1 + oz,
+   a row per MG_ROW_LANES threads (sub = oy + 2 oz), a thread on the pair of points 2X - 1, 2X
+   of its row for every X.  A point's residual is rounded to float as the CPU's fine_residual
+   rounds it (mg_solve_template.h), plus at a boundary point (its bit in `boundary`) the boundary
+   part that k_boundary_store left in tmp; the aggregate's sum of D times it runs in double over
+   its points in the order of the CPU's fine_restrict, from the pairs (D, residual) in shared
+   memory. */
 template <typename T, bool JAC>
-__global__ void k_fine_residual(grid_dims g, const unsigned char *__restrict__ salt, float f0,
-                                float df, const float *__restrict__ fac, const T *__restrict__ r,
-                                const float *__restrict__ z, float *__restrict__ tmp) {
+__global__ void __launch_bounds__(MG_THREADS)
+    k_fine_residual_restrict(grid_dims g, const unsigned char *__restrict__ salt, float f0,
+                             float df, const float *__restrict__ fac, const T *__restrict__ r,
+                             const float *__restrict__ z, const float *__restrict__ tmp,
+                             const unsigned *__restrict__ boundary,
+                             const float *__restrict__ dscale, level_view c) {
+    __shared__ float2 part[MG_ROW_SUBS][2][MG_ROW_LANES]; /* (D, tmp) of each point */
     const int lane = threadIdx.x % MG_ROW_LANES, sub = threadIdx.x / MG_ROW_LANES;
-    const unsigned my = g.ny - 2, rows = my * (unsigned)(g.nz - 2);
-    for (unsigned row = blockIdx.x * MG_ROW_SUBS + sub; row < rows;
-         row += gridDim.x * MG_ROW_SUBS) {
-        const int y = 1 + (int)(row % my), zz = 1 + (int)(row / my);
+    const int oy = sub & 1, oz = sub >> 1;
+    const unsigned bands = (unsigned)c.my * (unsigned)c.mz;
+    for (unsigned band = blockIdx.x; band < bands; band += gridDim.x) {
+        const int Y = 1 + (int)(band % (unsigned)c.my), Z = 1 + (int)(band / (unsigned)c.my);
+        const int y = 2 * Y - 1 + oy, zz = 2 * Z - 1 + oz;
+        const bool row = y <= g.ny - 2 && zz <= g.nz - 2;
         const long long base = g.sy * y + g.sz * zz;
-        const int c = (1 + y + zz) & 1; /* colour of x = 1, 3, 5, ...; x + 1 has 1 - c */
-        const float *za = z + (c ? g.h0 : 0), *zb = z + (c ? 0 : g.h0); /* colours c, 1 - c */
-        for (int x = 1 + 2 * lane; x <= g.nx - 2; x += 2 * MG_ROW_LANES) {
-            const long long w = base + x, w1 = w + 1;
-            const int two = x + 1 <= g.nx - 2;
-            const float zm = zb[(w - 1) >> 1], z0 = za[w >> 1], z1 = zb[w1 >> 1],
-                        z2 = za[(w + 2) >> 1];
-            const float a_ym = zb[(w - g.sy) >> 1], a_yp = zb[(w + g.sy) >> 1],
-                        a_zm = zb[(w - g.sz) >> 1], a_zp = zb[(w + g.sz) >> 1];
-            const float b_ym = za[(w1 - g.sy) >> 1], b_yp = za[(w1 + g.sy) >> 1],
-                        b_zm = za[(w1 - g.sz) >> 1], b_zp = za[(w1 + g.sz) >> 1];
-            const T ra = r[w], rb = r[w1];
-            const long long ha = split_index(g, w), hb = split_index(g, w1);
-            const float fa = JAC ? fac[ha] : f0 + df * salt[ha];
-            const float fb = JAC ? fac[hb] : f0 + df * salt[hb];
-            tmp[w] = (float)(ra - (T)z0 + (T)(fa * (zm + z1 + a_ym + a_yp + a_zm + a_zp)));
-            if (two)
-                tmp[w1] = (float)(rb - (T)z1 + (T)(fb * (z0 + z2 + b_ym + b_yp + b_zm + b_zp)));
+        const int col = (1 + y + zz) & 1; /* colour of x = 1, 3, 5, ...; x + 1 has 1 - col */
+        const float *za = z + (col ? g.h0 : 0), *zb = z + (col ? 0 : g.h0);
+        for (int X0 = 1; X0 <= c.mx; X0 += MG_ROW_LANES) {
+            const int X = X0 + lane, x = 2 * X - 1;
+            float2 a = make_float2(0.0f, 0.0f), b = a;
+            if (row && X <= c.mx) {
+                const long long w = base + x, w1 = w + 1;
+                const int two = x + 1 <= g.nx - 2;
+                const float zm = zb[(w - 1) >> 1], z0 = za[w >> 1], z1 = zb[w1 >> 1],
+                            z2 = za[(w + 2) >> 1];
+                const float a_ym = zb[(w - g.sy) >> 1], a_yp = zb[(w + g.sy) >> 1],
+                            a_zm = zb[(w - g.sz) >> 1], a_zp = zb[(w + g.sz) >> 1];
+                const T ra = r[w];
+                const long long ha = split_index(g, w);
+                const float fa = JAC ? fac[ha] : f0 + df * salt[ha];
+                float ta = (float)(ra - (T)z0 + (T)(fa * (zm + z1 + a_ym + a_yp + a_zm + a_zp)));
+                if ((boundary[w >> 5] >> (w & 31)) & 1u) ta += 1.0f * tmp[w];
+                a = make_float2(dscale[w], ta);
+                if (two) {
+                    const float b_ym = za[(w1 - g.sy) >> 1], b_yp = za[(w1 + g.sy) >> 1],
+                                b_zm = za[(w1 - g.sz) >> 1], b_zp = za[(w1 + g.sz) >> 1];
+                    const T rb = r[w1];
+                    const long long hb = split_index(g, w1);
+                    const float fb = JAC ? fac[hb] : f0 + df * salt[hb];
+                    float tb =
+                        (float)(rb - (T)z1 + (T)(fb * (z0 + z2 + b_ym + b_yp + b_zm + b_zp)));
+                    if ((boundary[w1 >> 5] >> (w1 & 31)) & 1u) tb += 1.0f * tmp[w1];
+                    b = make_float2(dscale[w1], tb);
+                }
+            }
+            part[sub][0][lane] = a, part[sub][1][lane] = b;
+            __syncthreads();
+            if (sub == 0 && X <= c.mx) {
+                double sum = 0.0;
+                for (int k = 0; k < 8; ++k) {
+                    const int px = x + (k & 1), py = 2 * Y - 1 + ((k >> 1) & 1),
+                              pz = 2 * Z - 1 + (k >> 2);
+                    if (px > g.nx - 2 || py > g.ny - 2 || pz > g.nz - 2) continue;
+                    const float2 v = part[k >> 1][k & 1][lane];
+                    sum += (double)v.x * (double)v.y;
+                }
+                c.rhs[level_at(c, X + c.sx * Y + c.sy * Z)] = (float)sum;
+            }
+            __syncthreads();
         }
     }
 }
 
-/* Coarse rhs from the fine tmp: sum over the aggregate of D tmp. */
-__global__ void k_fine_restrict(grid_dims g, const float *dscale, const float *tmp, level_view c) {
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < c.count;
-         t += (long long)gridDim.x * blockDim.x) {
-        int X, Y, Z;
-        const long long q = level_index(c, t, &X, &Y, &Z);
-        double sum = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            const int x = 2 * X - 1 + (k & 1), y = 2 * Y - 1 + ((k >> 1) & 1),
-                      z = 2 * Z - 1 + (k >> 2);
-            if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
-            const long long w = x + g.sy * y + g.sz * z;
-            sum += (double)dscale[w] * (double)tmp[w];
-        }
-        c.rhs[level_at(c, q)] = (float)sum;
-    }
+/* tmp[w] = the boundary part of the fine residual at the boundary points of one colour (z in
+   the split layout), as k_boundary<float, float> computes it, for k_fine_residual_restrict. */
+__global__ void k_boundary_store(grid_dims g, int count, const int *index, const double *weight,
+                                 int colour, const float *z, float *tmp) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count) return;
+    const long long w = 2LL * index[k] + colour;
+    const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
+    double sum = 0.0;
+    for (int f = 0; f < 6; ++f)
+        sum += weight[6LL * k + f] * (double)z[split_index(g, w + step[f])];
+    tmp[w] = (float)sum;
+}
+
+/* The bits of the boundary points of one colour in a bitmask over the full grid. */
+__global__ void k_boundary_bits(int count, const int *index, int colour, unsigned *bits) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count) return;
+    const long long w = 2LL * index[k] + colour;
+    atomicOr(&bits[w >> 5], 1u << (w & 31));
 }
 
 __global__ void k_fine_prolong(grid_dims g, float *z, level_view c, float scale) {
@@ -952,6 +996,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
         const size_t nf = (n + 63) & ~(size_t)63;
         carve((void **)&d->z, 2 * nf * sizeof(float));
         if (pass) d->rf = d->z + nf;
+        carve((void **)&d->boundary_bits, (n / 32 + 1) * sizeof(unsigned));
         carve((void **)&d->partials, (MG_PARTIALS + 2 * MG_EDGE_PARTIALS) * sizeof(mg_sums));
         carve((void **)&d->result, MG_SUMS * sizeof(mg_sums));
         for (int c = 0; c < 2; ++c) {
@@ -1003,6 +1048,15 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
             if (list.bytes)
                 DG_CUDA_TRY(cudaMemcpy(list.to, list.from, list.bytes, cudaMemcpyHostToDevice),
                             "cudaMemcpy (multigrid lists)");
+    }
+    /* the boundary points' bits (k_fine_residual_restrict) */
+    DG_CUDA_TRY(cudaMemsetAsync(d->boundary_bits, 0, (n / 32 + 1) * sizeof(unsigned), d->stream),
+                "cudaMemsetAsync (multigrid boundary bits)");
+    for (int c = 0; c < 2; ++c) {
+        if (!d->boundary_count[c]) continue;
+        k_boundary_bits<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->boundary_count[c], d->boundary_index[c], c, d->boundary_bits);
+        DG_CUDA_LAUNCHED("k_boundary_bits");
     }
     void *zeroed[3] = {d->r, d->p, d->q};
     for (int i = 0; i < 3; ++i)
@@ -1446,18 +1500,24 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
     for (int i = 1; i < pr->pre_sweeps; ++i)
         if ((st = fine_sweep(d, 0, err)) || (st = fine_sweep(d, 1, err))) return st;
     if (d->level_count > 0) {
-        if (d->fac)
-            k_fine_residual<T, true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
-                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp);
-        else
-            k_fine_residual<T, false><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
-                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp);
-        DG_CUDA_LAUNCHED("k_fine_residual");
-        if ((st = boundary<float, float>(d, d->z, 1, tmp, 1.0f, err))) return st;
         level_view &c = d->levels[0];
-        k_fine_restrict<<<dg_cuda_mg_blocks(c.count), MG_THREADS, 0, d->stream>>>(d->g, d->dscale,
-                                                                                  tmp, c);
-        DG_CUDA_LAUNCHED("k_fine_restrict");
+        /* the boundary parts first (into tmp), then the residual and its restriction */
+        for (int k = 0; k < 2; ++k) {
+            if (!d->boundary_count[k]) continue;
+            k_boundary_store<<<dg_cuda_mg_blocks(d->boundary_count[k]), MG_THREADS, 0, d->stream>>>(
+                d->g, d->boundary_count[k], d->boundary_index[k], d->boundary_weight[k], k, d->z,
+                tmp);
+            DG_CUDA_LAUNCHED("k_boundary_store");
+        }
+        long long bands = (long long)c.my * c.mz;
+        if (bands > 65535LL * 16) bands = 65535LL * 16;
+        if (d->fac)
+            k_fine_residual_restrict<T, true><<<(int)bands, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp, d->boundary_bits, d->dscale, c);
+        else
+            k_fine_residual_restrict<T, false><<<(int)bands, MG_THREADS, 0, d->stream>>>(
+                d->g, d->salt, d->f0, d->df, d->fac, r, d->z, tmp, d->boundary_bits, d->dscale, c);
+        DG_CUDA_LAUNCHED("k_fine_residual_restrict");
         if (sizeof(T) != sizeof(float)) {
             /* tmp lives in q's memory (free during the cycle): in double its floats also
                covered some of q's face points, which the CG update reads as 0 */

@@ -125,6 +125,7 @@ struct mg_device {
     cudaGraphExec_t preconditioner; /* the V-cycle's fixed launch sequence, captured once */
     float *inverse;                 /* the coarsest level's exact inverse (coarsest_sweeps 0) */
     float *rf;                      /* the residual in float for the sweeps (split layout) */
+    unsigned *boundary_bits;        /* a bit per full-grid point: a boundary point (either list) */
     void *caller;                   /* the caller's phi on the device when its type differs */
     const void *phi;                /* the caller's phi (host), uploaded during the build */
     /* is_double: x in double (double and mixed precision); interior_zero: from the check */
