@@ -1049,15 +1049,6 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
                 DG_CUDA_TRY(cudaMemcpy(list.to, list.from, list.bytes, cudaMemcpyHostToDevice),
                             "cudaMemcpy (multigrid lists)");
     }
-    /* the boundary points' bits (k_fine_residual_restrict) */
-    DG_CUDA_TRY(cudaMemsetAsync(d->boundary_bits, 0, (n / 32 + 1) * sizeof(unsigned), d->stream),
-                "cudaMemsetAsync (multigrid boundary bits)");
-    for (int c = 0; c < 2; ++c) {
-        if (!d->boundary_count[c]) continue;
-        k_boundary_bits<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
-            d->boundary_count[c], d->boundary_index[c], c, d->boundary_bits);
-        DG_CUDA_LAUNCHED("k_boundary_bits");
-    }
     void *zeroed[3] = {d->r, d->p, d->q};
     for (int i = 0; i < 3; ++i)
         DG_CUDA_TRY(cudaMemset(zeroed[i], 0, n * elem), "cudaMemset (multigrid CG vectors)");
@@ -1079,6 +1070,16 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
     if ((st = dg_cuda_mg_build(d, err))) return st; /* phi goes up while it builds */
     /* the uploads and memsets ran on the legacy stream; the solve's stream does not wait */
     DG_CUDA_TRY(cudaDeviceSynchronize(), "multigrid upload");
+    /* the boundary points' bits (k_fine_residual_restrict), from the lists now on the device
+       (a pageable upload may return before its DMA ends) */
+    DG_CUDA_TRY(cudaMemsetAsync(d->boundary_bits, 0, (n / 32 + 1) * sizeof(unsigned), d->stream),
+                "cudaMemsetAsync (multigrid boundary bits)");
+    for (int c = 0; c < 2; ++c) {
+        if (!d->boundary_count[c]) continue;
+        k_boundary_bits<<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->boundary_count[c], d->boundary_index[c], c, d->boundary_bits);
+        DG_CUDA_LAUNCHED("k_boundary_bits");
+    }
     if (h->params.coarsest_sweeps == 0 && h->level_count > 0) {
         if ((st = coarsest_inverse(d, err))) return st;
         /* the levels from the first with fewer than MG_TAIL_UNKNOWNS unknowns run as k_tail */
