@@ -158,21 +158,28 @@ __global__ void k_boundary_dot(grid_dims g, int count, const int *index, const d
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* out[w] += sign * sum_f weight_f in[w + step_f] at the boundary points of one colour; in is
-   in the split layout when in_split (z), else full (x, p). */
-template <typename T, typename U>
-__global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
-                           int colour, const U *in, int in_split, T *out, T sign) {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= count) return;
-    const long long w = 2LL * index[k] + colour;
+/* sum_f weight_f in[w + step_f] (in double) for the k-th boundary point w of a list; in is in
+   the split layout when in_split (z), else full (x, p). */
+template <typename U>
+__device__ __forceinline__ double boundary_sum(const grid_dims &g, const double *weight, int k,
+                                               long long w, const U *in, int in_split) {
     const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
     double sum = 0.0;
     for (int f = 0; f < 6; ++f) {
         const long long v = w + step[f];
         sum += weight[6LL * k + f] * (double)in[in_split ? split_index(g, v) : v];
     }
-    out[w] += sign * (T)sum;
+    return sum;
+}
+
+/* out[w] += sign * boundary_sum at the boundary points of one colour. */
+template <typename T, typename U>
+__global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
+                           int colour, const U *in, int in_split, T *out, T sign) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= count) return;
+    const long long w = 2LL * index[k] + colour;
+    out[w] += sign * (T)boundary_sum(g, weight, k, w, in, in_split);
 }
 
 /* The fine-level smoother's boundary part, in float as on the CPU (with the correction cor of
@@ -370,7 +377,7 @@ __global__ void __launch_bounds__(MG_THREADS)
                 const long long ha = split_index(g, w);
                 const float fa = JAC ? fac[ha] : f0 + df * salt[ha];
                 float ta = (float)(ra - (T)z0 + (T)(fa * (zm + z1 + a_ym + a_yp + a_zm + a_zp)));
-                if ((boundary[w >> 5] >> (w & 31)) & 1u) ta += 1.0f * tmp[w];
+                if ((boundary[w >> 5] >> (w & 31)) & 1u) ta += tmp[w];
                 a = make_float2(dscale[w], ta);
                 if (two) {
                     const float b_ym = za[(w1 - g.sy) >> 1], b_yp = za[(w1 + g.sy) >> 1],
@@ -380,7 +387,7 @@ __global__ void __launch_bounds__(MG_THREADS)
                     const float fb = JAC ? fac[hb] : f0 + df * salt[hb];
                     float tb =
                         (float)(rb - (T)z1 + (T)(fb * (z0 + z2 + b_ym + b_yp + b_zm + b_zp)));
-                    if ((boundary[w1 >> 5] >> (w1 & 31)) & 1u) tb += 1.0f * tmp[w1];
+                    if ((boundary[w1 >> 5] >> (w1 & 31)) & 1u) tb += tmp[w1];
                     b = make_float2(dscale[w1], tb);
                 }
             }
@@ -403,17 +410,13 @@ __global__ void __launch_bounds__(MG_THREADS)
 }
 
 /* tmp[w] = the boundary part of the fine residual at the boundary points of one colour (z in
-   the split layout), as k_boundary<float, float> computes it, for k_fine_residual_restrict. */
+   the split layout), for k_fine_residual_restrict. */
 __global__ void k_boundary_store(grid_dims g, int count, const int *index, const double *weight,
                                  int colour, const float *z, float *tmp) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const long long w = 2LL * index[k] + colour;
-    const long long step[6] = {-1, 1, -g.sy, g.sy, -g.sz, g.sz};
-    double sum = 0.0;
-    for (int f = 0; f < 6; ++f)
-        sum += weight[6LL * k + f] * (double)z[split_index(g, w + step[f])];
-    tmp[w] = (float)sum;
+    tmp[w] = (float)boundary_sum(g, weight, k, w, z, 1);
 }
 
 /* The bits of the boundary points of one colour in a bitmask over the full grid. */
