@@ -2,7 +2,7 @@
  * charges, tests/mg_problem.h).  Usage:
  *   dg_bench_mg [--backend cpu|cuda] [--precision double|float|mixed] [--sizes 33,65,...]
  *               [--maxc 1e-5] [--no-sor] [--no-mg] [--salt] [--nonlinear] [--threads N]
- *               [--error] [--double-phi]
+ *               [--error] [--double-phi] [--history K]
  * --nonlinear (with --salt): nonlinear PB by Newton's method, its steps by the SOR or by
  * multigrid; iterations are then inner sweeps or cycles, with the Newton steps after them.
  * Prints one line per grid and solver: iterations or cycles, seconds (set-up, solve), energy,
@@ -11,7 +11,10 @@
  * Float precision hands the solvers a float phi (as the program does); --double-phi a double one.
  * --error: also a reference solution (multigrid in double to maxc 1e-11 on the same backend)
  * and each answer's max |phi - phi_ref| over the grid and relative energy error: the accuracy
- * each solver reached at the given maxc (linear equations only). */
+ * each solver reached at the given maxc (linear equations only).
+ * --history K: also multigrid solves of exactly 1, 2, ..., K cycles (no criterion) and the true
+ * max and rms residual after each: the residual's history, one fresh solve per count (linear
+ * equations only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,7 @@ typedef struct bench_run {
     int ok;
 } bench_run;
 
-static int threads = 0, nonlinear = 0, double_phi = 0;
+static int threads = 0, nonlinear = 0, double_phi = 0, fixed_cycles = 0;
 
 /* One solve from phi0; the answer is handed back in *keep when keep is not NULL (the caller
    frees it). */
@@ -39,6 +42,8 @@ static bench_run run(dense_problem *d, const double *phi0, int backend, int prec
     o.backend = backend, o.precision = precision, o.solver = method;
     o.num_threads = threads;
     o.max_change_tol = maxc;
+    if (fixed_cycles > 0) /* exactly that many cycles: no criterion */
+        o.max_change_tol = o.rms_change_tol = o.norm_change_tol = 0.0, o.iterations = fixed_cycles;
     if (nonlinear) o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
     dg_solver s = NULL;
     long n = (long)d->nx * d->ny * d->nz;
@@ -86,7 +91,7 @@ static const char *steps(const dg_result *r) {
 
 int main(int argc, char **argv) {
     int backend = DG_BACKEND_CPU, precision = DG_PRECISION_DOUBLE, do_sor = 1, do_mg = 1;
-    int salt = 0, error = 0;
+    int salt = 0, error = 0, history = 0;
     double maxc = 1e-5;
     char sizes[256] = "33,65";
     for (int i = 1; i < argc; ++i) {
@@ -114,11 +119,13 @@ int main(int argc, char **argv) {
             error = 1;
         else if (!strcmp(argv[i], "--double-phi"))
             double_phi = 1;
+        else if (!strcmp(argv[i], "--history") && i + 1 < argc)
+            history = atoi(argv[++i]);
         else {
             fprintf(stderr,
                     "usage: %s [--backend cpu|cuda] [--precision double|float|mixed] "
                     "[--sizes 33,65] [--maxc 1e-5] [--no-sor] [--no-mg] [--salt] "
-                    "[--nonlinear] [--threads N] [--error] [--double-phi]\n",
+                    "[--nonlinear] [--threads N] [--error] [--double-phi] [--history K]\n",
                     argv[0]);
             return 2;
         }
@@ -129,6 +136,10 @@ int main(int argc, char **argv) {
     }
     if (error && nonlinear) {
         fprintf(stderr, "--error measures linear solves only\n");
+        return 2;
+    }
+    if (history && nonlinear) {
+        fprintf(stderr, "--history measures linear solves only\n");
         return 2;
     }
     printf("# backend %s, precision %s, maxc %g, salt %d%s\n",
@@ -184,6 +195,15 @@ int main(int argc, char **argv) {
                 n, mg.t.check_phi, mg.t.mg_phi_in, mg.t.mg_build, mg.t.mg_check_wait,
                 mg.t.mg_release, mg.t.mg_phi_out, mg.t.mg_cycles, mg.t.mg_graph,
                 mg.r.iterations ? 1e3 * mg.t.mg_cycles / mg.r.iterations : 0.0);
+        }
+        for (int c = 1; c <= history; ++c) { /* the residual after exactly c cycles */
+            fixed_cycles = c;
+            bench_run h = run(&d, phi, backend, precision, DG_SOLVER_MULTIGRID, maxc, NULL);
+            fixed_cycles = 0;
+            if (!h.ok) return 1;
+            printf("#   %d MG after %d cycles: max |residual| %.3e, rms %.3e (%s)\n", n, c,
+                   h.r.max_change, h.r.rms_change, dg_outcome_string(h.r.outcome));
+            fflush(stdout);
         }
         if (error) {
             const long count = (long)n * n * n;
