@@ -172,14 +172,14 @@ __device__ __forceinline__ double boundary_sum(const grid_dims &g, const double 
     return sum;
 }
 
-/* out[w] += sign * boundary_sum at the boundary points of one colour. */
-template <typename T, typename U>
+/* out[w] += boundary_sum of in (a full grid) at the boundary points of one colour. */
+template <typename T>
 __global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
-                           int colour, const U *in, int in_split, T *out, T sign) {
+                           int colour, const T *in, T *out) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const long long w = 2LL * index[k] + colour;
-    out[w] += sign * (T)boundary_sum(g, weight, k, w, in, in_split);
+    out[w] += (T)boundary_sum(g, weight, k, w, in, 0);
 }
 
 /* The fine-level smoother's boundary part, in float as on the CPU (with the correction cor of
@@ -1359,27 +1359,18 @@ int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
     return st ? st : read_sums(d, out, 1, err);
 }
 
-/* out += sign * (the boundary points' weights times in's neighbours); in_split: in is z (split
-   layout), else a full grid. */
-template <typename T, typename U>
-int boundary(mg_device *d, const U *in, int in_split, T *out, T sign, dg_error *err) {
-    for (int c = 0; c < 2; ++c) {
-        if (!d->boundary_count[c]) continue;
-        k_boundary<T, U><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
-            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in,
-            in_split, out, sign);
-        DG_CUDA_LAUNCHED("k_boundary");
-    }
-    return DG_OK;
-}
-
-/* out = b - A in. */
+/* out = b - A in: the uniform part, the boundary points' weights times in's neighbours, the
+   charges. */
 template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_error *err) {
     k_residual_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(
         d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->jac_b, in, out);
     DG_CUDA_LAUNCHED("k_residual_uniform");
-    int st = boundary<T, T>(d, in, 0, out, (T)1, err);
-    if (st) return st;
+    for (int c = 0; c < 2; ++c) {
+        if (!d->boundary_count[c]) continue;
+        k_boundary<T><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+            d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out);
+        DG_CUDA_LAUNCHED("k_boundary");
+    }
     for (int c = 0; c < 2; ++c) {
         if (!d->charge_count[c]) continue;
         k_charges<T><<<dg_cuda_mg_blocks(d->charge_count[c]), MG_THREADS, 0, d->stream>>>(
