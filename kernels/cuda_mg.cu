@@ -1614,7 +1614,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     mg_sums m;
     int st = residual<T, X>(d, &m, err);
     if (st) return st;
-    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0,
+    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0,
         finite = !m.nonfinite;
     double best = m.max_abs, reliable = m.max_abs; /* max |r| of the last true residual */
     int true_residual = 1;                         /* m measures b - A x, not the recurrence */
@@ -1628,6 +1628,10 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
                 break;
             }
             fresh = 1;
+        }
+        if (stop) { /* the caller's on_cycle asked (a criterion met first wins) */
+            outcome = DG_OUTCOME_STOPPED;
+            break;
         }
         if (cycles >= ctl->cap) {
             outcome = ctl->fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
@@ -1679,6 +1683,8 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             best = m.max_abs, stalled = 0;
         else
             ++stalled;
+        if (ctl->on_cycle && finite)
+            stop = ctl->on_cycle(ctl->on_cycle_user, cycles, m.max_abs, m.sum_sq) != 0;
     }
     if (finite && outcome != DG_OUTCOME_CONVERGED) {
         if ((st = residual<T, X>(d, &m, err))) return st;

@@ -90,7 +90,8 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
                          m->norm_change,
                          omega,
                          total ? total : m->estimated_total,
-                         dg_wall_seconds() - m->start_time};
+                         dg_wall_seconds() - m->start_time,
+                         DG_SOLVER_SOR};
         if (s->options.progress(&p, s->options.progress_user_data) != 0) m->stopped = 1;
     }
     return DG_OK;

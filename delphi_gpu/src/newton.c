@@ -102,8 +102,13 @@ static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double o
 /* The step's equation by multigrid to a scaled residual of target (or the cap on cycles). */
 static int inner_multigrid(dg_solver s, const dg_newton_ops *ops, void *ws, double target, int cap,
                            int *cycles, int *finite) {
-    dg_mg_control ctl = {
-        {target, 0.0, 0.0}, 0, cap - *cycles, DG_MG_STALL_CYCLES, DG_MG_FLOAT_FLOOR * FLT_EPSILON};
+    dg_mg_control ctl = {{target, 0.0, 0.0},
+                         0,
+                         cap - *cycles,
+                         DG_MG_STALL_CYCLES,
+                         DG_MG_FLOAT_FLOOR * FLT_EPSILON,
+                         NULL,
+                         NULL};
     dg_mg_outcome out = {0};
     dg_error err = {0};
     const int st = ops->inner_mg(ws, &ctl, &out, &err);
@@ -113,7 +118,7 @@ static int inner_multigrid(dg_solver s, const dg_newton_ops *ops, void *ws, doub
     return DG_OK;
 }
 
-static int report_progress(dg_solver s, dg_monitor *m, int step, double omega) {
+static int report_progress(dg_solver s, dg_monitor *m, int step, double omega, int multigrid) {
     if (!s->options.progress) return 0;
     dg_progress p = {m->iterations,
                      DG_PHASE_NONLINEAR,
@@ -123,7 +128,8 @@ static int report_progress(dg_solver s, dg_monitor *m, int step, double omega) {
                      m->norm_change,
                      omega,
                      0,
-                     dg_wall_seconds() - m->start_time};
+                     dg_wall_seconds() - m->start_time,
+                     multigrid ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR};
     return s->options.progress(&p, s->options.progress_user_data) != 0;
 }
 
@@ -205,7 +211,8 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
         mon->max_change = change.max_abs;
         mon->rms_change = sqrt(change.sum_sq / interior);
         mon->norm_change = sqrt(change.sum_sq);
-        if (report_progress(s, mon, step, omega)) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
+        if (report_progress(s, mon, step, omega, multigrid))
+            return *outcome = DG_OUTCOME_STOPPED, DG_OK;
         /* Eisenstat-Walker choice 2 with its safeguard. */
         const double ratio = sqrt(trial.sum_sq) / gnorm;
         double next = 0.9 * ratio * ratio;

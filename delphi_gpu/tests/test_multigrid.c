@@ -88,6 +88,91 @@ static void linear_potential(void) {
     dense_problem_free(&d);
 }
 
+/* What the progress callback saw; stop_at > 0 asks to stop after that cycle. */
+typedef struct cycle_log {
+    int calls, in_order, wrong_fields, stop_at, estimate_mid, mid;
+    double last_max, last_elapsed;
+} cycle_log;
+
+static int on_cycle(const dg_progress *p, void *user) {
+    cycle_log *l = user;
+    l->calls++;
+    if (p->iteration != l->calls) l->in_order = 0;
+    if (p->solver != DG_SOLVER_MULTIGRID || p->phase != DG_PHASE_LINEAR || p->omega != 0.0 ||
+        p->nonlinear_block != 0 || !(p->rms_change <= p->max_change) ||
+        !(p->norm_change >= p->max_change) || p->elapsed_seconds < l->last_elapsed)
+        l->wrong_fields++;
+    if (p->iteration == l->mid) l->estimate_mid = p->estimated_total;
+    l->last_max = p->max_change, l->last_elapsed = p->elapsed_seconds;
+    return l->stop_at > 0 && p->iteration >= l->stop_at;
+}
+
+/* One CPU multigrid solve (maxc 1e-5 unless cycles > 0: exactly that many, no criterion) with
+   the callback when log is not NULL. */
+static dg_result solve_logged(dense_problem *d, double *phi, int cycles, cycle_log *log) {
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_MULTIGRID;
+    if (cycles > 0)
+        o.iterations = cycles;
+    else
+        o.max_change_tol = 1e-5;
+    if (log) o.progress = on_cycle, o.progress_user_data = log;
+    dg_solver s = make_cpu_solver(&o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
+    dg_result r;
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    dg_destroy(s);
+    return r;
+}
+
+/* The progress callback runs after every multigrid cycle with the residual's measures and an
+   estimate of the cycles to go; asked to stop after cycle 3 the solve ends STOPPED with the
+   answer of exactly three cycles. */
+static void progress_and_stop(void) {
+    const int n = 65;
+    dense_problem d;
+    mg_faces faces;
+    const long points = (long)n * n * n;
+    double *start = malloc(points * sizeof *start), *phi = malloc(points * sizeof *phi);
+    double *three = malloc(points * sizeof *three);
+    mg_problem_build(&d, start, n, 0, &faces);
+    memcpy(phi, start, points * sizeof *phi);
+    const dg_result plain = solve_logged(&d, phi, 0, NULL);
+    cycle_log seen = {0, 1, 0, 0, 0, plain.iterations / 2, 0.0, 0.0};
+    memcpy(phi, start, points * sizeof *phi);
+    const dg_result r = solve_logged(&d, phi, 0, &seen);
+    printf("progress: %d calls for %d cycles, estimate after cycle %d: %d\n", seen.calls,
+           r.iterations, seen.mid, seen.estimate_mid);
+    CHECK(r.outcome == DG_OUTCOME_CONVERGED && r.iterations == plain.iterations,
+          "with a callback: %s after %d cycles, without %d", dg_outcome_string(r.outcome),
+          r.iterations, plain.iterations);
+    CHECK(seen.calls == r.iterations && seen.in_order, "%d calls for %d cycles (in order %d)",
+          seen.calls, r.iterations, seen.in_order);
+    CHECK(seen.wrong_fields == 0, "%d reports with wrong fields", seen.wrong_fields);
+    CHECK(seen.last_max <= 1e-6, "last reported max residual %.3e above the tolerance 1e-6",
+          seen.last_max);
+    CHECK(abs(seen.estimate_mid - r.iterations) <= 3, "estimate %d after cycle %d, took %d",
+          seen.estimate_mid, seen.mid, r.iterations);
+
+    cycle_log stopper = {0, 1, 0, 3, 0, 0, 0.0, 0.0};
+    memcpy(phi, start, points * sizeof *phi);
+    const dg_result st = solve_logged(&d, phi, 0, &stopper);
+    memcpy(three, start, points * sizeof *three);
+    const dg_result fixed = solve_logged(&d, three, 3, NULL);
+    CHECK(st.outcome == DG_OUTCOME_STOPPED && st.iterations == 3 && stopper.calls == 3,
+          "stopped: %s after %d cycles, %d calls", dg_outcome_string(st.outcome), st.iterations,
+          stopper.calls);
+    CHECK(fixed.outcome == DG_OUTCOME_COMPLETED && fixed.iterations == 3, "fixed: %s after %d",
+          dg_outcome_string(fixed.outcome), fixed.iterations);
+    CHECK(!memcmp(phi, three, points * sizeof *phi) && st.max_change == fixed.max_change &&
+              st.max_change > 1e-6,
+          "the stopped answer is not three cycles' (max residual %.3e and %.3e)", st.max_change,
+          fixed.max_change);
+    free(start), free(phi), free(three);
+    dense_problem_free(&d);
+}
+
 /* Nonlinear PB is refused with a message naming the option. */
 static void refusals(void) {
     dense_problem d;
@@ -268,6 +353,7 @@ int main(void) {
     auto_choice();
     float_caller();
     refusals();
+    progress_and_stop();
     agreement(33, 0, DG_PRECISION_DOUBLE);
     agreement(65, 0, DG_PRECISION_DOUBLE);
     agreement(65, 1, DG_PRECISION_DOUBLE);

@@ -1,6 +1,7 @@
 /* Hardening of the handle: dg_create rejects an absurd num_threads (naming the value and the
  * limit), and a progress callback that calls back into its own handle (set a medium, set
- * options, solve, destroy) gets DG_ERR_STATE while the running solve goes on unchanged. */
+ * options, solve, destroy) gets DG_ERR_STATE while the running solve goes on unchanged: the
+ * SOR's checks and multigrid's cycles alike. */
 #include "test_util.h"
 
 enum { N = 17 };
@@ -47,7 +48,7 @@ static void thread_limit(void) {
 }
 
 /* Solve the sphere problem; with `intrude` the callback tries everything. */
-static double solve_sphere(int intrude, int backend, reentry *r, dg_result *res) {
+static double solve_sphere(int intrude, int backend, int solver, reentry *r, dg_result *res) {
     dense_problem d, other;
     dense_problem_init(&d, N, N, N, 2.0, 80.0);
     dense_problem_sphere(&d, 8, 8, 8, 4.0, 2.0);
@@ -56,7 +57,8 @@ static double solve_sphere(int intrude, int backend, reentry *r, dg_result *res)
     dg_options o;
     dg_default_options(&o);
     o.backend = backend;
-    o.iterations = 60;
+    o.solver = solver;
+    o.iterations = solver == DG_SOLVER_MULTIGRID ? 4 : 60; /* cycles or sweeps, no criterion */
     o.check_interval = 10;
     memset(r, 0, sizeof *r);
     if (intrude) o.progress = intruder, o.progress_user_data = r;
@@ -78,12 +80,16 @@ static double solve_sphere(int intrude, int backend, reentry *r, dg_result *res)
     return centre;
 }
 
-static void reentry_on(int backend, const char *name) {
+static void reentry_on(int backend, int solver, const char *name) {
     reentry quiet, noisy;
     dg_result a, b;
-    const double clean = solve_sphere(0, backend, &quiet, &a);
-    const double tried = solve_sphere(1, backend, &noisy, &b);
-    CHECK(noisy.calls > 0, "%s: callback ran", name);
+    const double clean = solve_sphere(0, backend, solver, &quiet, &a);
+    const double tried = solve_sphere(1, backend, solver, &noisy, &b);
+    CHECK(a.solver == solver && b.solver == solver, "%s: solver %d and %d", name, a.solver,
+          b.solver);
+    /* the SOR checks every 10 of its 60 sweeps; multigrid reports each of its 4 cycles */
+    CHECK(noisy.calls == (solver == DG_SOLVER_MULTIGRID ? 4 : 6), "%s: callback ran %d times", name,
+          noisy.calls);
     CHECK(noisy.set_medium == DG_ERR_STATE, "%s: set medium in callback: %d", name,
           noisy.set_medium);
     CHECK(strstr(noisy.message, "progress callback") != NULL, "%s: message: %s", name,
@@ -101,8 +107,12 @@ static void reentry_on(int backend, const char *name) {
 
 int main(void) {
     thread_limit();
-    reentry_on(DG_BACKEND_CPU, "cpu");
+    reentry_on(DG_BACKEND_CPU, DG_SOLVER_SOR, "cpu");
+    reentry_on(DG_BACKEND_CPU, DG_SOLVER_MULTIGRID, "cpu multigrid");
     int devices = 0;
-    if (dg_cuda_device_count(&devices) == DG_OK && devices > 0) reentry_on(DG_BACKEND_CUDA, "cuda");
+    if (dg_cuda_device_count(&devices) == DG_OK && devices > 0) {
+        reentry_on(DG_BACKEND_CUDA, DG_SOLVER_SOR, "cuda");
+        reentry_on(DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, "cuda multigrid");
+    }
     return test_finish("test_reentry");
 }

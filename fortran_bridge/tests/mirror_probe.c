@@ -56,7 +56,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
         typedef dg_progress T;
         long v[] = {OFF(T, iteration),  OFF(T, phase),           OFF(T, nonlinear_block),
                     OFF(T, max_change), OFF(T, rms_change),      OFF(T, norm_change),
-                    OFF(T, omega),      OFF(T, estimated_total), OFF(T, elapsed_seconds)};
+                    OFF(T, omega),      OFF(T, estimated_total), OFF(T, elapsed_seconds),
+                    OFF(T, solver)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];

@@ -50,7 +50,7 @@ program test_fortran_mirror
     at(c_loc(prog%iteration)), at(c_loc(prog%phase)), at(c_loc(prog%nonlinear_block)), &
     at(c_loc(prog%max_change)), at(c_loc(prog%rms_change)), at(c_loc(prog%norm_change)), &
     at(c_loc(prog%omega)), at(c_loc(prog%estimated_total)), &
-    at(c_loc(prog%elapsed_seconds))] - at(c_loc(prog)))
+    at(c_loc(prog%elapsed_seconds)), at(c_loc(prog%solver))] - at(c_loc(prog)))
 
   call check_struct(3, 'dg_result', c_sizeof(res), [ &
     at(c_loc(res%outcome)), at(c_loc(res%iterations)), at(c_loc(res%linear_iterations)), &

@@ -30,14 +30,22 @@ int progress_record(const dg_progress *now, progress_state *p) {
     p->last_line = t;
     p->lines++;
     const double rate = t > 0 ? now->iteration / t : 0.0;
+    /* a linear multigrid solve counts cycles and measures its scaled residual */
+    const int cycles = now->solver == DG_SOLVER_MULTIGRID && now->phase == DG_PHASE_LINEAR;
     char left[64] = "";
     if (now->estimated_total > now->iteration && rate > 0)
-        snprintf(left, sizeof left, ", about %.0f s left (of %d iterations)",
-                 (now->estimated_total - now->iteration) / rate, now->estimated_total);
+        snprintf(left, sizeof left, ", about %.0f s left (of %d %s)",
+                 (now->estimated_total - now->iteration) / rate, now->estimated_total,
+                 cycles ? "cycles" : "iterations");
     char block[32] = "";
     if (now->phase == DG_PHASE_NONLINEAR)
         snprintf(block, sizeof block, " nonlinear block %d,", now->nonlinear_block);
-    log_progress(p->log, "%s:%s iteration %d, max change %.3e kT/e, %.0f it/s%s",
-                 p->label ? p->label : "solve", block, now->iteration, now->max_change, rate, left);
+    if (cycles)
+        log_progress(p->log, "%s: cycle %d, max residual %.3e kT/e, %.2f cycles/s%s",
+                     p->label ? p->label : "solve", now->iteration, now->max_change, rate, left);
+    else
+        log_progress(p->log, "%s:%s iteration %d, max change %.3e kT/e, %.0f it/s%s",
+                     p->label ? p->label : "solve", block, now->iteration, now->max_change, rate,
+                     left);
     return 0;
 }

@@ -161,8 +161,12 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
     }
     if (p && p->count) {
         const int rows = 24, stride = p->count > rows ? (p->count + rows - 1) / rows : 1;
-        log_info(log, "  rms-change     max change    at iteration%s",
-                 stride > 1 ? "   (every few checks shown)" : "");
+        if (res->solver == DG_SOLVER_MULTIGRID && !res->nonlinear_blocks)
+            log_info(log, "  rms residual   max residual  after cycle%s",
+                     stride > 1 ? "   (every few cycles shown)" : "");
+        else
+            log_info(log, "  rms-change     max change    at iteration%s",
+                     stride > 1 ? "   (every few checks shown)" : "");
         for (int i = 0; i < p->count; ++i)
             if (i % stride == 0 || i == p->count - 1)
                 log_info(log, "  %.4e     %.4e    %d%s", p->history[i].rms_change,

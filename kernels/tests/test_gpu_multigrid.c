@@ -5,7 +5,8 @@
  * 1e-4; mixed (CUDA: float CG vectors, double x and true residuals; CPU: the double loop) to 1e-9.
  * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
  * answers of a solve from the whole phi; a handle's later solves, on the workspace its backend
- * kept, those of a fresh handle.  Skips (77) without a GPU. */
+ * kept, those of a fresh handle.  The progress callback runs after every cycle, and a stop
+ * after cycle 3 leaves the answer of exactly three cycles.  Skips (77) without a GPU. */
 #include <limits.h>
 
 #include "gpu_test.h"
@@ -365,8 +366,78 @@ static void auto_below(void) {
     dense_problem_free(&d);
 }
 
+/* What the progress callback saw; stop_at > 0 asks to stop after that cycle. */
+typedef struct cycle_log {
+    int calls, in_order, not_multigrid, stop_at;
+    double last_max;
+} cycle_log;
+
+static int on_cycle(const dg_progress *p, void *user) {
+    cycle_log *l = user;
+    l->calls++;
+    if (p->iteration != l->calls) l->in_order = 0;
+    if (p->solver != DG_SOLVER_MULTIGRID || p->phase != DG_PHASE_LINEAR) l->not_multigrid++;
+    l->last_max = p->max_change;
+    return l->stop_at > 0 && p->iteration >= l->stop_at;
+}
+
+/* A CUDA multigrid solve: maxc 1e-5, or exactly `cycles` cycles without a criterion. */
+static dg_result solve_logged(dense_problem *d, double *phi, int precision, int cycles,
+                              cycle_log *log) {
+    dg_options o;
+    dg_default_options(&o);
+    o.solver = DG_SOLVER_MULTIGRID, o.precision = precision;
+    if (cycles > 0)
+        o.iterations = cycles;
+    else
+        o.max_change_tol = 1e-5;
+    if (log) o.progress = on_cycle, o.progress_user_data = log;
+    dg_solver s = gpu_make_solver(DG_BACKEND_CUDA, &o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
+    dg_result r;
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    dg_destroy(s);
+    return r;
+}
+
+static void progress_and_stop(int precision) {
+    const int n = 65;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    mg_faces faces;
+    double *start = malloc(points * sizeof *start), *phi = malloc(points * sizeof *phi);
+    double *three = malloc(points * sizeof *three);
+    mg_problem_build(&d, start, n, 1, &faces);
+    const char *name = precision == DG_PRECISION_MIXED ? "mixed" : "double";
+    cycle_log seen = {0, 1, 0, 0, 0.0};
+    memcpy(phi, start, points * sizeof *phi);
+    const dg_result r = solve_logged(&d, phi, precision, 0, &seen);
+    printf("progress (%s): %d calls for %d cycles (%s)\n", name, seen.calls, r.iterations,
+           dg_outcome_string(r.outcome));
+    CHECK(r.outcome == DG_OUTCOME_CONVERGED && seen.calls == r.iterations && seen.in_order &&
+              !seen.not_multigrid && seen.last_max <= 1e-6,
+          "%s: %s, %d calls for %d cycles, last max %.3e", name, dg_outcome_string(r.outcome),
+          seen.calls, r.iterations, seen.last_max);
+    cycle_log stopper = {0, 1, 0, 3, 0.0};
+    memcpy(phi, start, points * sizeof *phi);
+    const dg_result st = solve_logged(&d, phi, precision, 0, &stopper);
+    memcpy(three, start, points * sizeof *three);
+    const dg_result fixed = solve_logged(&d, three, precision, 3, NULL);
+    CHECK(st.outcome == DG_OUTCOME_STOPPED && st.iterations == 3 && stopper.calls == 3,
+          "%s stopped: %s after %d cycles, %d calls", name, dg_outcome_string(st.outcome),
+          st.iterations, stopper.calls);
+    CHECK(fixed.outcome == DG_OUTCOME_COMPLETED && !memcmp(phi, three, points * sizeof *phi) &&
+              st.max_change == fixed.max_change,
+          "%s: the stopped answer is not three cycles' (%s; max residual %.3e and %.3e)", name,
+          dg_outcome_string(fixed.outcome), st.max_change, fixed.max_change);
+    free(start), free(phi), free(three);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     gpu_require_device("test_gpu_multigrid");
+    progress_and_stop(DG_PRECISION_DOUBLE);
+    progress_and_stop(DG_PRECISION_MIXED);
     compare(65, 0, DG_PRECISION_DOUBLE);
     compare(65, 1, DG_PRECISION_DOUBLE);
     compare(97, 0, DG_PRECISION_DOUBLE);

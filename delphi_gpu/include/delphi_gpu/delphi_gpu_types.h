@@ -140,18 +140,24 @@ typedef enum dg_phase {
 } dg_phase;
 
 /* ---------------------------------------------------------------------------------------------
- * Progress reporting: the library never prints; it calls this after every convergence check.
+ * Progress reporting: the library never prints; it calls this after every convergence check
+ * (the SOR), every Newton step, and every cycle of a linear multigrid solve.
  * ------------------------------------------------------------------------------------------- */
 typedef struct dg_progress {
-    int iteration;          /**< iterations completed so far (all phases) */
+    int iteration;          /**< iterations completed so far (all phases); multigrid: cycles */
     int phase;              /**< dg_phase */
     int nonlinear_block;    /**< nonlinear block number (1-based), 0 in the linear phase */
-    double max_change;      /**< max |change| over one iteration (kT/e), DelPhi's rmxch */
-    double rms_change;      /**< DelPhi's rmsch */
-    double norm_change;     /**< DelPhi's rnormch */
-    double omega;           /**< relaxation factor in use */
+    double max_change;      /**< max |change| over one iteration (kT/e), DelPhi's rmxch;
+                                 multigrid: max |scaled residual|, the change a Jacobi sweep
+                                 would make (dg_result's convention) */
+    double rms_change;      /**< DelPhi's rmsch (multigrid: rms of that residual) */
+    double norm_change;     /**< DelPhi's rnormch (multigrid: its norm) */
+    double omega;           /**< relaxation factor in use (0 in a multigrid solve) */
     int estimated_total;    /**< estimated total iterations at the end (0 = unknown) */
     double elapsed_seconds; /**< wall time since the solve started */
+    int solver;             /**< dg_solver_method running: DG_SOLVER_SOR or DG_SOLVER_MULTIGRID
+                                 (Newton's steps by multigrid too); the last member, so a
+                                 caller built before it was added reads the rest unchanged */
 } dg_progress;
 
 /** Return 0 to go on, non-zero to stop the solve (outcome DG_OUTCOME_STOPPED). */

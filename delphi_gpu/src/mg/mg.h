@@ -144,13 +144,21 @@ __host__ __device__
 /** Bytes the hierarchy holds per fine grid point (for reports). */
 double dg_mg_bytes_per_point(const dg_mg_hierarchy *h);
 
+/** Called after every cycle with the cycles done and the measures of the residual the loop
+ *  then holds (the CG recurrence's, or a true residual just computed): max |r| and the sum of
+ *  r^2 over the interior.  Non-zero asks the loop to stop: unless that residual meets the
+ *  criterion, the solve ends with DG_OUTCOME_STOPPED and x as it stands is the answer. */
+typedef int (*dg_mg_cycle_fn)(void *user, int cycles, double max_abs, double sum_sq);
+
 /** The stopping rule of one solve, shared by the CPU and CUDA loops. */
 typedef struct dg_mg_control {
-    double tol[3]; /* on max |r|, rms r, norm r of the scaled residual (0 = unused) */
-    int fixed;     /* run exactly cap cycles (no criterion, a fixed count) */
-    int cap;       /* most cycles */
-    int stall;     /* stop after this many cycles without a 1 % fall of max |r| */
-    double floor;  /* float: max |r| <= floor * max |phi| counts as met (0 in double) */
+    double tol[3];           /* on max |r|, rms r, norm r of the scaled residual (0 = unused) */
+    int fixed;               /* run exactly cap cycles (no criterion, a fixed count) */
+    int cap;                 /* most cycles */
+    int stall;               /* stop after this many cycles without a 1 % fall of max |r| */
+    double floor;            /* float: max |r| <= floor * max |phi| counts as met (0 in double) */
+    dg_mg_cycle_fn on_cycle; /* NULL: none */
+    void *on_cycle_user;
 } dg_mg_control;
 
 /** What a solve reached: cycles done, outcome, the final residual's measures. */

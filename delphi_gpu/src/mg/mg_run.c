@@ -23,6 +23,7 @@ void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
         c->fixed ? o->iterations : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
     c->stall = DG_MG_STALL_CYCLES;
     c->floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
+    c->on_cycle = NULL, c->on_cycle_user = NULL;
 }
 
 int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
@@ -31,6 +32,60 @@ int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_
            (c->tol[0] > 0 && max_abs <= c->tol[0]) ||
            (c->tol[1] > 0 && sqrt(sum_sq / interior) <= c->tol[1]) ||
            (c->tol[2] > 0 && sqrt(sum_sq) <= c->tol[2]);
+}
+
+/* The caller's progress callback after every cycle (dg_mg_control.on_cycle): the residual's
+   measures in dg_result's convention and an estimate of the cycles to the criterion from the
+   mean fall per cycle over the later half of the cycles so far (the first cycles fall faster
+   than the rest). */
+#define RELAY_KEPT 64 /* cycles whose measures are kept */
+typedef struct progress_relay {
+    dg_solver s;
+    const dg_mg_control *ctl;
+    double start, interior;
+    double kept[RELAY_KEPT][3]; /* max, rms, norm after cycle c at kept[c % RELAY_KEPT] */
+} progress_relay;
+
+static int estimate_cycles(const progress_relay *pr, int cycles) {
+    const dg_mg_control *c = pr->ctl;
+    if (c->fixed) return c->cap;
+    const double *now = pr->kept[cycles % RELAY_KEPT];
+    int from = cycles / 2;
+    if (from < 1) from = 1;
+    if (cycles - from >= RELAY_KEPT) from = cycles - RELAY_KEPT + 1;
+    const double *then = pr->kept[from % RELAY_KEPT];
+    int best = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (!(c->tol[i] > 0)) continue;
+        int total = 0;
+        if (now[i] <= c->tol[i])
+            total = cycles;
+        else if (cycles >= 3 && now[i] < then[i]) {
+            const double fall = log(now[i] / then[i]) / (cycles - from); /* per cycle, < 0 */
+            const double more = ceil(log(c->tol[i] / now[i]) / fall);
+            if (more < c->cap) total = cycles + (int)more;
+        }
+        if (total > 0 && (best == 0 || total < best)) best = total;
+    }
+    return best < c->cap ? best : c->cap;
+}
+
+static int relay_cycle(void *user, int cycles, double max_abs, double sum_sq) {
+    progress_relay *pr = user;
+    double *now = pr->kept[cycles % RELAY_KEPT];
+    now[0] = max_abs, now[1] = sqrt(sum_sq / pr->interior), now[2] = sqrt(sum_sq);
+    const dg_options *o = &pr->s->options;
+    dg_progress p = {cycles,
+                     DG_PHASE_LINEAR,
+                     0,
+                     now[0],
+                     now[1],
+                     now[2],
+                     0.0,
+                     estimate_cycles(pr, cycles),
+                     dg_wall_seconds() - pr->start,
+                     DG_SOLVER_MULTIGRID};
+    return o->progress(&p, o->progress_user_data);
 }
 
 /* The caller's phi <-> a working-precision grid: in = all points, out = interior only (the
@@ -84,13 +139,15 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     dg_error err = {0};
     int st;
     double solve_start = 0.0, solve_end = 0.0;
+    dg_mg_control ctl;
+    dg_mg_make_control(o, is_double, &ctl);
+    progress_relay relay = {s, &ctl, start, (double)p->interior_count, {{0.0}}};
+    if (o->progress) ctl.on_cycle = relay_cycle, ctl.on_cycle_user = &relay;
     if (on_cuda) {
         /* phi goes to the device and the answer comes back once, straight from and to the
            caller's array; the hierarchy is built there */
         st = dg_mg_plan(&h, p, &params, o->num_threads, message, sizeof message);
         if (st != DG_OK) return dg_fail(s, st, "%s", message);
-        dg_mg_control ctl;
-        dg_mg_make_control(o, is_double, &ctl);
         /* dg_solve's phi check (which may still be running) says whether the interior is all
            +0.0 (then only the faces go up) or holds a non-finite value (then nothing is
            written and dg_solve names it); the solve may start before it ends (mg.h) */
@@ -120,8 +177,6 @@ int dg_mg_run(dg_solver s, dg_result *r) {
             return dg_fail(s, st, "%s", message);
         }
         solve_start = dg_wall_seconds();
-        dg_mg_control ctl;
-        dg_mg_make_control(o, is_double, &ctl);
         st = is_double ? dg_mg_solve_d(&h, work, &ctl, &out, &err)
                        : dg_mg_solve_f(&h, work, &ctl, &out, &err);
         dg_mg_free(&h);

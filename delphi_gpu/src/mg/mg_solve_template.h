@@ -321,7 +321,7 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     const double faces = SFX(faces_max)(p, x);
     SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
     m.phi_max = fmax(m.phi_max, faces);
-    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0;
+    int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0;
     double rho = 0.0, best = m.max_abs;
     while (m.finite) {
         if (!fixed && dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
@@ -334,6 +334,10 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
                 break;
             }
             fresh = 1; /* restart the recurrence from the true residual */
+        }
+        if (stop) { /* the caller's on_cycle asked (a criterion met first wins) */
+            outcome = DG_OUTCOME_STOPPED;
+            break;
         }
         if (cycles >= cap) {
             outcome = fixed ? DG_OUTCOME_COMPLETED : DG_OUTCOME_NOT_CONVERGED;
@@ -363,6 +367,8 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
             best = m.max_abs, stalled = 0;
         else
             ++stalled;
+        if (ctl.on_cycle && m.finite)
+            stop = ctl.on_cycle(ctl.on_cycle_user, cycles, m.max_abs, m.sum_sq) != 0;
     }
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
         SFX(apply_uniform)(h, x, r, 1);
