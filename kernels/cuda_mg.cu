@@ -610,7 +610,7 @@ struct tail_params {
     int sweeps; /* before and after on each level (dg_mg_params.coarse_sweeps) */
     int coarse_visits;
     long w_min_unknowns;
-    float scale;
+    float scale, single_visit_scale; /* dg_mg_params' (dg_mg_scale) */
 };
 
 /* One step of k_tail: the block's threads over the level, then a barrier. */
@@ -659,8 +659,8 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
             if (l == first) return;
             --l;
             const level_view &pv = levels[l];
-            tail_prolong(pv, levels[l + 1], p.scale);
             const int visits = (long)pv.count < p.w_min_unknowns ? 1 : p.coarse_visits;
+            tail_prolong(pv, levels[l + 1], visits == 1 ? p.single_visit_scale : p.scale);
             if (++visit[l - first] < visits) {
                 tail_sweep(pv, 1), tail_sweep(pv, 0), tail_sweep(pv, 1);
                 tail_restrict(pv, levels[l + 1]);
@@ -1427,7 +1427,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     level_view &lv = d->levels[l];
     if (d->tail_first >= 0 && l == d->tail_first) {
         const tail_params tp = {pr->coarse_sweeps, pr->coarse_visits, pr->w_min_unknowns,
-                                (float)pr->correction_scale};
+                                (float)pr->correction_scale, (float)pr->single_visit_scale};
         k_tail<<<1, MG_TAIL_THREADS, 0, d->stream>>>(d->levels_device, l, d->level_count - 1,
                                                      d->inverse, tp);
         DG_CUDA_LAUNCHED("k_tail");
@@ -1455,7 +1455,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         DG_CUDA_LAUNCHED("k_coarse_restrict");
         if ((st = coarse_cycle(d, l + 1, err))) return st;
         k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
-            lv, cv, (float)pr->correction_scale);
+            lv, cv, (float)dg_mg_scale(pr, (long)lv.count));
         DG_CUDA_LAUNCHED("k_coarse_prolong");
         if (v + 1 < visits)
             if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||

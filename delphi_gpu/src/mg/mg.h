@@ -61,14 +61,22 @@ typedef struct dg_mg_params {
     int coarse_sweeps;   /* coarse levels (not the coarsest): sweeps before and after, each */
     int coarsest_sweeps; /* symmetric GS sweeps on the coarsest level; 0 = exact (dense inverse) */
     int coarsest_size;   /* stop coarsening at this many unknowns or fewer (<= DG_MG_DENSE_MAX) */
-    double correction_scale; /* over-correction of the aggregation coarse correction */
-    int coarse_visits;       /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
-    long w_min_unknowns;     /* a level with fewer unknowns visits the next once (V below) */
+    double correction_scale;   /* over-correction of the aggregation coarse correction: the
+                                  fine level's, and a coarse level's that visits the next twice */
+    double single_visit_scale; /* a coarse level's that visits the next once (dg_mg_scale) */
+    int coarse_visits;         /* coarse corrections per coarse level: 1 = V-cycle, 2 = W */
+    long w_min_unknowns;       /* a level with fewer unknowns visits the next once (V below) */
 } dg_mg_params;
 
 /** Coarse corrections a level of this many unknowns makes. */
 static inline int dg_mg_visits(const dg_mg_params *p, long unknowns) {
     return unknowns < p->w_min_unknowns ? 1 : p->coarse_visits;
+}
+
+/** The scale of the correction a coarse level of this many unknowns takes from the next one
+ *  (the fine level always takes correction_scale). */
+static inline double dg_mg_scale(const dg_mg_params *p, long unknowns) {
+    return dg_mg_visits(p, unknowns) == 1 ? p->single_visit_scale : p->correction_scale;
 }
 
 /** The hierarchy built once per medium (fine level from the prepared medium). */
