@@ -606,12 +606,6 @@ __global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
    block's threads over the level followed by a barrier.  Every point is computed by the same
    expression as in those kernels, so the results are the same bits; at 385^3 it replaces about
    40 launches of a few microseconds per visit of the first tail level. */
-struct tail_params {
-    int sweeps; /* before and after on each level (dg_mg_params.coarse_sweeps) */
-    int coarse_visits;
-    long w_min_unknowns;
-    float scale, single_visit_scale; /* dg_mg_params' (dg_mg_scale) */
-};
 
 /* One step of k_tail: the block's threads over the level, then a barrier. */
 __device__ void tail_sweep(const level_view &l, int colour) {
@@ -633,7 +627,7 @@ __device__ void tail_prolong(const level_view &f, const level_view &c, float sca
 }
 
 __global__ void __launch_bounds__(MG_TAIL_THREADS)
-    k_tail(const level_view *levels, int first, int last, const float *inverse, tail_params p) {
+    k_tail(const level_view *levels, int first, int last, const float *inverse, dg_mg_params p) {
     __shared__ float rhs[DG_MG_DENSE_MAX];
     int visit[DG_MG_TAIL_DEPTH];
     int l = first;
@@ -647,7 +641,7 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
             for (long long i = threadIdx.x; i < lv.padded; i += blockDim.x)
                 lv.e[i] = 0.0f;
             __syncthreads();
-            for (int i = 0; i < p.sweeps; ++i)
+            for (int i = 0; i < p.coarse_sweeps; ++i)
                 tail_sweep(lv, 0), tail_sweep(lv, 1);
             visit[l - first] = 0;
             tail_restrict(lv, levels[l + 1]);
@@ -659,15 +653,15 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
             if (l == first) return;
             --l;
             const level_view &pv = levels[l];
-            const int visits = (long)pv.count < p.w_min_unknowns ? 1 : p.coarse_visits;
-            tail_prolong(pv, levels[l + 1], visits == 1 ? p.single_visit_scale : p.scale);
+            tail_prolong(pv, levels[l + 1], (float)dg_mg_scale(&p, (long)pv.count));
+            const int visits = dg_mg_visits(&p, (long)pv.count);
             if (++visit[l - first] < visits) {
                 tail_sweep(pv, 1), tail_sweep(pv, 0), tail_sweep(pv, 1);
                 tail_restrict(pv, levels[l + 1]);
                 ++l;
                 break; /* enter the child again */
             }
-            for (int i = 0; i < p.sweeps; ++i)
+            for (int i = 0; i < p.coarse_sweeps; ++i)
                 tail_sweep(pv, 1), tail_sweep(pv, 0);
         }
     }
@@ -1426,10 +1420,8 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
     const dg_mg_params *pr = &d->h->params;
     level_view &lv = d->levels[l];
     if (d->tail_first >= 0 && l == d->tail_first) {
-        const tail_params tp = {pr->coarse_sweeps, pr->coarse_visits, pr->w_min_unknowns,
-                                (float)pr->correction_scale, (float)pr->single_visit_scale};
         k_tail<<<1, MG_TAIL_THREADS, 0, d->stream>>>(d->levels_device, l, d->level_count - 1,
-                                                     d->inverse, tp);
+                                                     d->inverse, *pr);
         DG_CUDA_LAUNCHED("k_tail");
         return DG_OK;
     }

@@ -68,14 +68,21 @@ typedef struct dg_mg_params {
     long w_min_unknowns;       /* a level with fewer unknowns visits the next once (V below) */
 } dg_mg_params;
 
+/* Inline functions the host and the CUDA kernels share. */
+#ifdef __CUDACC__
+#define DG_MG_HOST_DEVICE __host__ __device__
+#else
+#define DG_MG_HOST_DEVICE
+#endif
+
 /** Coarse corrections a level of this many unknowns makes. */
-static inline int dg_mg_visits(const dg_mg_params *p, long unknowns) {
+DG_MG_HOST_DEVICE static inline int dg_mg_visits(const dg_mg_params *p, long unknowns) {
     return unknowns < p->w_min_unknowns ? 1 : p->coarse_visits;
 }
 
 /** The scale of the correction a coarse level of this many unknowns takes from the next one
  *  (the fine level always takes correction_scale). */
-static inline double dg_mg_scale(const dg_mg_params *p, long unknowns) {
+DG_MG_HOST_DEVICE static inline double dg_mg_scale(const dg_mg_params *p, long unknowns) {
     return dg_mg_visits(p, unknowns) == 1 ? p->single_visit_scale : p->correction_scale;
 }
 
@@ -140,11 +147,7 @@ int dg_mg_jacobian_update(dg_mg_hierarchy *h, char *message, size_t message_size
 /** The weight ratio D'_i / D_i = f / factor of a Jacobian point, bounded (d may overflow);
  *  the host and the device share it. */
 #define DG_MG_JACOBIAN_RATIO_MAX 1e12
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-    static inline double
-    dg_mg_jacobian_ratio(double f, float factor) {
+DG_MG_HOST_DEVICE static inline double dg_mg_jacobian_ratio(double f, float factor) {
     const double ratio = f / (double)factor;
     return factor > 0.0f && ratio < DG_MG_JACOBIAN_RATIO_MAX ? ratio : DG_MG_JACOBIAN_RATIO_MAX;
 }
