@@ -793,55 +793,51 @@ __global__ void k_step(grid_dims g, const mg_sums *res, const T *__restrict__ p,
         x[t] += alpha * (X)p[t];
 }
 
-/* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start); when x is
-   non-NULL it first takes the last update's step, x += alpha p with the old p (the same
-   operation k_update made before; see there), and the partials of max |x| are written. */
+/* p = z + beta p, beta = rho / rho_old from the device's sums (0 on a fresh start), and the
+   partials of max |p| and sum p^2 of the new p (its step alpha p is the cycle's change of x);
+   when x is non-NULL it first takes the last update's step, x += alpha p with the old p (the
+   same operation k_update made before; see there), and the partials of max |x| too. */
 template <typename T, typename X>
 __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *res, int fresh,
                             T *__restrict__ p, X *__restrict__ x, mg_sums *partials) {
     const T beta = (T)(fresh ? 0.0 : res[MG_RZ].sum_sq / res[MG_RZ_OLD].sum_sq);
+    const X alpha = x ? (X)(T)res[MG_ALPHA].sum_sq : (X)0;
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
     const long long S = (long long)gridDim.x * blockDim.x;
     long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (!x) {
-        for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
-            T zv[MG_ILP], pv[MG_ILP];
-#pragma unroll
-            for (int k = 0; k < MG_ILP; ++k) {
-                const long long w = t + k * S;
-                zv[k] = (T)z[split_index(g, w)], pv[k] = p[w];
-            }
-#pragma unroll
-            for (int k = 0; k < MG_ILP; ++k)
-                p[t + k * S] = zv[k] + beta * pv[k];
-        }
-        for (; t < g.points; t += S)
-            p[t] = (T)z[split_index(g, t)] + beta * p[t];
-        return;
-    }
-    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
-    const X alpha = (X)(T)res[MG_ALPHA].sum_sq;
     for (; t + (MG_ILP - 1) * S < g.points; t += MG_ILP * S) {
         T zv[MG_ILP], pv[MG_ILP];
         X xv[MG_ILP];
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
-            zv[k] = (T)z[split_index(g, w)], pv[k] = p[w], xv[k] = x[w];
+            zv[k] = (T)z[split_index(g, w)], pv[k] = p[w];
+            if (x) xv[k] = x[w];
         }
 #pragma unroll
         for (int k = 0; k < MG_ILP; ++k) {
             const long long w = t + k * S;
-            const X xn = xv[k] + alpha * (X)pv[k];
-            x[w] = xn;
-            acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
-            p[w] = zv[k] + beta * pv[k];
+            if (x) {
+                const X xn = xv[k] + alpha * (X)pv[k];
+                x[w] = xn;
+                acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+            }
+            const T pn = zv[k] + beta * pv[k];
+            p[w] = pn;
+            acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
+            acc.sum_sq += (double)pn * (double)pn;
         }
     }
     for (; t < g.points; t += S) {
-        const X xn = x[t] + alpha * (X)p[t];
-        x[t] = xn;
-        acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
-        p[t] = (T)z[split_index(g, t)] + beta * p[t];
+        if (x) {
+            const X xn = x[t] + alpha * (X)p[t];
+            x[t] = xn;
+            acc.phi_max = fmax(acc.phi_max, fabs((double)xn));
+        }
+        const T pn = (T)z[split_index(g, t)] + beta * p[t];
+        p[t] = pn;
+        acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
+        acc.sum_sq += (double)pn * (double)pn;
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
@@ -1610,12 +1606,13 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         finite = !m.nonfinite;
     double best = m.max_abs, reliable = m.max_abs; /* max |r| of the last true residual */
     int true_residual = 1;                         /* m measures b - A x, not the recurrence */
+    dg_mg_measures change = dg_mg_no_change({m.max_abs, m.sum_sq});
     while (finite) {
-        if (!ctl->fixed && dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+        if (!ctl->fixed && dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
             if (!true_residual && (st = residual<T, X>(d, &m, err))) return st;
             reliable = m.max_abs, true_residual = 1;
             finite = !m.nonfinite;
-            if (dg_mg_met(ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+            if (dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
@@ -1642,25 +1639,29 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             d->g, d->z, d->result, fresh, p, stepped ? x : NULL, d->partials);
         DG_CUDA_LAUNCHED("k_direction");
         d->step_pending = 0;
-        if (stepped && (st = fold(d, MG_XMAX, MG_PARTIALS, err))) return st;
+        if ((st = fold(d, MG_DIRECTION, MG_PARTIALS, err))) return st;
         fresh = 0;
         if ((st = apply_dot<T, X>(d, p, q, err))) return st;
         if ((st = fold(d, MG_PQ, MG_PARTIALS + 2 * MG_EDGE_PARTIALS, err))) return st;
         k_update<T><<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, d->result, q, r, d->partials);
         DG_CUDA_LAUNCHED("k_update");
         if ((st = fold(d, MG_MEASURES, MG_PARTIALS, err))) return st;
-        mg_sums sums[MG_XMAX + 1];
-        if ((st = read_sums(d, sums, MG_XMAX + 1, err))) return st;
+        mg_sums sums[MG_DIRECTION + 1];
+        if ((st = read_sums(d, sums, MG_DIRECTION + 1, err))) return st;
         const double pq = sums[MG_PQ].sum_sq;
         if (!(pq > 0.0) || !isfinite(pq)) { /* k_update left r as it was, x has no step due */
             finite = isfinite(pq);
             break;
         }
         d->step_pending = 1;
+        /* the step x takes in the next pass: alpha as k_update rounds it, times p's measures */
+        const double alpha = fabs((double)(T)(sums[MG_RZ].sum_sq / pq));
+        change.max_abs = alpha * sums[MG_DIRECTION].max_abs;
+        change.sum_sq = alpha * alpha * sums[MG_DIRECTION].sum_sq;
         /* max |x| (the float floor's scale) is that of x before this update's step, which x
            takes in the next pass; the true residual's check before "converged" measures it
            exactly */
-        const double phi_max = stepped ? sums[MG_XMAX].phi_max : m.phi_max;
+        const double phi_max = stepped ? sums[MG_DIRECTION].phi_max : m.phi_max;
         m = sums[MG_MEASURES];
         m.phi_max = phi_max;
         finite = !m.nonfinite;
@@ -1675,8 +1676,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             best = m.max_abs, stalled = 0;
         else
             ++stalled;
-        if (ctl->on_cycle && finite)
-            stop = ctl->on_cycle(ctl->on_cycle_user, cycles, m.max_abs, m.sum_sq) != 0;
+        if (ctl->on_cycle && finite) stop = ctl->on_cycle(ctl->on_cycle_user, cycles, change) != 0;
     }
     if (finite && outcome != DG_OUTCOME_CONVERGED) {
         if ((st = residual<T, X>(d, &m, err))) return st;
@@ -1688,6 +1688,9 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     res->max_abs = m.max_abs;
     res->rms = sqrt(m.sum_sq / interior);
     res->norm = sqrt(m.sum_sq);
+    res->change_max = cycles ? change.max_abs : 0.0;
+    res->change_rms = cycles ? sqrt(change.sum_sq / interior) : 0.0;
+    res->change_norm = cycles ? sqrt(change.sum_sq) : 0.0;
     return DG_OK;
 }
 

@@ -24,9 +24,9 @@ struct mg_sums {
 };
 
 /* The device's sums (mg_device.result): the residual's measures, (r, z)_D of this cycle, (p, q)_D,
-   max |x| after x's last step (phi_max), (r, z)_D of the previous cycle, and the last update's
-   alpha (sum_sq). */
-enum { MG_MEASURES, MG_RZ, MG_PQ, MG_XMAX, MG_RZ_OLD, MG_ALPHA, MG_SUMS };
+   the new direction's max |p| and sum p^2 with max |x| after x's last step (phi_max), (r, z)_D
+   of the previous cycle, and the last update's alpha (sum_sq). */
+enum { MG_MEASURES, MG_RZ, MG_PQ, MG_DIRECTION, MG_RZ_OLD, MG_ALPHA, MG_SUMS };
 
 struct grid_dims {
     int nx, ny, nz;

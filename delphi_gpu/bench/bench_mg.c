@@ -12,9 +12,9 @@
  * --error: also a reference solution (multigrid in double to maxc 1e-11 on the same backend)
  * and each answer's max |phi - phi_ref| over the grid and relative energy error: the accuracy
  * each solver reached at the given maxc (linear equations only).
- * --history K: also multigrid solves of exactly 1, 2, ..., K cycles (no criterion) and the true
- * max and rms residual after each: the residual's history, one fresh solve per count (linear
- * equations only). */
+ * --history K: also multigrid solves of exactly 1, 2, ..., K cycles (no criterion) and the max
+ * and rms change of phi in the last cycle of each: the changes' history, one fresh solve per
+ * count (linear equations only). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,13 +196,13 @@ int main(int argc, char **argv) {
                 mg.t.mg_release, mg.t.mg_phi_out, mg.t.mg_cycles, mg.t.mg_graph,
                 mg.r.iterations ? 1e3 * mg.t.mg_cycles / mg.r.iterations : 0.0);
         }
-        for (int c = 1; c <= history; ++c) { /* the residual after exactly c cycles */
+        for (int c = 1; c <= history; ++c) { /* the change of cycle c */
             fixed_cycles = c;
             bench_run h = run(&d, phi, backend, precision, DG_SOLVER_MULTIGRID, maxc, NULL);
             fixed_cycles = 0;
             if (!h.ok) return 1;
-            printf("#   %d MG after %d cycles: max |residual| %.3e, rms %.3e (%s)\n", n, c,
-                   h.r.max_change, h.r.rms_change, dg_outcome_string(h.r.outcome));
+            printf("#   %d MG cycle %d: max change %.3e, rms %.3e (%s)\n", n, c, h.r.max_change,
+                   h.r.rms_change, dg_outcome_string(h.r.outcome));
             fflush(stdout);
         }
         if (error) {
@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
                     "#   %d %s error: max |phi - phi_ref| %.3e (max |phi_ref| %.4g), energy %.2e "
                     "relative; final %s %.3e\n",
                     n, a ? "MG " : "SOR", worst, scale, (energies[a] - ref_energy) / ref_energy,
-                    a ? "max |residual|" : "max change", final_change[a]);
+                    a ? "cycle's max change" : "max change", final_change[a]);
             }
             free(ref), free(sor_phi), free(mg_phi);
         }

@@ -102,7 +102,8 @@ static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double o
 /* The step's equation by multigrid to a scaled residual of target (or the cap on cycles). */
 static int inner_multigrid(dg_solver s, const dg_newton_ops *ops, void *ws, double target, int cap,
                            int *cycles, int *finite) {
-    dg_mg_control ctl = {{target, 0.0, 0.0},
+    dg_mg_control ctl = {{0.0, 0.0, 0.0},
+                         {target, 0.0, 0.0},
                          0,
                          cap - *cycles,
                          DG_MG_STALL_CYCLES,
@@ -136,9 +137,8 @@ static int report_progress(dg_solver s, dg_monitor *m, int step, double omega, i
 static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, int cap,
                        int multigrid, dg_monitor *mon, int *outcome, dg_result *r) {
     const tolerances tol = newton_tolerances(&s->options);
-    /* Multigrid's inner floor: the linear multigrid's residual tolerance for a change
-       tolerance (mg.h), applied to the SOR's inner floor. */
-    const double mg_floor = DG_MG_RESIDUAL_PER_CHANGE * tol.inner_floor;
+    /* Multigrid's inner floor: a residual tolerance for the SOR's inner change floor (mg.h). */
+    const double mg_floor = DG_MG_NEWTON_RESIDUAL_PER_CHANGE * tol.inner_floor;
     const double interior = (double)s->prep.interior_count;
     dg_error err = {0};
     dg_newton_norms g = {0};

@@ -30,7 +30,7 @@ int progress_record(const dg_progress *now, progress_state *p) {
     p->last_line = t;
     p->lines++;
     const double rate = t > 0 ? now->iteration / t : 0.0;
-    /* a linear multigrid solve counts cycles and measures its scaled residual */
+    /* a linear multigrid solve counts cycles (max_change: a cycle's change of phi) */
     const int cycles = now->solver == DG_SOLVER_MULTIGRID && now->phase == DG_PHASE_LINEAR;
     char left[64] = "";
     if (now->estimated_total > now->iteration && rate > 0)
@@ -41,7 +41,7 @@ int progress_record(const dg_progress *now, progress_state *p) {
     if (now->phase == DG_PHASE_NONLINEAR)
         snprintf(block, sizeof block, " nonlinear block %d,", now->nonlinear_block);
     if (cycles)
-        log_progress(p->log, "%s: cycle %d, max residual %.3e kT/e, %.2f cycles/s%s",
+        log_progress(p->log, "%s: cycle %d, max change %.3e kT/e, %.2f cycles/s%s",
                      p->label ? p->label : "solve", now->iteration, now->max_change, rate, left);
     else
         log_progress(p->log, "%s:%s iteration %d, max change %.3e kT/e, %.0f it/s%s",

@@ -153,7 +153,7 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
     if (choice && choice[0]) log_info(log, "solver choice        : %s", choice);
     if (res->solver == DG_SOLVER_MULTIGRID) {
         log_info(log, "solver               : multigrid-preconditioned CG (iterations are cycles; "
-                      "changes are the final scaled residual)");
+                      "changes are the last cycle's change of phi)");
     } else {
         log_info(log, "gauss-seidel spectral radius is %.6f (omega %.6f)", res->spectral_radius,
                  res->omega);
@@ -162,7 +162,7 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
     if (p && p->count) {
         const int rows = 24, stride = p->count > rows ? (p->count + rows - 1) / rows : 1;
         if (res->solver == DG_SOLVER_MULTIGRID && !res->nonlinear_blocks)
-            log_info(log, "  rms residual   max residual  after cycle%s",
+            log_info(log, "  rms-change     max change    after cycle%s",
                      stride > 1 ? "   (every few cycles shown)" : "");
         else
             log_info(log, "  rms-change     max change    at iteration%s",

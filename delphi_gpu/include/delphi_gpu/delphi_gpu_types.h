@@ -148,10 +148,9 @@ typedef struct dg_progress {
     int phase;              /**< dg_phase */
     int nonlinear_block;    /**< nonlinear block number (1-based), 0 in the linear phase */
     double max_change;      /**< max |change| over one iteration (kT/e), DelPhi's rmxch;
-                                 multigrid: max |scaled residual|, the change a Jacobi sweep
-                                 would make (dg_result's convention) */
-    double rms_change;      /**< DelPhi's rmsch (multigrid: rms of that residual) */
-    double norm_change;     /**< DelPhi's rnormch (multigrid: its norm) */
+                                 multigrid: over the cycle just done (dg_result's convention) */
+    double rms_change;      /**< DelPhi's rmsch */
+    double norm_change;     /**< DelPhi's rnormch */
     double omega;           /**< relaxation factor in use (0 in a multigrid solve) */
     int estimated_total;    /**< estimated total iterations at the end (0 = unknown) */
     double elapsed_seconds; /**< wall time since the solve started */
@@ -327,7 +326,7 @@ typedef struct dg_result {
     int linear_iterations; /**< of which in the linear phase */
     int nonlinear_blocks;  /**< nonlinear blocks completed */
     int checks;            /**< convergence checks done */
-    double max_change;     /**< at the last check (kT/e) */
+    double max_change;     /**< of phi at the last check (kT/e); multigrid: its last cycle's */
     double rms_change;
     double norm_change;
     double spectral_radius;   /**< used (given or estimated) */

@@ -17,15 +17,19 @@
 
 #include "../solver_internal.h"
 
-/* With no criterion and no fixed count: the SOR-equivalent max change tolerance used. */
+/* With no criterion and no fixed count: the max change tolerance used. */
 #define DG_MG_DEFAULT_MAX_CHANGE 1e-5
-/* The tolerance on the scaled residual (the change a Jacobi sweep would make) is this many
-   times the SOR's change tolerance.  Measured against reference solutions from 33^3 to 769^3
-   (docs/MULTIGRID.md, "Stopping rule"): the multigrid's max error is 3-6 times its final max
-   residual, the SOR's 0.7-2.4 times its change tolerance from 65^3 on, so a tenth keeps the
-   multigrid's answer at least as close to the exact discrete solution as the SOR's from 65^3
-   on (1.6 times closer at 65^3, 4-13 times from 385^3; at 33^3 2.0e-6 against 1.3e-6 kT/e). */
-#define DG_MG_RESIDUAL_PER_CHANGE 0.1
+/* A linear solve stops on DelPhi's own criterion, the change of phi over one iteration, here
+   one cycle (the CG step alpha p): max |alpha p| <= maxc (likewise rms and norm), once the true
+   scaled residual (the change a Jacobi sweep would make) is within the same tolerance.  Measured
+   against reference solutions (docs/MULTIGRID.md, "Stopping rule"): the error left after a
+   cycle is 0.1-0.7 times that cycle's change, so the answer is at least as close to the exact
+   discrete solution as the SOR's (whose error is 0.35-6 times maxc), on proteins as on the
+   benchmark's medium; the residual alone measured the error of a protein's low-energy modes
+   poorly (max error 3.5-17 times the final max residual). */
+/* Newton's steps by multigrid stop on the scaled residual (an inexact Newton method's forcing
+   term); their floor is this many times the SOR's inner change floor. */
+#define DG_MG_NEWTON_RESIDUAL_PER_CHANGE 0.1
 /* Cap on cycles when max_iterations is 0. */
 #define DG_MG_MAX_CYCLES 500
 /* Stop (not converged) after this many cycles without a 1 % fall of the max residual. */
@@ -155,15 +159,20 @@ DG_MG_HOST_DEVICE static inline double dg_mg_jacobian_ratio(double f, float fact
 /** Bytes the hierarchy holds per fine grid point (for reports). */
 double dg_mg_bytes_per_point(const dg_mg_hierarchy *h);
 
-/** Called after every cycle with the cycles done and the measures of the residual the loop
- *  then holds (the CG recurrence's, or a true residual just computed): max |r| and the sum of
- *  r^2 over the interior.  Non-zero asks the loop to stop: unless that residual meets the
- *  criterion, the solve ends with DG_OUTCOME_STOPPED and x as it stands is the answer. */
-typedef int (*dg_mg_cycle_fn)(void *user, int cycles, double max_abs, double sum_sq);
+/** Max |v| and the sum of v^2 over the interior of a grid vector v. */
+typedef struct dg_mg_measures {
+    double max_abs, sum_sq;
+} dg_mg_measures;
 
-/** The stopping rule of one solve, shared by the CPU and CUDA loops. */
+/** Called after every cycle with the cycles done and the measures of that cycle's change of
+ *  phi (the CG step alpha p).  Non-zero asks the loop to stop: unless the criterion is met, the
+ *  solve ends with DG_OUTCOME_STOPPED and x as it stands is the answer. */
+typedef int (*dg_mg_cycle_fn)(void *user, int cycles, dg_mg_measures change);
+
+/** The stopping rule of one solve, shared by the CPU and CUDA loops (dg_mg_met). */
 typedef struct dg_mg_control {
-    double tol[3];           /* on max |r|, rms r, norm r of the scaled residual (0 = unused) */
+    double change_tol[3];    /* on the last cycle's change: max, rms, norm (0 = unused) */
+    double residual_tol[3];  /* on the scaled residual: max, rms, norm (0 = unused) */
     int fixed;               /* run exactly cap cycles (no criterion, a fixed count) */
     int cap;                 /* most cycles */
     int stall;               /* stop after this many cycles without a 1 % fall of max |r| */
@@ -172,10 +181,12 @@ typedef struct dg_mg_control {
     void *on_cycle_user;
 } dg_mg_control;
 
-/** What a solve reached: cycles done, outcome, the final residual's measures. */
+/** What a solve reached: cycles done, outcome, the final residual's measures and the last
+ *  cycle's change (max, rms, norm; 0 before a cycle). */
 typedef struct dg_mg_outcome {
     int cycles, outcome;
     double max_abs, rms, norm;
+    double change_max, change_rms, change_norm;
     /* CUDA: phi to the device, the cycles (from the first residual to the last), the answer
        back to the caller; the rest of dg_cuda_mg_solve is the hierarchy's set-up, of which
        check_wait_seconds waited for dg_solve's phi check and release_seconds freed the device's
@@ -186,9 +197,16 @@ typedef struct dg_mg_outcome {
 
 void dg_mg_make_control(const dg_options *options, int is_double, dg_mg_control *c);
 
-/** 1 if the residual measures meet any tolerance of the control. */
-int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
-              double interior);
+/** 1 if the control's criterion is met: a tolerance i with change_tol[i] or residual_tol[i]
+ *  set that the last cycle's change and the residual both meet (an unset one is no
+ *  condition), or the float floor.  change: the last cycle's (before any cycle: no change, so
+ *  dg_mg_no_change). */
+int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
+              double phi_max, double interior);
+
+/** The change to assume before the first cycle: none when the residual is exactly zero (x is
+ *  the exact solution), else unbounded. */
+dg_mg_measures dg_mg_no_change(dg_mg_measures residual);
 
 /* dg_phi_check_view.wait's answer for a check that has not ended (when not asked to block). */
 #define DG_MG_CHECK_RUNNING 2

@@ -11,14 +11,15 @@
 #include "mg.h"
 
 void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
-    /* Tolerances on the scaled residual, matched to the SOR change tolerances. */
-    const double g = DG_MG_RESIDUAL_PER_CHANGE;
-    c->tol[0] = g * o->max_change_tol;
-    c->tol[1] = g * o->rms_change_tol;
-    c->tol[2] = g * o->norm_change_tol;
-    const int criteria = c->tol[0] > 0 || c->tol[1] > 0 || c->tol[2] > 0;
+    /* DelPhi's tolerances on the change of a cycle, the true residual within the same (mg.h) */
+    c->change_tol[0] = o->max_change_tol;
+    c->change_tol[1] = o->rms_change_tol;
+    c->change_tol[2] = o->norm_change_tol;
+    const int criteria = c->change_tol[0] > 0 || c->change_tol[1] > 0 || c->change_tol[2] > 0;
     c->fixed = !criteria && o->iterations > 0;
-    if (!criteria && !c->fixed) c->tol[0] = g * DG_MG_DEFAULT_MAX_CHANGE;
+    if (!criteria && !c->fixed) c->change_tol[0] = DG_MG_DEFAULT_MAX_CHANGE;
+    for (int i = 0; i < 3; ++i)
+        c->residual_tol[i] = c->change_tol[i];
     c->cap =
         c->fixed ? o->iterations : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
     c->stall = DG_MG_STALL_CYCLES;
@@ -26,18 +27,34 @@ void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
     c->on_cycle = NULL, c->on_cycle_user = NULL;
 }
 
-int dg_mg_met(const dg_mg_control *c, double max_abs, double sum_sq, double phi_max,
-              double interior) {
-    return (c->floor > 0 && max_abs <= c->floor * phi_max) ||
-           (c->tol[0] > 0 && max_abs <= c->tol[0]) ||
-           (c->tol[1] > 0 && sqrt(sum_sq / interior) <= c->tol[1]) ||
-           (c->tol[2] > 0 && sqrt(sum_sq) <= c->tol[2]);
+/* max, rms and norm of a vector's measures. */
+static void three(dg_mg_measures m, double interior, double out[3]) {
+    out[0] = m.max_abs, out[1] = sqrt(m.sum_sq / interior), out[2] = sqrt(m.sum_sq);
 }
 
-/* The caller's progress callback after every cycle (dg_mg_control.on_cycle): the residual's
-   measures in dg_result's convention and an estimate of the cycles to the criterion from the
-   mean fall per cycle over the later half of the cycles so far (the first cycles fall faster
-   than the rest). */
+int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
+              double phi_max, double interior) {
+    if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return 1;
+    double r[3], d[3];
+    three(residual, interior, r);
+    three(change, interior, d);
+    for (int i = 0; i < 3; ++i) {
+        const double ct = c->change_tol[i], rt = c->residual_tol[i];
+        if (!(ct > 0) && !(rt > 0)) continue;
+        if ((!(ct > 0) || d[i] <= ct) && (!(rt > 0) || r[i] <= rt)) return 1;
+    }
+    return 0;
+}
+
+dg_mg_measures dg_mg_no_change(dg_mg_measures residual) {
+    const dg_mg_measures none = {0.0, 0.0}, unbounded = {HUGE_VAL, HUGE_VAL};
+    return residual.max_abs == 0.0 ? none : unbounded;
+}
+
+/* The caller's progress callback after every cycle (dg_mg_control.on_cycle): the measures of
+   the cycle's change of phi (dg_result's convention, as the SOR's change of an iteration) and
+   an estimate of the cycles to the criterion from the mean fall per cycle over the later half
+   of the cycles so far (the first cycles fall faster than the rest). */
 #define RELAY_KEPT 64 /* cycles whose measures are kept */
 typedef struct progress_relay {
     dg_solver s;
@@ -56,13 +73,14 @@ static int estimate_cycles(const progress_relay *pr, int cycles) {
     const double *then = pr->kept[from % RELAY_KEPT];
     int best = 0;
     for (int i = 0; i < 3; ++i) {
-        if (!(c->tol[i] > 0)) continue;
+        const double tol = c->change_tol[i];
+        if (!(tol > 0)) continue;
         int total = 0;
-        if (now[i] <= c->tol[i])
+        if (now[i] <= tol)
             total = cycles;
         else if (cycles >= 3 && now[i] < then[i]) {
             const double fall = log(now[i] / then[i]) / (cycles - from); /* per cycle, < 0 */
-            const double more = ceil(log(c->tol[i] / now[i]) / fall);
+            const double more = ceil(log(tol / now[i]) / fall);
             if (more < c->cap) total = cycles + (int)more;
         }
         if (total > 0 && (best == 0 || total < best)) best = total;
@@ -70,10 +88,10 @@ static int estimate_cycles(const progress_relay *pr, int cycles) {
     return best < c->cap ? best : c->cap;
 }
 
-static int relay_cycle(void *user, int cycles, double max_abs, double sum_sq) {
+static int relay_cycle(void *user, int cycles, dg_mg_measures change) {
     progress_relay *pr = user;
     double *now = pr->kept[cycles % RELAY_KEPT];
-    now[0] = max_abs, now[1] = sqrt(sum_sq / pr->interior), now[2] = sqrt(sum_sq);
+    three(change, pr->interior, now);
     const dg_options *o = &pr->s->options;
     dg_progress p = {cycles,
                      DG_PHASE_LINEAR,
@@ -193,7 +211,9 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     }
     r->outcome = out.outcome;
     r->iterations = r->linear_iterations = r->checks = out.cycles;
-    r->max_change = out.max_abs, r->rms_change = out.rms, r->norm_change = out.norm;
+    /* DelPhi's convention: the change of the last iteration (here cycle) */
+    r->max_change = out.change_max, r->rms_change = out.change_rms,
+    r->norm_change = out.change_norm;
     /* set-up: phi in, the hierarchy, the answer out; solve: the cycles */
     s->timing.mg_cycles = r->solve_seconds;
     s->timing.mg_setup = s->timing.mg_phi_in + s->timing.mg_build + s->timing.mg_phi_out;

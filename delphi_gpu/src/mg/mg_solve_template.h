@@ -7,6 +7,7 @@ typedef struct SFX(mg_sums) {
     double max_abs, sum_sq;
     double phi_max; /* max |x| of the interior (the solve adds the faces': the float floor) */
     int finite;
+    dg_mg_measures p; /* update: max |p| and sum p^2 of the direction that x stepped along */
 } SFX(mg_sums);
 
 /* Uniform part of the scaled operator: out = sign * (in - factor * sum of neighbours) [+ add],
@@ -70,7 +71,7 @@ static SFX(mg_sums)
             }
         pmax[z] = m, psum[z] = s, pphi[z] = f;
     }
-    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1, {0.0, 0.0}};
     for (int z = 1; z < p->nz - 1; ++z) {
         if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
         out.max_abs = fmax(out.max_abs, pmax[z]);
@@ -80,16 +81,17 @@ static SFX(mg_sums)
     return out;
 }
 
-/* x += alpha p, r -= alpha q over the interior, and the measures of the new r. */
+/* x += alpha p, r -= alpha q over the interior, the measures of the new r and those of p. */
 static SFX(mg_sums)
     SFX(update)(const dg_mg_hierarchy *h, REAL alpha, const REAL *restrict pp,
                 const REAL *restrict q, REAL *restrict x, REAL *restrict r, double *plane) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
     double *pmax = plane, *psum = plane + p->nz, *pphi = plane + 2 * p->nz;
+    double *dmax = plane + 3 * p->nz, *dsum = plane + 4 * p->nz;
 #pragma omp parallel for schedule(static) num_threads(h->threads)
     for (int z = 1; z < p->nz - 1; ++z) {
-        double m = 0.0, s = 0.0, f = 0.0;
+        double m = 0.0, s = 0.0, f = 0.0, dm = 0.0, ds = 0.0;
         for (int y = 1; y < p->ny - 1; ++y) {
             const size_t row = sy * y + sz * z;
             for (int x0 = 1; x0 < p->nx - 1; ++x0) {
@@ -97,6 +99,9 @@ static SFX(mg_sums)
                 x[w] += alpha * pp[w];
                 const double b = fabs((double)x[w]);
                 f = b > f ? b : f;
+                const double d = fabs((double)pp[w]);
+                dm = d > dm ? d : dm;
+                ds += d * d;
                 const REAL v = r[w] - alpha * q[w];
                 r[w] = v;
                 const double a = (double)v;
@@ -104,14 +109,16 @@ static SFX(mg_sums)
                 m = fabs(a) > m ? fabs(a) : m; /* a NaN makes s NaN */
             }
         }
-        pmax[z] = m, psum[z] = s, pphi[z] = f;
+        pmax[z] = m, psum[z] = s, pphi[z] = f, dmax[z] = dm, dsum[z] = ds;
     }
-    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1};
+    SFX(mg_sums) out = {0.0, 0.0, 0.0, 1, {0.0, 0.0}};
     for (int z = 1; z < p->nz - 1; ++z) {
         if (!isfinite(pmax[z]) || !isfinite(psum[z])) out.finite = 0;
         out.max_abs = fmax(out.max_abs, pmax[z]);
         out.sum_sq += psum[z];
         out.phi_max = fmax(out.phi_max, pphi[z]);
+        out.p.max_abs = fmax(out.p.max_abs, dmax[z]);
+        out.p.sum_sq += dsum[z];
     }
     return out;
 }
@@ -310,7 +317,7 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
 
     REAL *r = calloc(p->point_count, sizeof(REAL)), *pp = calloc(p->point_count, sizeof(REAL));
     REAL *q = calloc(p->point_count, sizeof(REAL)), *x = phi; /* solved in place */
-    double *plane = malloc(3 * sizeof(double) * (size_t)p->nz);
+    double *plane = malloc(5 * sizeof(double) * (size_t)p->nz);
     if (!r || !pp || !q || !plane) {
         free(r), free(pp), free(q), free(plane);
         return dg_error_set(err, DG_ERR_OUT_OF_MEMORY,
@@ -323,13 +330,16 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     m.phi_max = fmax(m.phi_max, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0;
     double rho = 0.0, best = m.max_abs;
+    dg_mg_measures change = dg_mg_no_change((dg_mg_measures){m.max_abs, m.sum_sq});
     while (m.finite) {
-        if (!fixed && dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+        if (!fixed &&
+            dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
             /* confirm with the true residual (the recurrence drifts in low precision) */
             SFX(apply_uniform)(h, x, r, 1);
             m = SFX(measure)(h, r, x, plane);
             m.phi_max = fmax(m.phi_max, faces);
-            if (dg_mg_met(&ctl, m.max_abs, m.sum_sq, m.phi_max, interior)) {
+            if (dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max,
+                          interior)) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
@@ -362,13 +372,14 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
         const REAL alpha = (REAL)(rho / pq);
         m = SFX(update)(h, alpha, pp, q, x, r, plane);
         m.phi_max = fmax(m.phi_max, faces);
+        const double a = fabs((double)alpha);
+        change.max_abs = a * m.p.max_abs, change.sum_sq = a * a * m.p.sum_sq;
         ++cycles;
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
         else
             ++stalled;
-        if (ctl.on_cycle && m.finite)
-            stop = ctl.on_cycle(ctl.on_cycle_user, cycles, m.max_abs, m.sum_sq) != 0;
+        if (ctl.on_cycle && m.finite) stop = ctl.on_cycle(ctl.on_cycle_user, cycles, change) != 0;
     }
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
         SFX(apply_uniform)(h, x, r, 1);
@@ -380,6 +391,9 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     res->max_abs = m.max_abs;
     res->rms = sqrt(m.sum_sq / interior);
     res->norm = sqrt(m.sum_sq);
+    res->change_max = cycles ? change.max_abs : 0.0;
+    res->change_rms = cycles ? sqrt(change.sum_sq / interior) : 0.0;
+    res->change_norm = cycles ? sqrt(change.sum_sq) : 0.0;
     free(r), free(pp), free(q), free(plane);
     return DG_OK;
 }
