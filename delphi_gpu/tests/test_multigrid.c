@@ -322,6 +322,39 @@ static void accuracy_against_sor(int n, int salt) {
     dense_problem_free(&d);
 }
 
+/* The criterion is a cycle's change (mg/mg.h): a solve from its own answer converges after one
+   cycle, which moves phi by less than maxc; an equation whose answer is zero (no charges, zero
+   faces) has a zero residual and converges without a cycle. */
+static void starts_at_the_answer(void) {
+    const int n = 33;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    mg_faces faces;
+    double *phi = malloc(points * sizeof *phi);
+    mg_problem_build(&d, phi, n, 1, &faces);
+    run first = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-8);
+    run again = solve(&d, first.phi, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-5);
+    const double moved = max_abs_diff(first.phi, again.phi, points, NULL);
+    printf("from its own answer: %d cycle(s), phi moved %.2e\n", again.iterations, moved);
+    CHECK(first.outcome == DG_OUTCOME_CONVERGED && again.outcome == DG_OUTCOME_CONVERGED &&
+              again.iterations == 1 && moved < 1e-5,
+          "from the answer: %s after %d cycles, phi moved %.2e", dg_outcome_string(again.outcome),
+          again.iterations, moved);
+    free(first.phi), free(again.phi);
+    dense_problem_free(&d);
+
+    dense_problem zero;
+    dense_problem_init(&zero, n, n, n, 1.0, 80.0);
+    dense_problem_sphere(&zero, n / 2, n / 2, n / 2, n / 4.0, 2.0);
+    memset(phi, 0, points * sizeof *phi);
+    run none = solve(&zero, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-5);
+    CHECK(none.outcome == DG_OUTCOME_CONVERGED && none.iterations == 0 && none.max_phi == 0.0,
+          "zero answer: %s after %d cycles, max |phi| %.2e", dg_outcome_string(none.outcome),
+          none.iterations, none.max_phi);
+    free(none.phi), free(phi);
+    dense_problem_free(&zero);
+}
+
 /* Cycles to DelPhi's default maxc = 1e-5 over grid sizes (the box stays 48 A wide). */
 static void cycles_over_grids(void) {
     const int sizes[4] = {33, 65, 97, 129};
@@ -357,6 +390,7 @@ int main(void) {
     auto_choice();
     float_caller();
     refusals();
+    starts_at_the_answer();
     progress_and_stop();
     agreement(33, 0, DG_PRECISION_DOUBLE);
     agreement(65, 0, DG_PRECISION_DOUBLE);

@@ -6,7 +6,8 @@
  * The cycles started before dg_solve's phi check has ended (forced by the test hook) give the
  * answers of a solve from the whole phi; a handle's later solves, on the workspace its backend
  * kept, those of a fresh handle.  The progress callback runs after every cycle, and a stop
- * after cycle 3 leaves the answer of exactly three cycles.  Skips (77) without a GPU. */
+ * after cycle 3 leaves the answer of exactly three cycles; a solve from its own answer takes one
+ * cycle, one of a zero answer none.  Skips (77) without a GPU. */
 #include <limits.h>
 
 #include "gpu_test.h"
@@ -434,10 +435,49 @@ static void progress_and_stop(int precision) {
     dense_problem_free(&d);
 }
 
+/* The change criterion on CUDA as on the CPU: a solve from its own answer converges after one
+   cycle that moves phi by less than maxc; an equation whose answer is zero (no charges, zero
+   faces) converges without a cycle. */
+static void starts_at_the_answer(int precision) {
+    const int n = 33;
+    const long points = (long)n * n * n;
+    const char *name = precision == DG_PRECISION_MIXED ? "mixed" : "double";
+    dense_problem d;
+    mg_faces faces;
+    double *phi = malloc(points * sizeof *phi);
+    mg_problem_build(&d, phi, n, 1, &faces);
+    outcome first = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, precision, 1e-8);
+    outcome again = run(&d, first.phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, precision, 1e-5);
+    const double moved = max_abs_diff(first.phi, again.phi, points, NULL);
+    printf("%s, from its own answer: %d cycle(s), phi moved %.2e\n", name, again.iterations, moved);
+    CHECK(first.status == DG_OUTCOME_CONVERGED && again.status == DG_OUTCOME_CONVERGED &&
+              again.iterations == 1 && moved < 1e-5,
+          "%s from the answer: %s after %d cycles, phi moved %.2e", name,
+          dg_outcome_string(again.status), again.iterations, moved);
+    free(first.phi), free(again.phi);
+    dense_problem_free(&d);
+
+    dense_problem zero;
+    dense_problem_init(&zero, n, n, n, 1.0, 80.0);
+    dense_problem_sphere(&zero, n / 2, n / 2, n / 2, n / 4.0, 2.0);
+    memset(phi, 0, points * sizeof *phi);
+    outcome none = run(&zero, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, precision, 1e-5);
+    double biggest = 0.0;
+    for (long w = 0; w < points; ++w)
+        biggest = fmax(biggest, fabs(none.phi[w]));
+    CHECK(none.status == DG_OUTCOME_CONVERGED && none.iterations == 0 && biggest == 0.0,
+          "%s zero answer: %s after %d cycles, max |phi| %.2e", name,
+          dg_outcome_string(none.status), none.iterations, biggest);
+    free(none.phi), free(phi);
+    dense_problem_free(&zero);
+}
+
 int main(void) {
     gpu_require_device("test_gpu_multigrid");
     progress_and_stop(DG_PRECISION_DOUBLE);
     progress_and_stop(DG_PRECISION_MIXED);
+    starts_at_the_answer(DG_PRECISION_DOUBLE);
+    starts_at_the_answer(DG_PRECISION_MIXED);
     compare(65, 0, DG_PRECISION_DOUBLE);
     compare(65, 1, DG_PRECISION_DOUBLE);
     compare(97, 0, DG_PRECISION_DOUBLE);
