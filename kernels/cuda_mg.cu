@@ -1608,15 +1608,23 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     int true_residual = 1;                         /* m measures b - A x, not the recurrence */
     dg_mg_measures change = dg_mg_no_change({m.max_abs, m.sum_sq});
     while (finite) {
-        if (!ctl->fixed && dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
+        int verdict = ctl->fixed
+                          ? DG_MG_GOING
+                          : dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+        if (verdict == DG_MG_MET) {
             if (!true_residual && (st = residual<T, X>(d, &m, err))) return st;
             reliable = m.max_abs, true_residual = 1;
             finite = !m.nonfinite;
-            if (dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
+            verdict = dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+            if (verdict == DG_MG_MET) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
             fresh = 1;
+        }
+        if (verdict == DG_MG_RESOLUTION) { /* float: a cycle's change within its rounding */
+            outcome = DG_OUTCOME_FLOAT_RESOLUTION;
+            break;
         }
         if (stop) { /* the caller's on_cycle asked (a criterion met first wins) */
             outcome = DG_OUTCOME_STOPPED;

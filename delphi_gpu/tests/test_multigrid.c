@@ -355,6 +355,40 @@ static void starts_at_the_answer(void) {
     dense_problem_free(&zero);
 }
 
+/* Float: a maxc below float's resolution ends, as the SOR's float solve does, at float's
+   resolution (DG_OUTCOME_FLOAT_RESOLUTION, not "converged"), once a cycle changes phi by no more
+   than 16 float epsilons of max |phi|, where the answer is about as close to the exact one as
+   the float SOR's (when the float residual's floor counted as met, multigrid stopped three
+   cycles earlier, "converged", 35 times farther off at 97^3); a maxc within reach converges. */
+static void float_resolution(void) {
+    const int n = 65;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    mg_faces faces;
+    double *phi = malloc(points * sizeof *phi);
+    mg_problem_build(&d, phi, n, 0, &faces);
+    run ref = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-11);
+    run sor = solve(&d, phi, DG_SOLVER_SOR, DG_PRECISION_FLOAT, 1e-5);
+    run mg = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-5);
+    run loose = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 0.1);
+    const double e_sor = max_abs_diff(sor.phi, ref.phi, points, NULL);
+    const double e_mg = max_abs_diff(mg.phi, ref.phi, points, NULL);
+    printf("float, maxc 1e-5: SOR %d it (%s), error %.2e; MG %d cycles (%s), error %.2e; maxc "
+           "0.1: MG %d cycles (%s)\n",
+           sor.iterations, dg_outcome_string(sor.outcome), e_sor, mg.iterations,
+           dg_outcome_string(mg.outcome), e_mg, loose.iterations, dg_outcome_string(loose.outcome));
+    CHECK(sor.outcome == DG_OUTCOME_FLOAT_RESOLUTION && mg.outcome == DG_OUTCOME_FLOAT_RESOLUTION,
+          "float at maxc 1e-5: SOR %s, multigrid %s", dg_outcome_string(sor.outcome),
+          dg_outcome_string(mg.outcome));
+    CHECK(e_mg <= 2.0 * e_sor, "float multigrid's error %.2e against the float SOR's %.2e", e_mg,
+          e_sor);
+    CHECK(loose.outcome == DG_OUTCOME_CONVERGED && loose.iterations < mg.iterations,
+          "float at maxc 0.1: %s after %d cycles", dg_outcome_string(loose.outcome),
+          loose.iterations);
+    free(ref.phi), free(sor.phi), free(mg.phi), free(loose.phi), free(phi);
+    dense_problem_free(&d);
+}
+
 /* Cycles to DelPhi's default maxc = 1e-5 over grid sizes (the box stays 48 A wide). */
 static void cycles_over_grids(void) {
     const int sizes[4] = {33, 65, 97, 129};
@@ -391,6 +425,7 @@ int main(void) {
     float_caller();
     refusals();
     starts_at_the_answer();
+    float_resolution();
     progress_and_stop();
     agreement(33, 0, DG_PRECISION_DOUBLE);
     agreement(65, 0, DG_PRECISION_DOUBLE);

@@ -46,7 +46,10 @@
 #define DG_MG_AUTO_EDGE_CUDA_NEWTON 193
 /* Largest coarsest level (unknowns) solved by a dense inverse. */
 #define DG_MG_DENSE_MAX 64
-/* In float the scaled residual stops falling near this many float epsilons times max |phi|. */
+/* Float's resolution, in float epsilons times max |phi|: a float linear solve whose cycle
+   changed phi by no more than this ends at float's resolution (DG_OUTCOME_FLOAT_RESOLUTION,
+   unless the criterion is met; the SOR's float floor has the same level, float_floor.c), and a
+   Newton step's float solve counts a scaled residual this small as met. */
 #define DG_MG_FLOAT_FLOOR 16.0
 
 /** One coarse level: m unknowns per dimension on a grid padded by one ghost layer (zero).
@@ -176,7 +179,9 @@ typedef struct dg_mg_control {
     int fixed;               /* run exactly cap cycles (no criterion, a fixed count) */
     int cap;                 /* most cycles */
     int stall;               /* stop after this many cycles without a 1 % fall of max |r| */
-    double floor;            /* float: max |r| <= floor * max |phi| counts as met (0 in double) */
+    double floor;            /* max |r| <= floor * max |phi| counts as met (0: none) */
+    double change_floor;     /* a cycle's max change <= change_floor * max |phi| ends the solve
+                                at float's resolution (0: none) */
     dg_mg_cycle_fn on_cycle; /* NULL: none */
     void *on_cycle_user;
 } dg_mg_control;
@@ -197,10 +202,17 @@ typedef struct dg_mg_outcome {
 
 void dg_mg_make_control(const dg_options *options, int is_double, dg_mg_control *c);
 
-/** 1 if the control's criterion is met: a tolerance i with change_tol[i] or residual_tol[i]
- *  set that the last cycle's change and the residual both meet (an unset one is no
- *  condition), or the float floor.  change: the last cycle's (before any cycle: no change, so
- *  dg_mg_no_change). */
+/** What dg_mg_met finds. */
+enum {
+    DG_MG_GOING = 0,     /* go on */
+    DG_MG_MET = 1,       /* the criterion is met (or the residual floor) */
+    DG_MG_RESOLUTION = 2 /* the change reached float's resolution first: FLOAT_RESOLUTION */
+};
+
+/** DG_MG_MET if a tolerance i with change_tol[i] or residual_tol[i] set is met by both the last
+ *  cycle's change and the residual (an unset one is no condition) or the residual is within
+ *  floor * phi_max; else DG_MG_RESOLUTION if the change is within change_floor * phi_max; else
+ *  DG_MG_GOING.  change: the last cycle's (before any cycle: dg_mg_no_change). */
 int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
               double phi_max, double interior);
 

@@ -23,7 +23,8 @@ void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
     c->cap =
         c->fixed ? o->iterations : (o->max_iterations > 0 ? o->max_iterations : DG_MG_MAX_CYCLES);
     c->stall = DG_MG_STALL_CYCLES;
-    c->floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
+    c->floor = 0.0;
+    c->change_floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
     c->on_cycle = NULL, c->on_cycle_user = NULL;
 }
 
@@ -34,16 +35,17 @@ static void three(dg_mg_measures m, double interior, double out[3]) {
 
 int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
               double phi_max, double interior) {
-    if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return 1;
     double r[3], d[3];
     three(residual, interior, r);
     three(change, interior, d);
     for (int i = 0; i < 3; ++i) {
         const double ct = c->change_tol[i], rt = c->residual_tol[i];
         if (!(ct > 0) && !(rt > 0)) continue;
-        if ((!(ct > 0) || d[i] <= ct) && (!(rt > 0) || r[i] <= rt)) return 1;
+        if ((!(ct > 0) || d[i] <= ct) && (!(rt > 0) || r[i] <= rt)) return DG_MG_MET;
     }
-    return 0;
+    if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return DG_MG_MET;
+    if (c->change_floor > 0 && change.max_abs <= c->change_floor * phi_max) return DG_MG_RESOLUTION;
+    return DG_MG_GOING;
 }
 
 dg_mg_measures dg_mg_no_change(dg_mg_measures residual) {
@@ -141,7 +143,7 @@ int dg_mg_run(dg_solver s, dg_result *r) {
     if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
     const double start = dg_wall_seconds();
-    /* MIXED: double accuracy (no float floor).  On the CPU it runs the double loop; on CUDA
+    /* MIXED: double accuracy (no float resolution).  On the CPU it runs the double loop; on CUDA
        x is double and the CG vectors float, with true residuals in double (mg.h). */
     const int is_double = o->precision != DG_PRECISION_FLOAT;
     const int threads = o->num_threads > 0 ? o->num_threads : omp_get_max_threads();

@@ -332,18 +332,25 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     double rho = 0.0, best = m.max_abs;
     dg_mg_measures change = dg_mg_no_change((dg_mg_measures){m.max_abs, m.sum_sq});
     while (m.finite) {
-        if (!fixed &&
-            dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max, interior)) {
+        int verdict = fixed ? DG_MG_GOING
+                            : dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change,
+                                        m.phi_max, interior);
+        if (verdict == DG_MG_MET) {
             /* confirm with the true residual (the recurrence drifts in low precision) */
             SFX(apply_uniform)(h, x, r, 1);
             m = SFX(measure)(h, r, x, plane);
             m.phi_max = fmax(m.phi_max, faces);
-            if (dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max,
-                          interior)) {
+            verdict =
+                dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+            if (verdict == DG_MG_MET) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
             fresh = 1; /* restart the recurrence from the true residual */
+        }
+        if (verdict == DG_MG_RESOLUTION) { /* float: a cycle's change within its rounding */
+            outcome = DG_OUTCOME_FLOAT_RESOLUTION;
+            break;
         }
         if (stop) { /* the caller's on_cycle asked (a criterion met first wins) */
             outcome = DG_OUTCOME_STOPPED;
