@@ -1605,17 +1605,18 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0,
         finite = !m.nonfinite;
     double best = m.max_abs, reliable = m.max_abs; /* max |r| of the last true residual */
+    double earlier = HUGE_VAL;                     /* the smallest change before the last */
     int true_residual = 1;                         /* m measures b - A x, not the recurrence */
     dg_mg_measures change = dg_mg_no_change({m.max_abs, m.sum_sq});
     while (finite) {
-        int verdict = ctl->fixed
-                          ? DG_MG_GOING
-                          : dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+        int verdict = ctl->fixed ? DG_MG_GOING
+                                 : dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, earlier, m.phi_max,
+                                             interior);
         if (verdict == DG_MG_MET) {
             if (!true_residual && (st = residual<T, X>(d, &m, err))) return st;
             reliable = m.max_abs, true_residual = 1;
             finite = !m.nonfinite;
-            verdict = dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+            verdict = dg_mg_met(ctl, {m.max_abs, m.sum_sq}, change, earlier, m.phi_max, interior);
             if (verdict == DG_MG_MET) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
@@ -1664,6 +1665,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         d->step_pending = 1;
         /* the step x takes in the next pass: alpha as k_update rounds it, times p's measures */
         const double alpha = fabs((double)(T)(sums[MG_RZ].sum_sq / pq));
+        if (cycles) earlier = fmin(earlier, change.max_abs);
         change.max_abs = alpha * sums[MG_DIRECTION].max_abs;
         change.sum_sq = alpha * alpha * sums[MG_DIRECTION].sum_sq;
         /* max |x| (the float floor's scale) is that of x before this update's step, which x
@@ -1675,7 +1677,12 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         finite = !m.nonfinite;
         ++cycles;
         true_residual = 0;
-        if (mixed && finite && m.max_abs < MG_RELIABLE_FALL * reliable) {
+        /* mixed: the recurrence has fallen enough to renew; float: at float's resolution the
+           recurrence (and the step measured from it) falls on where b - A x no longer does */
+        const bool renew =
+            mixed ? m.max_abs < MG_RELIABLE_FALL * reliable
+                  : ctl->change_floor > 0 && change.max_abs <= ctl->change_floor * m.phi_max;
+        if (finite && renew) {
             if ((st = residual<T, X>(d, &m, err))) return st;
             finite = !m.nonfinite;
             reliable = m.max_abs, true_residual = 1;

@@ -6,6 +6,7 @@ rest point charges) writes the JSON summary, log and map that a correct program 
 using the analytic energies.  Environment variables make it wrong on purpose:
   FAKE_DG_ENERGY_ERROR  relative error added to the solvation part of every energy (e.g. 0.3)
   FAKE_DG_CUDA_SKEW     relative error of the cuda backend's potentials and energies
+  FAKE_DG_MG_SKEW       relative error of the multigrid runs' (--solver mg) potentials and energies
   FAKE_DG_EXIT          exit with this status (after writing the outputs, as CLI.md says for 3)
   FAKE_DG_DROP_KEY      a dotted JSON key to leave out (e.g. energies_kT.grid)
 """
@@ -27,7 +28,7 @@ from dgreg.molecules import read_pqr  # noqa: E402
 def parse(argv):
     p = argparse.ArgumentParser()
     for name in ("pqr", "set", "backend", "precision", "energy", "json", "log", "phi", "surface",
-                 "nonlinear"):
+                 "nonlinear", "solver"):
         p.add_argument("--" + name)
     for name in ("gsize", "bndcon", "conint", "nonit", "linit"):
         p.add_argument("--" + name, type=int)
@@ -98,17 +99,24 @@ def write_phimap(path, args, charges, epkt, skew):
 def main(argv):
     args = parse(argv)
     skew = float(os.environ.get("FAKE_DG_CUDA_SKEW", "0")) if args.backend == "cuda" else 0.0
+    multigrid = args.solver == "mg"
+    if multigrid:
+        skew += float(os.environ.get("FAKE_DG_MG_SKEW", "0"))
     grid, reaction, ionic, charges, epkt = energies(args)
     iterations = args.linit if args.linit else (100 if args.precision == "double" else 110)
+    if multigrid and not args.linit:
+        iterations = 10
     summary = {
         "grid": {"size": [args.gsize] * 3, "scale": args.scale, "center": [0.0, 0.0, 0.0],
                  "boundary_points": 1000, "charged_points": 8 * len(charges)},
         "solver": {"backend": args.backend, "precision": args.precision,
                    "equation": "nonlinear_pb" if args.nonit else
                    ("linear_pb" if args.salt > 0 else "poisson"),
+                   "method": "multigrid" if multigrid else "sor",
                    "iterations": iterations, "converged": args.linit is None,
                    "outcome": "completed" if args.linit else "converged",
-                   "max_change": 9e-5},
+                   "max_change": 9e-5, "omega": None if multigrid else 1.9,
+                   "spectral_radius": None if multigrid else 0.99},
         "energies_kT": {"grid": grid * (1.0 + skew), "coulombic": None,
                         "reaction_field_corrected": reaction * (1.0 + skew),
                         "ionic": (ionic or 0.0) * (1.0 + skew) if args.nonit else None},

@@ -3,6 +3,7 @@
 
   regression/run_suite.py --quick --program build/host/app/delphi-gpu
   regression/run_suite.py --full --backend both --program ... --out DIR
+  regression/run_suite.py --full --solver both --program ...   (multigrid against the SOR)
 
 --quick  CI subset (CPU, small grids, a few minutes on 2 cores, APBS run live)
 --full   everything (spacing studies, salt, nonlinear PB, both proteins); APBS from the cache
@@ -38,6 +39,9 @@ def parse_args(argv):
     p.add_argument("--backend", choices=("cpu", "cuda", "both"), default="cpu")
     p.add_argument("--precision", choices=("auto", "double", "float", "both"), default="auto",
                    help="auto: double, plus float where a case asks for it")
+    p.add_argument("--solver", choices=("auto", "sor", "mg", "both"), default="auto",
+                   help="linear solver of the runs: auto (the program's choice), sor, mg, or both "
+                   "(every case by each, and multigrid compared with the SOR)")
     p.add_argument("--out", help="work and results folder (default ./build-regression-quick or "
                    "./build-regression-full: the repository ignores /build*/)")
     p.add_argument("--apbs", choices=("live", "cache", "auto", "off"),
@@ -100,7 +104,7 @@ def main(argv):
             apbs_version = apbs.apbs_version(exe)
 
     backends = ["cpu", "cuda"] if args.backend == "both" else [args.backend]
-    plan = suite.make_plan(selected, backends, args.precision)
+    plan = suite.make_plan(selected, backends, args.precision, args.solver)
     started = time.monotonic()
 
     if apbs_mode == "off":
@@ -123,7 +127,8 @@ def main(argv):
         key = r.get("source", "unavailable")
         sources[key] = sources.get(key, 0) + 1
     meta.update({"apbs_sources": sources, "mode": mode, "backends": backends,
-                 "precision_policy": args.precision, "apbs_mode": apbs_mode, "only": args.only,
+                 "precision_policy": args.precision, "solver_policy": args.solver,
+                 "apbs_mode": apbs_mode, "only": args.only,
                  "wall_s": round(seconds, 1),
                  "runs": executor.count})
     document = {
@@ -135,8 +140,8 @@ def main(argv):
                    "tolerances": {q: {"rel": t.rel, "abs": t.abs, "reason": t.reason}
                                   for q, t in c.tolerance.items()}} for c in selected],
         "apbs": {k: {kk: vv for kk, vv in v.items() if kk != "input"} for k, v in refs.items()},
-        "runs": [{"case": k[0], "backend": k[1], "precision": k[2], "role": k[3],
-                  "error": r.get("error"), "history": r.get("history"),
+        "runs": [{"case": k[0], "backend": k[1], "precision": k[2], "solver": k[3],
+                  "role": k[4], "error": r.get("error"), "history": r.get("history"),
                   "summary": r.get("summary")} for k, r in results.items()],
         "rows": rows,
     }

@@ -248,6 +248,17 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("backend", out)
         self.assertIn("potentials", out)
 
+    def test_solvers_agree(self):
+        rc, out = self.run_suite({}, "--only", "born_r2_e2|dh_q5", "--solver", "both")
+        self.assertEqual(rc, 0, out)
+
+    def test_solver_disagreement_fails(self):
+        rc, out = self.run_suite({"FAKE_DG_MG_SKEW": "1e-3"}, "--only", "born_r2_e2",
+                                 "--solver", "both")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("mg vs sor", out)
+        self.assertIn("potentials", out)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -356,10 +356,11 @@ static void starts_at_the_answer(void) {
 }
 
 /* Float: a maxc below float's resolution ends, as the SOR's float solve does, at float's
-   resolution (DG_OUTCOME_FLOAT_RESOLUTION, not "converged"), once a cycle changes phi by no more
-   than 16 float epsilons of max |phi|, where the answer is about as close to the exact one as
-   the float SOR's (when the float residual's floor counted as met, multigrid stopped three
-   cycles earlier, "converged", 35 times farther off at 97^3); a maxc within reach converges. */
+   resolution (DG_OUTCOME_FLOAT_RESOLUTION, not "converged"), once a cycle's change is within 16
+   float epsilons of max |phi| and no longer falls, where the answer is about as close to the
+   exact one as the float SOR's (when the float residual's floor counted as met, multigrid
+   stopped three cycles earlier, "converged", 35 times farther off at 97^3); a maxc within
+   reach converges, also one below that level. */
 static void float_resolution(void) {
     const int n = 65;
     const long points = (long)n * n * n;
@@ -371,12 +372,27 @@ static void float_resolution(void) {
     run sor = solve(&d, phi, DG_SOLVER_SOR, DG_PRECISION_FLOAT, 1e-5);
     run mg = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-5);
     run loose = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 0.1);
+    /* 1e-3 is about 4 float epsilons of max |phi| (2252): below the resolution level of 16, but
+       reachable (the float SOR converges); a float multigrid once called it float's resolution
+       there while its change still fell fourfold a cycle */
+    run sor_near = solve(&d, phi, DG_SOLVER_SOR, DG_PRECISION_FLOAT, 1e-3);
+    run mg_near = solve(&d, phi, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-3);
     const double e_sor = max_abs_diff(sor.phi, ref.phi, points, NULL);
     const double e_mg = max_abs_diff(mg.phi, ref.phi, points, NULL);
+    const double e_sor_near = max_abs_diff(sor_near.phi, ref.phi, points, NULL);
+    const double e_mg_near = max_abs_diff(mg_near.phi, ref.phi, points, NULL);
     printf("float, maxc 1e-5: SOR %d it (%s), error %.2e; MG %d cycles (%s), error %.2e; maxc "
            "0.1: MG %d cycles (%s)\n",
            sor.iterations, dg_outcome_string(sor.outcome), e_sor, mg.iterations,
            dg_outcome_string(mg.outcome), e_mg, loose.iterations, dg_outcome_string(loose.outcome));
+    printf("float, maxc 1e-3: SOR %d it (%s), error %.2e; MG %d cycles (%s), error %.2e\n",
+           sor_near.iterations, dg_outcome_string(sor_near.outcome), e_sor_near, mg_near.iterations,
+           dg_outcome_string(mg_near.outcome), e_mg_near);
+    CHECK(sor_near.outcome == DG_OUTCOME_CONVERGED && mg_near.outcome == DG_OUTCOME_CONVERGED,
+          "float at maxc 1e-3: SOR %s, multigrid %s", dg_outcome_string(sor_near.outcome),
+          dg_outcome_string(mg_near.outcome));
+    CHECK(e_mg_near <= e_sor_near, "float multigrid's error %.2e against the float SOR's %.2e",
+          e_mg_near, e_sor_near);
     CHECK(sor.outcome == DG_OUTCOME_FLOAT_RESOLUTION && mg.outcome == DG_OUTCOME_FLOAT_RESOLUTION,
           "float at maxc 1e-5: SOR %s, multigrid %s", dg_outcome_string(sor.outcome),
           dg_outcome_string(mg.outcome));
@@ -386,6 +402,7 @@ static void float_resolution(void) {
           "float at maxc 0.1: %s after %d cycles", dg_outcome_string(loose.outcome),
           loose.iterations);
     free(ref.phi), free(sor.phi), free(mg.phi), free(loose.phi), free(phi);
+    free(sor_near.phi), free(mg_near.phi);
     dense_problem_free(&d);
 }
 

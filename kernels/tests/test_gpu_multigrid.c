@@ -472,8 +472,48 @@ static void starts_at_the_answer(int precision) {
     dense_problem_free(&zero);
 }
 
+/* Float near its resolution on CUDA, as test_multigrid's float_resolution on the CPU: maxc 1e-3
+   is about 4 float epsilons of max |phi| at 65^3, below the resolution level (16) but within
+   reach: the float SOR and the float multigrid both converge (the multigrid once called it
+   float's resolution there), and 1e-5 ends at float's resolution with the SOR's accuracy. */
+static void float_near_resolution(void) {
+    const int n = 65;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    double *phi = malloc(points * sizeof *phi);
+    mg_faces faces;
+    mg_problem_build(&d, phi, n, 0, &faces);
+    outcome ref = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1e-11);
+    outcome sor = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_SOR, DG_PRECISION_FLOAT, 1e-3);
+    outcome mg = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-3);
+    outcome cpu = run(&d, phi, DG_BACKEND_CPU, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-3);
+    outcome tight = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1e-5);
+    outcome sor_tight = run(&d, phi, DG_BACKEND_CUDA, DG_SOLVER_SOR, DG_PRECISION_FLOAT, 1e-5);
+    const double e_sor = max_abs_diff(sor.phi, ref.phi, points, NULL),
+                 e_mg = max_abs_diff(mg.phi, ref.phi, points, NULL),
+                 e_tight = max_abs_diff(tight.phi, ref.phi, points, NULL),
+                 e_sor_tight = max_abs_diff(sor_tight.phi, ref.phi, points, NULL);
+    printf("float 65^3, maxc 1e-3: CUDA SOR %d it (%s) error %.2e, CUDA MG %d cycles (%s) error "
+           "%.2e, CPU MG %d cycles (%s); maxc 1e-5: CUDA MG %d cycles (%s) error %.2e, SOR %.2e\n",
+           sor.iterations, dg_outcome_string(sor.status), e_sor, mg.iterations,
+           dg_outcome_string(mg.status), e_mg, cpu.iterations, dg_outcome_string(cpu.status),
+           tight.iterations, dg_outcome_string(tight.status), e_tight, e_sor_tight);
+    CHECK(sor.status == DG_OUTCOME_CONVERGED && mg.status == DG_OUTCOME_CONVERGED &&
+              cpu.status == DG_OUTCOME_CONVERGED,
+          "float at maxc 1e-3: CUDA SOR %s, CUDA MG %s, CPU MG %s", dg_outcome_string(sor.status),
+          dg_outcome_string(mg.status), dg_outcome_string(cpu.status));
+    CHECK(e_mg <= e_sor, "float CUDA MG error %.2e against the float SOR's %.2e", e_mg, e_sor);
+    CHECK(tight.status == DG_OUTCOME_FLOAT_RESOLUTION && e_tight <= 2.0 * e_sor_tight,
+          "float at maxc 1e-5: CUDA MG %s, error %.2e against the SOR's %.2e",
+          dg_outcome_string(tight.status), e_tight, e_sor_tight);
+    free(ref.phi), free(sor.phi), free(mg.phi), free(cpu.phi), free(tight.phi);
+    free(sor_tight.phi), free(phi);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     gpu_require_device("test_gpu_multigrid");
+    float_near_resolution();
     progress_and_stop(DG_PRECISION_DOUBLE);
     progress_and_stop(DG_PRECISION_MIXED);
     starts_at_the_answer(DG_PRECISION_DOUBLE);

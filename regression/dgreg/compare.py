@@ -6,7 +6,7 @@ import math
 
 from . import maps, program, tolerances
 from .molecules import charge_sums, read_pqr
-from .suite import case_roles
+from .suite import case_roles, run_solver, variant_label
 
 
 def _timing(record):
@@ -69,9 +69,9 @@ def reference_values(case, apbs_record):
 def reference_rows(case, plan, results, apbs_record):
     rows = []
     refs, label, ref_error = reference_values(case, apbs_record)
-    for backend, precision in plan.variants(case):
-        variant = "%s/%s" % (backend, precision)
-        runs = {role: results.get((case.name, backend, precision, role))
+    for backend, precision, solver in plan.variants(case):
+        variant = variant_label(backend, precision, solver)
+        runs = {role: results.get((case.name, backend, precision, solver, role))
                 for role in case_roles(case, plan.cross_backend)}
         for role, rec in runs.items():
             if rec is not None and rec.get("error"):
@@ -102,9 +102,24 @@ def reference_rows(case, plan, results, apbs_record):
     return rows
 
 
+def _error_bound(summary):
+    """tolerances.solver_error_bound of one run's JSON summary."""
+    def number(key):
+        v = program.lookup(summary, key)
+        return None if v is None else float(v)
+    return tolerances.solver_error_bound(program.lookup(summary, "solver.method"),
+                                         program.lookup(summary, "solver.equation"),
+                                         number("solver.max_change") or 0.0,
+                                         number("solver.omega"),
+                                         number("solver.spectral_radius"))
+
+
 def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_iterations,
-               sum_abs_q):
-    """Potentials, grid energy and iterations of two runs of one problem (a: reference side)."""
+               sum_abs_q, solver_allowance=False):
+    """Potentials, grid energy and iterations of two runs of one problem (a: reference side).
+    solver_allowance: the runs are by different solvers (SOR and multigrid), each within its own
+    error bound of the converged answer (tolerances.solver_error_bound), not paths of one
+    iteration that stopped at different counts."""
     rows = []
     if rec_a is None or rec_b is None or rec_a.get("error") or rec_b.get("error"):
         why = "a run failed" if (rec_a and rec_b) else "a run is missing"
@@ -130,6 +145,9 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
     path_may_differ = gap != 0 or (role in ("solv", "fixed")
                                    and case.problem.equation == "nonlinear")
     conv = (gap + interval) * change if path_may_differ else 0.0
+    if solver_allowance:
+        path_may_differ = True
+        conv = _error_bound(sa) + _error_bound(sb)
     max_phi = None
     if rec_a.get("map") and rec_b.get("map"):
         try:
@@ -142,6 +160,7 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
                              "max|dphi|/max|phi| <= %.0e (CUDA issue), or the map format's "
                              "resolution %.1e if coarser%s"
                              % (potential_rel, m["resolution"],
+                                "; + each solver's error bound" if solver_allowance else
                                 "; + convergence allowance" if conv else ""),
                              rec_b))
         except maps.MapError as e:
@@ -155,42 +174,67 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
     e_a = program.energy(rec_a, "energies_kT.grid")
     e_b = program.energy(rec_b, "energies_kT.grid")
     if max_phi is not None:
-        limit = (tolerances.energy_bound(potential_rel, max_phi, sum_abs_q)
-                 + (tolerances.convergence_bound(change, gap, interval, sum_abs_q)
-                    if path_may_differ else 0.0))
+        if solver_allowance:
+            extra, why = 0.5 * sum_abs_q * conv, " + both solvers' error bounds"
+        elif path_may_differ:
+            extra = tolerances.convergence_bound(change, gap, interval, sum_abs_q)
+            why = " + (|dN| + conint) max change"
+        else:
+            extra, why = 0.0, ""
+        limit = tolerances.energy_bound(potential_rel, max_phi, sum_abs_q) + extra
         rows.append(_row(case, kind, role + " grid energy", variant, e_a, e_b, limit,
-                         "%.2g kT" % limit,
-                         "1/2 sum|q| (%.0e max|phi|%s)" % (potential_rel,
-                                                           " + (|dN| + conint) max change"
-                                                           if path_may_differ else ""),
+                         "%.2g kT" % limit, "1/2 sum|q| (%.0e max|phi|%s)" % (potential_rel, why),
                          rec_b))
     return rows
 
 
+def _solver_tag(solver):
+    return "" if solver == "auto" else " " + solver
+
+
 def cross_rows(case, plan, results):
-    """Backend agreement (CPU side is the reference) and float against double."""
+    """Backend agreement (CPU side is the reference), float against double, and multigrid
+    against the SOR."""
     rows = []
     sum_abs_q = charge_sums(read_pqr(case.problem.pqr))[1]
     roles = case_roles(case, plan.cross_backend)
     if plan.cross_backend and "cpu" in plan.backends:
-        for precision in plan.precisions[case.name]:
-            for other in plan.backends:
-                if other == "cpu":
-                    continue
-                for role in roles:
-                    rows += _pair_rows(case, "backend", "%s vs cpu/%s" % (other, precision), role,
-                                       results.get((case.name, "cpu", precision, role)),
-                                       results.get((case.name, other, precision, role)),
-                                       tolerances.POTENTIAL_REL[precision], True, sum_abs_q)
+        for solver in plan.solvers:
+            for precision in plan.precisions[case.name]:
+                for other in plan.backends:
+                    if other == "cpu":
+                        continue
+                    for role in roles:
+                        rows += _pair_rows(
+                            case, "backend", "%s vs cpu/%s%s" % (other, precision,
+                                                                 _solver_tag(solver)), role,
+                            results.get((case.name, "cpu", precision, solver, role)),
+                            results.get((case.name, other, precision, solver, role)),
+                            tolerances.POTENTIAL_REL[precision], True, sum_abs_q)
     if plan.cross_precision(case):
-        for backend in plan.backends:
-            for role in roles:
-                if role == "fixed":
-                    continue
-                rows += _pair_rows(case, "precision", "%s float vs double" % backend, role,
-                                   results.get((case.name, backend, "double", role)),
-                                   results.get((case.name, backend, "float", role)),
-                                   tolerances.POTENTIAL_REL["float"], False, sum_abs_q)
+        for solver in plan.solvers:
+            for backend in plan.backends:
+                for role in roles:
+                    if role == "fixed":
+                        continue
+                    rows += _pair_rows(
+                        case, "precision", "%s float vs double%s" % (backend,
+                                                                     _solver_tag(solver)), role,
+                        results.get((case.name, backend, "double", solver, role)),
+                        results.get((case.name, backend, "float", solver, role)),
+                        tolerances.POTENTIAL_REL["float"], False, sum_abs_q)
+    if plan.cross_solver:
+        for precision in plan.precisions[case.name]:
+            for backend in plan.backends:
+                for role in roles:
+                    if run_solver(case.problem, role, "mg") == "sor":
+                        continue  # the same run in both variants
+                    rows += _pair_rows(
+                        case, "solver", "%s/%s mg vs sor" % (backend, precision), role,
+                        results.get((case.name, backend, precision, "sor", role)),
+                        results.get((case.name, backend, precision, "mg", role)),
+                        tolerances.POTENTIAL_REL[precision], False, sum_abs_q,
+                        solver_allowance=True)
     return rows
 
 

@@ -3,6 +3,7 @@
 import os
 
 from . import tolerances
+from .suite import variant_label
 
 VARIANT_STYLE = {
     "cpu/double": ("tab:blue", "o"),
@@ -13,7 +14,13 @@ VARIANT_STYLE = {
 
 
 def _style(variant):
-    return VARIANT_STYLE.get(variant, ("tab:gray", "d"))
+    """Colour by backend and precision; a variant run by a chosen solver ('cpu/double/mg')
+    keeps its colour with a marker of its own."""
+    parts = variant.split("/")
+    color, marker = VARIANT_STYLE.get("/".join(parts[:2]), ("tab:gray", "d"))
+    if len(parts) > 2:
+        marker = {"sor": "P", "mg": "x"}.get(parts[2], "d")
+    return color, marker
 
 
 def _convergence(plt, document, path):
@@ -34,7 +41,7 @@ def _convergence(plt, document, path):
         for r in runs:
             if r["case"] != name:
                 continue
-            variant = "%s/%s" % (r["backend"], r["precision"])
+            variant = variant_label(r["backend"], r["precision"], r.get("solver", "auto"))
             color, marker = _style(variant)
             it = [p[0] for p in r["history"]]
             mc = [max(p[1], 1e-16) for p in r["history"]]

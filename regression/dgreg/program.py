@@ -51,7 +51,7 @@ def stopping_max_change(problem, precision):
 
 
 def build_argv(exe, problem, backend, precision, json_path, log_path, map_path=None,
-               fixed_iterations=None, threads=None):
+               fixed_iterations=None, threads=None, solver="auto"):
     """The command line for one run of `problem`."""
     argv = [
         exe,
@@ -70,6 +70,7 @@ def build_argv(exe, problem, backend, precision, json_path, log_path, map_path=N
         "--surface", "molecular",
         "--backend", backend,
         "--precision", precision,
+        "--solver", solver,
         "--energy", "g,s,ion" if problem.equation == "nonlinear" else "g,s",
         "--json", json_path,
         "--log", log_path,
@@ -103,7 +104,10 @@ REQUIRED_KEYS = ("grid.size", "grid.scale", "solver.backend", "solver.precision"
                  "energies_kT.grid", "timing_s.total")
 
 
-def check_summary(summary, problem, backend, precision):
+SOLVER_METHOD = {"sor": "sor", "mg": "multigrid"}  # --solver -> JSON solver.method
+
+
+def check_summary(summary, problem, backend, precision, solver="auto"):
     """Problems with a JSON summary (missing keys, a run other than the one asked for)."""
     problems = ["missing key %s" % k for k in REQUIRED_KEYS if lookup(summary, k) is None]
     if problems:
@@ -120,6 +124,9 @@ def check_summary(summary, problem, backend, precision):
     if lookup(summary, "solver.precision") != precision:
         problems.append("solver.precision %r, asked for %r"
                         % (lookup(summary, "solver.precision"), precision))
+    if solver in SOLVER_METHOD and lookup(summary, "solver.method") != SOLVER_METHOD[solver]:
+        problems.append("solver.method %r, asked for --solver %s"
+                        % (lookup(summary, "solver.method"), solver))
     return problems
 
 
@@ -159,7 +166,7 @@ def convergence_history(summary, log_text):
 
 
 def run(exe, problem, backend, precision, rundir, map_path=False, fixed_iterations=None,
-        timeout=3600, reuse=False, threads=None):
+        timeout=3600, reuse=False, threads=None, solver="auto"):
     """Runs delphi-gpu once in `rundir` and returns a record (dict).  Never raises for a failed
     run: the record's 'error' says what went wrong, and the suite turns it into a failed check."""
     os.makedirs(rundir, exist_ok=True)
@@ -167,7 +174,7 @@ def run(exe, problem, backend, precision, rundir, map_path=False, fixed_iteratio
     log_path = os.path.join(rundir, "run.log")
     phi_path = os.path.join(rundir, "potential.phi") if map_path else None
     argv = build_argv(exe, problem, backend, precision, json_path, log_path, phi_path,
-                      fixed_iterations, threads)
+                      fixed_iterations, threads, solver)
     record_path = os.path.join(rundir, "record.json")
     if reuse and os.path.isfile(record_path):
         with open(record_path) as f:
@@ -180,7 +187,8 @@ def run(exe, problem, backend, precision, rundir, map_path=False, fixed_iteratio
             os.remove(stale)
 
     record = {"argv": argv, "rundir": rundir, "backend": backend, "precision": precision,
-              "problem": problem.name, "fixed_iterations": fixed_iterations, "error": None}
+              "solver": solver, "problem": problem.name, "fixed_iterations": fixed_iterations,
+              "error": None}
     start = time.monotonic()
     try:
         env = dict(os.environ)
@@ -213,7 +221,7 @@ def run(exe, problem, backend, precision, rundir, map_path=False, fixed_iteratio
         except (OSError, ValueError) as e:
             record["error"] = record["error"] or "no readable JSON summary: %s" % e
     if summary is not None:
-        bad = check_summary(summary, problem, backend, precision)
+        bad = check_summary(summary, problem, backend, precision, solver)
         if bad and record["error"] is None:
             record["error"] = "JSON summary: " + "; ".join(bad)
         record["summary"] = summary

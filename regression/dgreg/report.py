@@ -46,8 +46,9 @@ def _header(meta, rows):
         "| commit | `%s` |" % meta["commit"],
         "| machine | %s (%s) |" % (meta["cpu"], meta["os"]),
         "| GPUs | %s |" % gpus,
-        "| backends | %s; precision policy %s |" % (", ".join(meta["backends"]),
-                                                   meta["precision_policy"]),
+        "| backends | %s; precision policy %s; solver policy %s |" % (
+            ", ".join(meta["backends"]), meta["precision_policy"],
+            meta.get("solver_policy", "auto")),
         "| APBS | %s; results: %s |" % (
             meta.get("apbs") or "not used",
             ", ".join("%d %s" % (n, {"cache": "from regression/reference/", "live": "run now"}
@@ -107,6 +108,10 @@ def _method():
         "rounding. Backend comparisons add runs of exactly %d iterations."
         % (program.MAX_CHANGE, program.CHECK_INTERVAL, program.FLOAT_ULPS,
            program.FIXED_ITERATIONS),
+        "* Solvers: `--solver auto` lets the program choose (multigrid on large grids, "
+        "docs/MULTIGRID.md); variants ending in `/sor` or `/mg` ran with that solver (multigrid "
+        "stops when a cycle changes φ by at most the same max change). DelPhi's nonlinear "
+        "scheme and the fixed-count runs always use the SOR.",
         "* A comparison passes when |ours − reference| ≤ the limit; the reason for each limit is "
         "in the tables (`dgreg/tolerances.py` derives them). Missing or non-finite values fail.",
         "* Times are delphi-gpu's own stage timers of the solv run (setup, solve, energies), "
@@ -134,7 +139,7 @@ def _case_tables(document, rows):
                       "|---|---|---|---|---|---|---|---|---|---|---|---|"]
             reasons = []
             for r in by_case.get(c["name"], []):
-                if r["kind"] in ("backend", "precision"):
+                if r["kind"] in ("backend", "precision", "solver"):
                     continue
                 t = r.get("timing_s") or {}
                 lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -212,5 +217,13 @@ def write(document, report_dir):
                         "Same backend, converged runs in both precisions; potentials to 1e-5 "
                         "relative plus the convergence allowance, energies to the bound derived "
                         "from them.")
+    lines += _agreement(rows, "solver", "Multigrid against SOR",
+                        "Same problem, backend and precision, solved by the SOR and by "
+                        "multigrid, each to the same max change. Each run's potential is within "
+                        "its own error bound of the converged answer (SOR: max change·λ/(1−λ), "
+                        "λ its asymptotic contraction from ω and the Gauss–Seidel spectral "
+                        "radius; multigrid: 2 max changes of its last cycle; nonlinear runs: 10), "
+                        "so the two may differ by the sum of the bounds on top of the backend "
+                        "tolerance; energies by ½Σ|q| times that.")
     with open(os.path.join(report_dir, "REPORT.md"), "w") as f:
         f.write("\n".join(lines).rstrip() + "\n")

@@ -25,6 +25,22 @@ def role_problem(problem, role):
     raise ValueError(role)
 
 
+def run_solver(problem, role, solver):
+    """The --solver of one run of a variant: the variant's, except where the program offers
+    only the SOR (a fixed iteration count counts SOR iterations; DelPhi's nonlinear scheme has
+    no multigrid form), so those runs are shared between the variants."""
+    p = role_problem(problem, role)
+    if solver == "mg" and (role == "fixed" or (p.equation == "nonlinear"
+                                                and p.nonlinear_method == "delphi")):
+        return "sor"
+    return solver
+
+
+def variant_label(backend, precision, solver):
+    """'cpu/double', or 'cpu/double/mg' when the solver was chosen (not the program's auto)."""
+    return "%s/%s" % (backend, precision) + ("" if solver == "auto" else "/" + solver)
+
+
 def case_roles(case, cross_compare):
     """Runs a case needs in one variant (backend, precision)."""
     roles = ["solv", "ref"]
@@ -43,17 +59,24 @@ class Plan:
     backends: list  # e.g. ["cpu"], ["cpu", "cuda"]
     precisions: dict  # case name -> list of precisions
     cross_backend: bool  # compare backends (both selected)
+    solvers: list = dataclasses.field(default_factory=lambda: ["auto"])  # --solver values
 
     def variants(self, case):
-        return [(b, p) for p in self.precisions[case.name] for b in self.backends]
+        return [(b, p, sv) for sv in self.solvers for p in self.precisions[case.name]
+                for b in self.backends]
 
     def cross_precision(self, case):
         return len(self.precisions[case.name]) > 1
 
+    @property
+    def cross_solver(self):
+        return "sor" in self.solvers and "mg" in self.solvers
 
-def make_plan(cases, backends, precision_policy):
+
+def make_plan(cases, backends, precision_policy, solver_policy="auto"):
     """precision_policy: 'auto' (double, plus float for cases marked float_too), 'double',
-    'float', or 'both' (every case in both)."""
+    'float', or 'both' (every case in both).  solver_policy: 'auto' (the program's choice),
+    'sor', 'mg', or 'both' (every case by the SOR and by multigrid, compared)."""
     precisions = {}
     for c in cases:
         if precision_policy == "auto":
@@ -62,7 +85,8 @@ def make_plan(cases, backends, precision_policy):
             precisions[c.name] = ["double", "float"]
         else:
             precisions[c.name] = [precision_policy]
-    return Plan(cases, list(backends), precisions, len(backends) > 1)
+    solvers = ["sor", "mg"] if solver_policy == "both" else [solver_policy]
+    return Plan(cases, list(backends), precisions, len(backends) > 1, solvers)
 
 
 class Executor:
@@ -79,36 +103,38 @@ class Executor:
         self.count = 0
         self.started = time.monotonic()
 
-    def run(self, problem, role, backend, precision, want_map):
+    def run(self, problem, role, backend, precision, want_map, solver="auto"):
         p = role_problem(problem, role)
+        solver = run_solver(problem, role, solver)
         fixed = program.FIXED_ITERATIONS if role == "fixed" else None
-        key = (p.key(), backend, precision, fixed, want_map)
+        key = (p.key(), backend, precision, solver, fixed, want_map)
         if key in self.records:
             return self.records[key]
-        rundir = os.path.join(self.workdir, "runs", "%s.%s.%s.%s" % (p.name, role, backend,
-                                                                      precision))
+        rundir = os.path.join(self.workdir, "runs", "%s.%s.%s.%s%s" % (
+            p.name, role, backend, precision, "" if solver == "auto" else "." + solver))
         self.count += 1
         if not self.quiet:
-            print("[%6.1f s] run %d: %s %s %s/%s" % (time.monotonic() - self.started, self.count,
-                                                    p.name, role, backend, precision),
+            print("[%6.1f s] run %d: %s %s %s" % (time.monotonic() - self.started, self.count,
+                                                 p.name, role,
+                                                 variant_label(backend, precision, solver)),
                   file=sys.stderr, flush=True)
         record = program.run(self.exe, p, backend, precision, rundir, map_path=want_map,
                              fixed_iterations=fixed, timeout=self.timeout, reuse=self.reuse,
-                             threads=self.threads)
+                             threads=self.threads, solver=solver)
         record["role"] = role
         self.records[key] = record
         return record
 
 
 def execute(plan, executor):
-    """{(case name, backend, precision, role): record} for every run of the plan."""
+    """{(case name, backend, precision, solver, role): record} for every run of the plan."""
     results = {}
     for case in plan.cases:
-        want_map = plan.cross_backend or plan.cross_precision(case)
-        for backend, precision in plan.variants(case):
+        want_map = plan.cross_backend or plan.cross_precision(case) or plan.cross_solver
+        for backend, precision, solver in plan.variants(case):
             for role in case_roles(case, plan.cross_backend):
-                results[(case.name, backend, precision, role)] = executor.run(
-                    case.problem, role, backend, precision, want_map)
+                results[(case.name, backend, precision, solver, role)] = executor.run(
+                    case.problem, role, backend, precision, want_map, solver)
     return results
 
 

@@ -25,6 +25,7 @@ void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
     c->stall = DG_MG_STALL_CYCLES;
     c->floor = 0.0;
     c->change_floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
+    c->change_reach = is_double ? 0.0 : DG_MG_FLOAT_REACH * FLT_EPSILON;
     c->on_cycle = NULL, c->on_cycle_user = NULL;
 }
 
@@ -34,7 +35,7 @@ static void three(dg_mg_measures m, double interior, double out[3]) {
 }
 
 int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
-              double phi_max, double interior) {
+              double earlier, double phi_max, double interior) {
     double r[3], d[3];
     three(residual, interior, r);
     three(change, interior, d);
@@ -44,7 +45,10 @@ int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures ch
         if ((!(ct > 0) || d[i] <= ct) && (!(rt > 0) || r[i] <= rt)) return DG_MG_MET;
     }
     if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return DG_MG_MET;
-    if (c->change_floor > 0 && change.max_abs <= c->change_floor * phi_max) return DG_MG_RESOLUTION;
+    if (c->change_floor > 0 && change.max_abs <= c->change_floor * phi_max &&
+        (change.max_abs > DG_MG_FLOAT_STALL * earlier ||
+         c->change_tol[0] < c->change_reach * phi_max))
+        return DG_MG_RESOLUTION;
     return DG_MG_GOING;
 }
 

@@ -329,19 +329,19 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
     m.phi_max = fmax(m.phi_max, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0;
-    double rho = 0.0, best = m.max_abs;
+    double rho = 0.0, best = m.max_abs, earlier = HUGE_VAL; /* smallest change before the last */
     dg_mg_measures change = dg_mg_no_change((dg_mg_measures){m.max_abs, m.sum_sq});
     while (m.finite) {
         int verdict = fixed ? DG_MG_GOING
                             : dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change,
-                                        m.phi_max, interior);
+                                        earlier, m.phi_max, interior);
         if (verdict == DG_MG_MET) {
             /* confirm with the true residual (the recurrence drifts in low precision) */
             SFX(apply_uniform)(h, x, r, 1);
             m = SFX(measure)(h, r, x, plane);
             m.phi_max = fmax(m.phi_max, faces);
-            verdict =
-                dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, m.phi_max, interior);
+            verdict = dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, earlier,
+                                m.phi_max, interior);
             if (verdict == DG_MG_MET) {
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
@@ -380,8 +380,16 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
         m = SFX(update)(h, alpha, pp, q, x, r, plane);
         m.phi_max = fmax(m.phi_max, faces);
         const double a = fabs((double)alpha);
+        if (cycles) earlier = fmin(earlier, change.max_abs);
         change.max_abs = a * m.p.max_abs, change.sum_sq = a * a * m.p.sum_sq;
         ++cycles;
+        if (ctl.change_floor > 0 && change.max_abs <= ctl.change_floor * m.phi_max) {
+            /* float at its resolution: the recurrence (and the step measured from it) falls on
+               where b - A x no longer does, so the true residual replaces it (p is kept) */
+            SFX(apply_uniform)(h, x, r, 1);
+            m = SFX(measure)(h, r, x, plane);
+            m.phi_max = fmax(m.phi_max, faces);
+        }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
         else
