@@ -23,10 +23,11 @@
 
 #include "monitor.h"
 
-#define FLOOR_ULPS      16.0
-#define MIN_STALL_RATIO 0.5
-#define FLOOR_STALLS    2
-#define FLOOR_FALL      0.25
+#define FLOOR_ULPS       16.0
+#define MIN_STALL_RATIO  0.5
+#define FLOOR_STALLS     2
+#define FLOOR_FALL       0.25
+#define FLOOR_STALLS_MAX 16
 
 /* The change's expected factor per check, or 0 when unknown. */
 static double expected_factor(const dg_monitor *m, double omega) {
@@ -49,8 +50,9 @@ void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega)
     const double level = FLOOR_ULPS * FLT_EPSILON * change->max_value;
     const double g = expected_factor(m, omega);
     const double ratio = fmax(MIN_STALL_RATIO, sqrt(g));
-    const double needed = g > 0.0 && g < 1.0 ? ceil(log(FLOOR_FALL) / log(g)) : FLOOR_STALLS;
-    m->floor_needed = needed > FLOOR_STALLS ? (int)fmin(needed, 16.0) : FLOOR_STALLS;
+    /* beyond FLOOR_STALLS: the checks a slow decay needs to fall FLOOR_FALL-fold */
+    m->floor_needed =
+        g > 0.0 && g < 1.0 ? (int)fmin(ceil(log(FLOOR_FALL) / log(g)), FLOOR_STALLS_MAX) : 0;
     const int stalled =
         change->finite && change->max_abs <= level && change->max_abs > ratio * m->floor_smallest;
     m->floor_stalls = stalled ? m->floor_stalls + 1 : 0;
@@ -59,5 +61,5 @@ void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega)
 
 int dg_float_floor_reached(const dg_monitor *m) {
     return m->solver->options.precision == DG_PRECISION_FLOAT && !m->solver->stock_behaviour &&
-           m->floor_stalls >= m->floor_needed;
+           m->floor_stalls >= FLOOR_STALLS && m->floor_stalls >= m->floor_needed;
 }

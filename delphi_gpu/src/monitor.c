@@ -11,7 +11,6 @@ void dg_monitor_start(dg_monitor *m, dg_solver s) {
     m->max_change = m->rms_change = m->norm_change = INFINITY;
     m->previous_max = INFINITY;
     m->floor_smallest = INFINITY;
-    m->floor_needed = 2; /* FLOOR_STALLS until a check knows the decay, float_floor.c */
 }
 
 int dg_criteria_set(const dg_options *o) {

@@ -20,7 +20,7 @@ typedef struct dg_monitor {
     int estimated_total; /* for progress */
     /* Float precision: the change at float's resolution (float_floor.c). */
     int floor_stalls;      /* consecutive checks stalled at the noise floor */
-    int floor_needed;      /* stalled checks in a row that end the solve */
+    int floor_needed;      /* stalled checks in a row a slow decay needs (float_floor.c) */
     double floor_smallest; /* smallest max change before the last check */
 } dg_monitor;
 

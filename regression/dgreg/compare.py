@@ -146,7 +146,6 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
                                    and case.problem.equation == "nonlinear")
     conv = (gap + interval) * change if path_may_differ else 0.0
     if solver_allowance:
-        path_may_differ = True
         conv = _error_bound(sa) + _error_bound(sb)
     max_phi = None
     if rec_a.get("map") and rec_b.get("map"):

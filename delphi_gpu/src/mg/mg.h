@@ -50,7 +50,7 @@
    changed phi by no more than this ends at float's resolution (DG_OUTCOME_FLOAT_RESOLUTION,
    unless the criterion is met) once the change no longer falls (more than DG_MG_FLOAT_STALL
    times the smallest change of the cycles before: rounding, not convergence, sets it; the SOR's
-   float floor has the same level and test, float_floor.c), or at once when maxc is below
+   float floor has the same level, float_floor.c), or at once when maxc is below
    DG_MG_FLOAT_REACH float epsilons of max |phi| (less than one rounding of the largest
    potential: no cycle could show it).  From that level on the residual is recomputed as b - A x
    every cycle (the recurrence, and the step measured from it, would fall on where b - A x no
