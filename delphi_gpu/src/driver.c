@@ -12,6 +12,7 @@
 #define LINEAR_PHASE_MAX_CHANGE 0.22 /* nitit's linear phase runs on while max change >= this */
 #define CONVERGED_AFTER_BLOCK   22   /* nitit: "converged" needs itnum > 22 */
 #define RELPAR_FLOOR            1e-4
+#define RAMP_GROWTH_SLOPE       0.5 /* (current - previous)/current of a twofold growth */
 
 typedef struct solve_plan {
     int nonlinear;
@@ -111,14 +112,23 @@ typedef struct relax_state {
    more than 35 % while above 0.1 kT/e, or when it grows right after a change while above 0.1;
    smaller growth accumulates into the factor as (1 - slope)^0.99 and is applied after two
    consecutive growing checks.  A falling max change resets the factor and, in the middle of the
-   run with small, slowly falling changes, speeds up (x1.1, or much more while relpar < 0.2). */
+   run with small, slowly falling changes, speeds up (x1.1, or much more while relpar < 0.2).
+   ramp_growth_ok (not in DelPhi's entry points): while the nonlinear source is still being
+   switched on, a max change that grows by less than twofold is the ramp's own 5 % step, not an
+   oscillation, and cuts nothing.  Stock nitit cuts on it: on a weakly nonlinear +1 e sphere the
+   cuts take relpar, and with it the SOR's omega, from 1.9 to 0.23 by the end of the ramp, where
+   a sweep moves the potential by a few 1e-6 kT/e while it is still 1e-3 from the fixed point, so
+   the max change "meets" maxc 1e-4 with the nonlinear energy off by its own size. */
 static void adaptive_relax(relax_state *x, int block, int blocks, double relpar, double previous,
-                           double current) {
+                           double current, int ramp_growth_ok) {
     x->slope_before = x->slope;
     x->slope = (current - previous) / current;
     const double d = x->slope, d0 = x->slope_before;
+    const int ramp_step = ramp_growth_ok && d > 0.0 && d < RAMP_GROWTH_SLOPE;
     if (current < 1e-6) {
         x->factor = 1.2, x->pending = 1;
+    } else if (ramp_step) {
+        x->growing = 0;
     } else {
         if (d > 0.0 && !x->fresh) {
             ++x->growing;
@@ -149,6 +159,29 @@ static void adaptive_relax(relax_state *x, int block, int blocks, double relpar,
         if (x->growing >= 2) x->pending = 1;
     }
     x->first = 0;
+}
+
+/* SOR's asymptotic decay per sweep at relaxation omega, for a Gauss-Seidel spectral radius
+   rho_gs (Young's relation, mu^2 = rho_gs): omega - 1 from the optimum on, else the square of
+   the larger root of z^2 - omega mu z + omega - 1 = 0 (rho_gs itself at omega = 1). */
+static double sor_decay(double omega, double rho_gs) {
+    const double disc = omega * omega * rho_gs - 4.0 * (omega - 1.0);
+    if (disc <= 0.0) return omega - 1.0;
+    const double root = 0.5 * (omega * sqrt(rho_gs) + sqrt(disc));
+    return root * root;
+}
+
+/* The factor on the criteria of a nonlinear block run at `omega` (not in DelPhi's entry
+   points).  DelPhi's criteria bound the change of one sweep; the distance to the fixed point is
+   about change / (1 - decay), and its criteria were set for the linear optimum's decay.  Once
+   its relaxation has cut omega (relpar) far below that, a sweep moves the potential by a small
+   fraction of what is left, and the same change means an error (1 - decay(optimum)) /
+   (1 - decay(omega)) times larger: the criteria shrink by that ratio (never grow). */
+static double relaxed_criteria_scale(const solve_plan *plan, double omega) {
+    const double rho = plan->spectral_radius;
+    if (!(rho > 0.0 && rho < 1.0) || omega >= plan->omega) return 1.0;
+    const double scale = (1.0 - sor_decay(omega, rho)) / (1.0 - sor_decay(plan->omega, rho));
+    return scale < 1.0 ? scale : 1.0;
 }
 
 /* Nonlinear PB with DelPhi's nitit scheme: a linear phase, then blocks of 10 sweeps with a lagged
@@ -213,6 +246,7 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
             relpar = fmax(relpar * x.factor, RELPAR_FLOOR);
             x.factor = 1.0, x.pending = 0, x.growing = 0;
             omega = relpar; /* from the first change on, omega is relpar */
+            r->final_relpar = relpar;
             int st = set_omega(s, omega);
             if (st != DG_OK) return st;
         }
@@ -229,13 +263,15 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
         if (sweeps != NONLINEAR_BLOCK) continue; /* no check after a single sweep */
-        if (block > CONVERGED_AFTER_BLOCK && dg_monitor_criteria_met(mon)) converged = 1;
+        const double scale = s->stock_behaviour ? 1.0 : relaxed_criteria_scale(plan, omega);
+        if (block > CONVERGED_AFTER_BLOCK && dg_monitor_criteria_met_scaled(mon, scale))
+            converged = 1;
         x.fresh = x.fresh || x.first;
         if (!manual)
-            adaptive_relax(&x, block, o->nonlinear_blocks, relpar, previous, mon->max_change);
+            adaptive_relax(&x, block, o->nonlinear_blocks, relpar, previous, mon->max_change,
+                           !s->stock_behaviour && fraction < 1.0);
         previous = mon->max_change;
     }
-    r->final_relpar = relpar;
     *outcome = converged            ? DG_OUTCOME_CONVERGED
                : dg_criteria_set(o) ? DG_OUTCOME_NOT_CONVERGED
                                     : DG_OUTCOME_COMPLETED;

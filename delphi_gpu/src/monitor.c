@@ -17,16 +17,20 @@ int dg_criteria_set(const dg_options *o) {
     return o->rms_change_tol > 0.0 || o->max_change_tol > 0.0 || o->norm_change_tol > 0.0;
 }
 
-static int criteria_reached(const dg_monitor *m) {
+static int criteria_reached(const dg_monitor *m, double scale) {
     const dg_options *o = &m->solver->options;
     if (m->checks == 0) return 0;
-    return (o->rms_change_tol > 0.0 && m->rms_change <= o->rms_change_tol) ||
-           (o->max_change_tol > 0.0 && m->max_change <= o->max_change_tol) ||
-           (o->norm_change_tol > 0.0 && m->norm_change <= o->norm_change_tol);
+    return (o->rms_change_tol > 0.0 && m->rms_change <= scale * o->rms_change_tol) ||
+           (o->max_change_tol > 0.0 && m->max_change <= scale * o->max_change_tol) ||
+           (o->norm_change_tol > 0.0 && m->norm_change <= scale * o->norm_change_tol);
 }
 
 int dg_monitor_criteria_met(const dg_monitor *m) {
-    return criteria_reached(m);
+    return criteria_reached(m, 1.0);
+}
+
+int dg_monitor_criteria_met_scaled(const dg_monitor *m, double scale) {
+    return criteria_reached(m, scale);
 }
 
 /* Total iterations expected at the end, from the max-change decay rate when a max criterion is

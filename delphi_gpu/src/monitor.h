@@ -35,6 +35,9 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
 /* 1 if any criterion set in the options is met by the last check. */
 int dg_monitor_criteria_met(const dg_monitor *m);
 
+/* ... with every tolerance multiplied by `scale` (<= 1: a stricter test). */
+int dg_monitor_criteria_met_scaled(const dg_monitor *m, double scale);
+
 /* Float precision: record the last check (max change against the sampled values' scale and
    the decay SOR with this omega would give). */
 void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega);
