@@ -161,26 +161,20 @@ static void adaptive_relax(relax_state *x, int block, int blocks, double relpar,
     x->first = 0;
 }
 
-/* SOR's asymptotic decay per sweep at relaxation omega, for a Gauss-Seidel spectral radius
-   rho_gs (Young's relation, mu^2 = rho_gs): omega - 1 from the optimum on, else the square of
-   the larger root of z^2 - omega mu z + omega - 1 = 0 (rho_gs itself at omega = 1). */
-static double sor_decay(double omega, double rho_gs) {
-    const double disc = omega * omega * rho_gs - 4.0 * (omega - 1.0);
-    if (disc <= 0.0) return omega - 1.0;
-    const double root = 0.5 * (omega * sqrt(rho_gs) + sqrt(disc));
-    return root * root;
-}
-
 /* The factor on the criteria of a nonlinear block run at `omega` (not in DelPhi's entry
    points).  DelPhi's criteria bound the change of one sweep; the distance to the fixed point is
    about change / (1 - decay), and its criteria were set for the linear optimum's decay.  Once
    its relaxation has cut omega (relpar) far below that, a sweep moves the potential by a small
    fraction of what is left, and the same change means an error (1 - decay(optimum)) /
-   (1 - decay(omega)) times larger: the criteria shrink by that ratio (never grow). */
-static double relaxed_criteria_scale(const solve_plan *plan, double omega) {
+   (1 - decay(omega)) times larger: the criteria shrink by that ratio (never grow; in float not
+   below its resolution, where the unscaled criteria are all a float change can show). */
+static double relaxed_criteria_scale(const solve_plan *plan, const dg_monitor *mon, double omega) {
     const double rho = plan->spectral_radius;
     if (!(rho > 0.0 && rho < 1.0) || omega >= plan->omega) return 1.0;
-    const double scale = (1.0 - sor_decay(omega, rho)) / (1.0 - sor_decay(plan->omega, rho));
+    double scale = (1.0 - dg_sor_decay(omega, rho)) / (1.0 - dg_sor_decay(plan->omega, rho));
+    /* float: never below its resolution, where no change can show the criterion met */
+    const double tol = mon->solver->options.max_change_tol, floor = dg_float_resolution(mon);
+    if (tol > 0.0 && scale * tol < floor) scale = floor / tol;
     return scale < 1.0 ? scale : 1.0;
 }
 
@@ -263,7 +257,7 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
         if (sweeps != NONLINEAR_BLOCK) continue; /* no check after a single sweep */
-        const double scale = s->stock_behaviour ? 1.0 : relaxed_criteria_scale(plan, omega);
+        const double scale = s->stock_behaviour ? 1.0 : relaxed_criteria_scale(plan, mon, omega);
         if (block > CONVERGED_AFTER_BLOCK && dg_monitor_criteria_met_scaled(mon, scale))
             converged = 1;
         x.fresh = x.fresh || x.first;

@@ -36,13 +36,13 @@ static double expected_factor(const dg_monitor *m, double omega) {
         s->options.spectral_radius > 0.0 ? s->options.spectral_radius : s->spectral_radius_cache;
     const int sweeps = m->last_check_iteration - m->previous_iteration;
     if (!(omega > 0.0) || sweeps < 1) return 0.0;
-    double lambda = fabs(omega - 1.0);
-    const double disc = omega * omega * rho - 4.0 * (omega - 1.0);
-    if (rho > 0.0 && disc > 0.0) {
-        const double root = 0.5 * (omega * sqrt(rho) + sqrt(disc));
-        lambda = root * root;
-    }
-    return pow(lambda, sweeps);
+    return pow(dg_sor_decay(omega, rho), sweeps);
+}
+
+double dg_float_resolution(const dg_monitor *m) {
+    return m->solver->options.precision == DG_PRECISION_FLOAT
+               ? FLOOR_ULPS * FLT_EPSILON * m->max_value
+               : 0.0;
 }
 
 void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega) {

@@ -13,6 +13,16 @@ void dg_monitor_start(dg_monitor *m, dg_solver s) {
     m->floor_smallest = INFINITY;
 }
 
+double dg_sor_decay(double omega, double rho_gs) {
+    double lambda = fabs(omega - 1.0);
+    const double disc = omega * omega * rho_gs - 4.0 * (omega - 1.0);
+    if (rho_gs > 0.0 && disc > 0.0) {
+        const double root = 0.5 * (omega * sqrt(rho_gs) + sqrt(disc));
+        lambda = root * root;
+    }
+    return lambda;
+}
+
 int dg_criteria_set(const dg_options *o) {
     return o->rms_change_tol > 0.0 || o->max_change_tol > 0.0 || o->norm_change_tol > 0.0;
 }
@@ -68,6 +78,7 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
     m->last_check_iteration = m->iterations;
     dg_float_floor_update(m, &change, omega); /* before max_change takes the new value */
     m->max_change = change.max_abs;
+    m->max_value = change.max_value;
     m->rms_change = sqrt(s->options.check_stride * change.sum_sq / interior);
     m->norm_change = sqrt(change.sum_sq) / norm_divisor;
     if (!change.finite || !isfinite(m->max_change) || !isfinite(m->rms_change)) {

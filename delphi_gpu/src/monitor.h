@@ -22,6 +22,7 @@ typedef struct dg_monitor {
     int floor_stalls;      /* consecutive checks stalled at the noise floor */
     int floor_needed;      /* stalled checks in a row a slow decay needs (float_floor.c) */
     double floor_smallest; /* smallest max change before the last check */
+    double max_value;      /* float: the last check's max |sampled value| (else 0) */
 } dg_monitor;
 
 void dg_monitor_start(dg_monitor *m, dg_solver s);
@@ -44,6 +45,15 @@ void dg_float_floor_update(dg_monitor *m, const dg_change *change, double omega)
 
 /* 1 when float's change has stopped falling at its resolution (two stalled checks in a row). */
 int dg_float_floor_reached(const dg_monitor *m);
+
+/* Float: the change below which float's rounding hides any decay (16 float epsilons of the
+   last check's largest value); 0 in double. */
+double dg_float_resolution(const dg_monitor *m);
+
+/* SOR's asymptotic factor per sweep at relaxation omega for a Gauss-Seidel spectral radius
+   rho_gs (Young's relation, mu^2 = rho_gs): |omega - 1| from the optimum on, else the square of
+   the larger root of z^2 - omega mu z + omega - 1 = 0 (rho_gs itself at omega = 1). */
+double dg_sor_decay(double omega, double rho_gs);
 
 /* 1 if any stopping criterion is set. */
 int dg_criteria_set(const dg_options *o);
