@@ -97,18 +97,18 @@ __global__ void k_fold(const mg_sums *partials, int count, mg_sums *result) {
 
 /* out = f * sum(in neighbours) - in (the uniform part of b - A in), interior points; with a
    Newton step's Jacobian (fac, split layout, not NULL) f = fac and b = -jb (split layout). */
-template <typename T>
+template <typename T, typename I>
 __global__ void k_residual_uniform(grid_dims g, const unsigned char *salt, T f0, T df,
-                                   const float *fac, const float *jb, const T *in, T *out) {
+                                   const float *fac, const float *jb, const I *in, T *out) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < g.interior;
          t += (long long)gridDim.x * blockDim.x) {
         int c;
         const long long w = interior_index(g, t, &c);
         const long long h = split_index(g, w);
         const T f = fac ? (T)fac[h] : f0 + df * (T)salt[h];
-        const T sum =
-            in[w - 1] + in[w + 1] + in[w - g.sy] + in[w + g.sy] + in[w - g.sz] + in[w + g.sz];
-        out[w] = f * sum - in[w] - (jb ? (T)jb[h] : (T)0);
+        const T sum = (T)in[w - 1] + (T)in[w + 1] + (T)in[w - g.sy] + (T)in[w + g.sy] +
+                      (T)in[w - g.sz] + (T)in[w + g.sz];
+        out[w] = f * sum - (T)in[w] - (jb ? (T)jb[h] : (T)0);
     }
 }
 
@@ -173,9 +173,9 @@ __device__ __forceinline__ double boundary_sum(const grid_dims &g, const double 
 }
 
 /* out[w] += boundary_sum of in (a full grid) at the boundary points of one colour. */
-template <typename T>
+template <typename T, typename I>
 __global__ void k_boundary(grid_dims g, int count, const int *index, const double *weight,
-                           int colour, const T *in, T *out) {
+                           int colour, const I *in, T *out) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= count) return;
     const long long w = 2LL * index[k] + colour;
@@ -724,9 +724,9 @@ __global__ void k_measure(grid_dims g, const T *v, const X *phi, mg_sums *partia
     block_reduce(acc, &partials[blockIdx.x]);
 }
 
-/* Mixed precision's true residual: r = wide rounded to float at the interior points (r's faces
-   stay 0), and the partials of the measures of wide itself (double).  max |x| is not measured:
-   mixed has no float floor. */
+/* The true residual of float and mixed precision: r = wide rounded to float at the interior
+   points (r's faces stay 0), and the partials of the measures of wide itself (double; float
+   measures r and max |x| again, k_measure). */
 __global__ void k_narrow(grid_dims g, const double *__restrict__ wide, float *__restrict__ r,
                          mg_sums *partials) {
     mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
@@ -1351,13 +1351,14 @@ int fetch_sums(mg_device *d, mg_sums *out, dg_error *err) {
 
 /* out = b - A in: the uniform part, the boundary points' weights times in's neighbours, the
    charges. */
-template <typename T> int residual_of(mg_device *d, const T *in, T *out, dg_error *err) {
-    k_residual_uniform<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(
+template <typename T, typename I = T>
+int residual_of(mg_device *d, const I *in, T *out, dg_error *err) {
+    k_residual_uniform<T, I><<<d->blocks, MG_THREADS, 0, d->stream>>>(
         d->g, d->salt, (T)d->f0d, (T)d->dfd, d->fac, d->jac_b, in, out);
     DG_CUDA_LAUNCHED("k_residual_uniform");
     for (int c = 0; c < 2; ++c) {
         if (!d->boundary_count[c]) continue;
-        k_boundary<T><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
+        k_boundary<T, I><<<dg_cuda_mg_blocks(d->boundary_count[c]), MG_THREADS, 0, d->stream>>>(
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, in, out);
         DG_CUDA_LAUNCHED("k_boundary");
     }
@@ -1562,15 +1563,18 @@ template <typename T, typename X = T> int take_step(mg_device *d, dg_error *err)
     return DG_OK;
 }
 
-/* The true residual r = b - A x and its measures.  Mixed precision (float r, double x): b - A x
-   is computed in double into the smoother's arrays z and rf, which are free between cycles and
-   together hold one double grid (setup), rounded into r, measured in double, and z is cleared
-   again (its faces must stay 0; the first sweep rewrites its interior and rf's). */
+/* The true residual r = b - A x and its measures.  Double: in place.  Float and mixed precision
+   (float r; x float or double): b - A x is computed in double into the smoother's arrays z and
+   rf, which are free between cycles and together hold one double grid (setup), rounded once
+   into r, and z is cleared again (its faces must stay 0; the first sweep rewrites its interior
+   and rf's).  Mixed measures the double residual; float measures r and max |x| (the float
+   floor's scale) as the CPU does: near float's resolution the terms of b - A x cancel at the
+   largest potentials, and rounding them one by one left ulps of max |phi| of noise in r. */
 template <typename T, typename X = T> int residual(mg_device *d, mg_sums *m, dg_error *err) {
     X *x = (X *)d->x;
     int st = take_step<T, X>(d, err);
     if (st) return st;
-    if constexpr (sizeof(T) == sizeof(X)) {
+    if constexpr (sizeof(T) == sizeof(double)) {
         T *r = (T *)d->r;
         st = residual_of<T>(d, x, r, err);
         if (st) return st;
@@ -1578,10 +1582,15 @@ template <typename T, typename X = T> int residual(mg_device *d, mg_sums *m, dg_
         DG_CUDA_LAUNCHED("k_measure");
     } else {
         double *wide = reinterpret_cast<double *>(d->z);
-        st = residual_of<double>(d, x, wide, err);
+        st = residual_of<double, X>(d, x, wide, err);
         if (st) return st;
         k_narrow<<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, wide, (float *)d->r, d->partials);
         DG_CUDA_LAUNCHED("k_narrow");
+        if constexpr (sizeof(X) == sizeof(float)) {
+            k_measure<T, X>
+                <<<MG_PARTIALS, MG_THREADS, 0, d->stream>>>(d->g, (const T *)d->r, x, d->partials);
+            DG_CUDA_LAUNCHED("k_measure");
+        }
         DG_CUDA_TRY(cudaMemsetAsync(d->z, 0, (size_t)d->g.points * sizeof(float), d->stream),
                     "cudaMemsetAsync (multigrid z after the residual)");
     }
@@ -1603,7 +1612,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
     int st = residual<T, X>(d, &m, err);
     if (st) return st;
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0,
-        finite = !m.nonfinite;
+        finite = !m.nonfinite, votes = 0;
     double best = m.max_abs, reliable = m.max_abs; /* max |r| of the last true residual */
     double earlier = HUGE_VAL;                     /* the smallest change before the last */
     int true_residual = 1;                         /* m measures b - A x, not the recurrence */
@@ -1623,7 +1632,10 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             }
             fresh = 1;
         }
-        if (verdict == DG_MG_RESOLUTION) { /* float: a cycle's change within its rounding */
+        /* float: DG_MG_FLOAT_VOTES cycles in a row that stopped falling near its resolution */
+        votes = verdict == DG_MG_RESOLUTION ? votes + 1 : 0;
+        if (verdict == DG_MG_RESOLUTION && votes < DG_MG_FLOAT_VOTES) verdict = DG_MG_GOING;
+        if (verdict == DG_MG_RESOLUTION) {
             outcome = DG_OUTCOME_FLOAT_RESOLUTION;
             break;
         }
@@ -1686,6 +1698,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             if ((st = residual<T, X>(d, &m, err))) return st;
             finite = !m.nonfinite;
             reliable = m.max_abs, true_residual = 1;
+            if (!mixed) fresh = 1; /* float: the directions restart (the CPU's comment) */
         }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;

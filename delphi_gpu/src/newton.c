@@ -109,7 +109,6 @@ static int inner_multigrid(dg_solver s, const dg_newton_ops *ops, void *ws, doub
                          DG_MG_STALL_CYCLES,
                          DG_MG_FLOAT_FLOOR * FLT_EPSILON,
                          0.0,
-                         0.0,
                          NULL,
                          NULL};
     dg_mg_outcome out = {0};

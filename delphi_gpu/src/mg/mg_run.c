@@ -25,7 +25,6 @@ void dg_mg_make_control(const dg_options *o, int is_double, dg_mg_control *c) {
     c->stall = DG_MG_STALL_CYCLES;
     c->floor = 0.0;
     c->change_floor = is_double ? 0.0 : DG_MG_FLOAT_FLOOR * FLT_EPSILON;
-    c->change_reach = is_double ? 0.0 : DG_MG_FLOAT_REACH * FLT_EPSILON;
     c->on_cycle = NULL, c->on_cycle_user = NULL;
 }
 
@@ -46,8 +45,7 @@ int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures ch
     }
     if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return DG_MG_MET;
     if (c->change_floor > 0 && change.max_abs <= c->change_floor * phi_max &&
-        (change.max_abs > DG_MG_FLOAT_STALL * earlier ||
-         c->change_tol[0] < c->change_reach * phi_max))
+        change.max_abs > DG_MG_FLOAT_STALL * earlier)
         return DG_MG_RESOLUTION;
     return DG_MG_GOING;
 }
