@@ -10,6 +10,22 @@ typedef struct SFX(mg_sums) {
     dg_mg_measures p; /* update: max |p| and sum p^2 of the direction that x stepped along */
 } SFX(mg_sums);
 
+/* sum_f weight_f in[w + step_f] in double at the k-th boundary point w of colour c. */
+static inline double SFX(boundary_sum)(const double *weight, int k, const REAL *in, size_t w,
+                                       const long step[6]) {
+    double sum = 0.0;
+    for (int f = 0; f < 6; ++f)
+        sum += weight[6 * (size_t)k + f] * in[w + step[f]];
+    return sum;
+}
+
+/* out[w] (+ lo[w], the pair's rounding error, when lo) += v in double, kept as the pair. */
+static inline void SFX(add_to_pair)(REAL *out, REAL *lo, size_t w, double v) {
+    v += (double)out[w] + (lo ? (double)lo[w] : 0.0);
+    out[w] = (REAL)v;
+    if (lo) lo[w] = (REAL)(v - (double)out[w]);
+}
+
 /* out = A in: the uniform part (in - factor * sum of neighbours) over all interior points, then
    the boundary corrections. */
 static void SFX(apply_operator)(const dg_mg_hierarchy *h, const REAL *restrict in,
@@ -39,10 +55,7 @@ static void SFX(apply_operator)(const dg_mg_hierarchy *h, const REAL *restrict i
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
-            double sum = 0.0;
-            for (int f = 0; f < 6; ++f)
-                sum += weight[6 * (size_t)k + f] * in[w + step[f]];
-            out[w] -= (REAL)sum;
+            out[w] -= (REAL)SFX(boundary_sum)(weight, k, in, w, step);
         }
     }
 }
@@ -82,19 +95,12 @@ static void SFX(true_residual)(const dg_mg_hierarchy *h, const REAL *restrict in
 #pragma omp parallel for schedule(static) num_threads(h->threads) if (count > 4096)
         for (int k = 0; k < count; ++k) {
             const size_t w = 2 * (size_t)index[k] + c;
-            double sum = 0.0;
-            for (int f = 0; f < 6; ++f)
-                sum += weight[6 * (size_t)k + f] * in[w + step[f]];
-            const double v = (double)out[w] + (lo ? (double)lo[w] : 0.0) + sum;
-            out[w] = (REAL)v;
-            if (lo) lo[w] = (REAL)(v - (double)out[w]);
+            SFX(add_to_pair)(out, lo, w, SFX(boundary_sum)(weight, k, in, w, step));
         }
         if (rhs) continue;
         for (int k = 0; k < p->charge_count[c]; ++k) {
             const size_t w = 2 * (size_t)p->charge_index[c][k] + c;
-            const double v = (double)out[w] + (lo ? (double)lo[w] : 0.0) + p->charge_source[c][k];
-            out[w] = (REAL)v;
-            if (lo) lo[w] = (REAL)(v - (double)out[w]);
+            SFX(add_to_pair)(out, lo, w, p->charge_source[c][k]);
         }
     }
 }

@@ -12,29 +12,17 @@
 
 #include "app_test.h"
 
-static const char *common[] = {
-    "--pqr",    "q1.pqr", "--gsize",   "97",        "--scale",   "2.0", "--indi",      "2.0",
-    "--exdi",   "80.0",   "--prbrad",  "1.4",       "--ionrad",  "2.0", "--salt",      "0.15",
-    "--bndcon", "2",      "--surface", "molecular", "--backend", "cpu", "--precision", "double",
-    "--solver", "sor",    "--energy",  "g,ion",     "--quiet"};
-enum { COMMON = sizeof common / sizeof common[0] };
+/* The arguments every run shares (run_program takes a NULL-terminated list). */
+#define SPHERE_RUN                                                                                 \
+    "--pqr", "q1.pqr", "--gsize", "97", "--scale", "2.0", "--indi", "2.0", "--exdi", "80.0",       \
+        "--prbrad", "1.4", "--ionrad", "2.0", "--salt", "0.15", "--bndcon", "2", "--surface",      \
+        "molecular", "--backend", "cpu", "--precision", "double", "--solver", "sor", "--energy",   \
+        "g,ion", "--quiet"
 
-/* Run with the common arguments and up to six more. */
-static const calc_result *run(pipeline *p, const char *a, const char *b, const char *c,
-                              const char *d, const char *e, const char *f) {
-    char *argv[COMMON + 8];
-    int argc = 0;
-    argv[argc++] = "delphi-gpu";
-    for (int i = 0; i < COMMON; ++i)
-        argv[argc++] = (char *)common[i];
-    const char *extra[] = {a, b, c, d, e, f};
-    for (int i = 0; i < 6 && extra[i]; ++i)
-        argv[argc++] = (char *)extra[i];
-    argv[argc] = NULL;
-    int st = pipeline_execute(p, argc, argv, NULL);
-    CHECK(st == EXIT_OK, "delphi-gpu %s %s %s: exit status %d", a ? a : "", b ? b : "", d ? d : "",
-          st);
-    return st == EXIT_OK ? p->result : NULL;
+/* The run's result once it exited 0, else NULL (a failed check). */
+static const calc_result *ran(const pipeline *p, int status, const char *what) {
+    CHECK(status == EXIT_OK, "%s: exit status %d", what, status);
+    return status == EXIT_OK ? p->result : NULL;
 }
 
 int main(void) {
@@ -45,10 +33,16 @@ int main(void) {
     fclose(f);
     pipeline *lin = calloc(1, sizeof *lin), *nl = calloc(1, sizeof *nl),
              *ref = calloc(1, sizeof *ref);
-    const calc_result *rl = run(lin, "--maxc", "0.0001", NULL, NULL, NULL, NULL);
-    const calc_result *rn = run(nl, "--maxc", "0.0001", "--nonit", "50", "--nonlinear", "delphi");
-    const calc_result *rr =
-        run(ref, "--maxc", "1e-8", "--nonit", "50", "--nonlinear", "newton-polynomial");
+    const calc_result *rl =
+        ran(lin, run_program(lin, 0, SPHERE_RUN, "--maxc", "0.0001", NULL), "linear");
+    const calc_result *rn = ran(nl,
+                                run_program(nl, 0, SPHERE_RUN, "--maxc", "0.0001", "--nonit", "50",
+                                            "--nonlinear", "delphi", NULL),
+                                "DelPhi's scheme");
+    const calc_result *rr = ran(ref,
+                                run_program(ref, 0, SPHERE_RUN, "--maxc", "1e-8", "--nonit", "50",
+                                            "--nonlinear", "newton-polynomial", NULL),
+                                "Newton");
     if (rl && rn && rr) {
         CHECK(rn->solve.outcome == DG_OUTCOME_CONVERGED && rr->ionic_computed &&
               rn->ionic_computed);
