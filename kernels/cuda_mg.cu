@@ -676,15 +676,6 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
    (the float floor's scale) sees the faces' fixed boundary values, as on the CPU. */
 #define MG_ILP 4
 
-/* Mixed precision replaces the float recurrence's residual by the true one (in double) when its
-   max has fallen by this factor since the last true one (solve).  The float r carries rounding
-   errors of about float's epsilon times the r it started from, so it must be renewed as it
-   falls.  Measured at 385^3-769^3 (docs/MULTIGRID.md, run 31): 2^-10 keeps the double loop's
-   cycle counts (13 / 13 / 14) with 4-5 true residuals; 2^-16 cost a cycle at 769^3, 2^-24 one
-   at 513^3 and three at 769^3, and none between the start and the end stalled near float's
-   resolution of the first r (3e-4 against 4.7e3 at 385^3). */
-#define MG_RELIABLE_FALL 0x1p-10
-
 /* Partials of sum D a b (b: float in the split layout, or T). */
 template <typename T>
 __global__ void k_weighted_dot(grid_dims g, const float *__restrict__ dscale,
@@ -1597,11 +1588,11 @@ template <typename T, typename X = T> int residual(mg_device *d, mg_sums *m, dg_
     return fetch_sums(d, m, err);
 }
 
-/* The CG loop: the CPU template's loop step for step.  X is x's type; when it is wider than
-   the vectors' (mixed precision: x in double, r, p, q in float) r is replaced by the true
-   residual, computed in double, whenever the recurrence's max |r| has fallen by
-   MG_RELIABLE_FALL since the last true one ("reliable updates": the recurrence in float drifts
-   from b - A x by rounding, x's steps in double do not; p is kept, so the Krylov space is). */
+/* The CG loop: the CPU template's loop step for step.  X is x's type (mixed precision: x in
+   double, r, p, q in float).  With float vectors r is replaced by the true residual, computed
+   in double, whenever the recurrence's max |r| has fallen by DG_MG_RELIABLE_FALL since the last
+   true one ("reliable updates": the recurrence in float drifts from b - A x by rounding; p is
+   kept, so the Krylov space is). */
 template <typename T, typename X = T>
 int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *err) {
     constexpr bool mixed = sizeof(X) != sizeof(T);
@@ -1633,7 +1624,10 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             fresh = 1;
         }
         /* float: DG_MG_FLOAT_VOTES cycles in a row that stopped falling near its resolution */
-        votes = verdict == DG_MG_RESOLUTION ? votes + 1 : 0;
+        votes = verdict == DG_MG_AT_RESOLUTION ? DG_MG_FLOAT_VOTES
+                : verdict == DG_MG_RESOLUTION  ? votes + 1
+                                               : 0;
+        if (verdict == DG_MG_AT_RESOLUTION) verdict = DG_MG_RESOLUTION;
         if (verdict == DG_MG_RESOLUTION && votes < DG_MG_FLOAT_VOTES) verdict = DG_MG_GOING;
         if (verdict == DG_MG_RESOLUTION) {
             outcome = DG_OUTCOME_FLOAT_RESOLUTION;
@@ -1689,16 +1683,17 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
         finite = !m.nonfinite;
         ++cycles;
         true_residual = 0;
-        /* mixed: the recurrence has fallen enough to renew; float: at float's resolution the
-           recurrence (and the step measured from it) falls on where b - A x no longer does */
-        const bool renew =
-            mixed ? m.max_abs < MG_RELIABLE_FALL * reliable
-                  : ctl->change_floor > 0 && change.max_abs <= ctl->change_floor * m.phi_max;
+        /* the recurrence has fallen enough to renew (mixed and float); float at its resolution:
+           the recurrence (and the step measured from it) falls on where b - A x no longer does,
+           so every cycle renews and restarts the directions (the CPU's comment) */
+        const bool at_floor =
+            !mixed && ctl->change_floor > 0 && change.max_abs <= ctl->change_floor * m.phi_max;
+        const bool renew = at_floor || m.max_abs < DG_MG_RELIABLE_FALL * reliable;
         if (finite && renew) {
             if ((st = residual<T, X>(d, &m, err))) return st;
             finite = !m.nonfinite;
             reliable = m.max_abs, true_residual = 1;
-            if (!mixed) fresh = 1; /* float: the directions restart (the CPU's comment) */
+            if (at_floor) fresh = 1;
         }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;

@@ -130,8 +130,10 @@ typedef enum dg_outcome {
     DG_OUTCOME_DIVERGED = 3,        /**< NaN/Inf or a persistently growing change; phi unchanged */
     DG_OUTCOME_STOPPED = 4,         /**< the progress callback asked to stop */
     DG_OUTCOME_FLOAT_RESOLUTION = 5 /**< float: the change stopped falling at float's resolution
-                                         (multigrid: a cycle's change reached it) before the
-                                         criterion was met (not converged) */
+                                         (multigrid: a cycle's change stopped falling there, or
+                                         came within one rounding of max |phi| when maxc is
+                                         below it) before the criterion was met (not
+                                         converged) */
 } dg_outcome;
 
 /** Phase of a solve, reported to the progress callback. */

@@ -52,8 +52,12 @@
    DG_MG_FLOAT_STALL times the smallest change of the cycles before) in DG_MG_FLOAT_VOTES cycles
    in a row: rounding, not convergence, sets it then (the SOR's float floor has the same level,
    float_floor.c).  From that level on every cycle recomputes the residual as b - A x, summed in
-   double and rounded once, and restarts the directions from it.  A Newton step's float solve
-   counts a scaled residual this small as met. */
+   double and rounded once, and restarts the directions from it.  A maxc below one rounding of
+   the largest potential (float epsilon times max |phi|) is out of reach: such a solve ends at
+   float's resolution at once when a cycle's change and the true residual are both within that
+   rounding (dg_mg_met's DG_MG_AT_RESOLUTION; going on until the change stopped falling gave
+   the same max error at 65^3-385^3 in 3-4 more cycles).  A Newton step's float solve counts a
+   scaled residual this small as met. */
 #define DG_MG_FLOAT_FLOOR 16.0
 /* A converging cycle shrinks the change by 0.1-0.6 near that level; rounding noise does not. */
 #define DG_MG_FLOAT_STALL 0.75
@@ -61,6 +65,18 @@
    homogeneous medium, 97^3: 5.3e-4, then 2.4e-3 at the charged point, then 7.0e-4, 9.3e-5 and
    4.3e-5 kT/e, 0.4 epsilons of max |phi|). */
 #define DG_MG_FLOAT_VOTES 2
+/* Float vectors (float, and CUDA's mixed precision: r, p, q in float) replace the CG
+   recurrence's residual by the true one, b - A x summed in double, when its max has fallen by
+   this factor since the last true one: the float r carries rounding errors of about float's
+   epsilon times the r it started from, so it must be renewed as it falls.  Mixed, measured at
+   385^3-769^3 (docs/MULTIGRID.md, run 31): 2^-10 keeps the double loop's cycle counts
+   (13 / 13 / 14) with 4-5 true residuals; 2^-16 cost a cycle at 769^3, 2^-24 one at 513^3 and
+   three at 769^3, and none between the start and the end stalled near float's resolution of
+   the first r (3e-4 against 4.7e3 at 385^3).  Float: without it the first true residual near
+   float's resolution revealed an error the recurrence had hidden (385^3 at maxc 1e-3: a cycle
+   that changed phi by 3.0e-3 was followed by one of 1.1e-2 where the double loop's was
+   1.4e-4). */
+#define DG_MG_RELIABLE_FALL 0x1p-10
 
 /** One coarse level: m unknowns per dimension on a grid padded by one ghost layer (zero).
  *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz. */
@@ -214,14 +230,18 @@ void dg_mg_make_control(const dg_options *options, int is_double, dg_mg_control 
 
 /** What dg_mg_met finds. */
 enum {
-    DG_MG_GOING = 0,     /* go on */
-    DG_MG_MET = 1,       /* the criterion is met (or the residual floor) */
-    DG_MG_RESOLUTION = 2 /* the change reached float's resolution first: FLOAT_RESOLUTION */
+    DG_MG_GOING = 0,        /* go on */
+    DG_MG_MET = 1,          /* the criterion is met (or the residual floor) */
+    DG_MG_RESOLUTION = 2,   /* the change stopped falling at float's resolution (votes) */
+    DG_MG_AT_RESOLUTION = 3 /* the change is within one rounding of max |phi|, maxc below it */
 };
 
 /** DG_MG_MET if a tolerance i with change_tol[i] or residual_tol[i] set is met by both the last
  *  cycle's change and the residual (an unset one is no condition) or the residual is within
- *  floor * phi_max; else DG_MG_RESOLUTION if the change is within change_floor * phi_max and
+ *  floor * phi_max; else (float: change_floor set) DG_MG_AT_RESOLUTION if change_tol[0] is set
+ *  and below FLT_EPSILON * phi_max and the max change and the max residual are both within
+ *  that (the loops end the solve at once); else DG_MG_RESOLUTION if the change is within
+ *  change_floor * phi_max and
  *  above DG_MG_FLOAT_STALL * earlier (it stopped falling; the loops end the solve after
  *  DG_MG_FLOAT_VOTES such cycles in a row); else DG_MG_GOING.  change: the last cycle's (before
  *  any cycle: dg_mg_no_change); earlier: the smallest max change of the cycles before it

@@ -44,6 +44,10 @@ int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures ch
         if ((!(ct > 0) || d[i] <= ct) && (!(rt > 0) || r[i] <= rt)) return DG_MG_MET;
     }
     if (c->floor > 0 && residual.max_abs <= c->floor * phi_max) return DG_MG_MET;
+    const double rounding = FLT_EPSILON * phi_max; /* one rounding of the largest potential */
+    if (c->change_floor > 0 && c->change_tol[0] > 0 && c->change_tol[0] < rounding &&
+        change.max_abs <= rounding && residual.max_abs <= rounding)
+        return DG_MG_AT_RESOLUTION;
     if (c->change_floor > 0 && change.max_abs <= c->change_floor * phi_max &&
         change.max_abs > DG_MG_FLOAT_STALL * earlier)
         return DG_MG_RESOLUTION;

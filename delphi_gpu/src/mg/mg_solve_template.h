@@ -383,7 +383,8 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
     m.phi_max = fmax(m.phi_max, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0, votes = 0;
-    double rho = 0.0, best = m.max_abs, earlier = HUGE_VAL; /* smallest change before the last */
+    double rho = 0.0, best = m.max_abs, earlier = HUGE_VAL,
+           reliable = m.max_abs; /* smallest change before the last */
     dg_mg_measures change = dg_mg_no_change((dg_mg_measures){m.max_abs, m.sum_sq});
     while (m.finite) {
         int verdict = fixed ? DG_MG_GOING
@@ -400,11 +401,14 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
                 outcome = DG_OUTCOME_CONVERGED;
                 break;
             }
-            fresh = 1; /* restart the recurrence from the true residual */
+            fresh = 1, reliable = m.max_abs; /* restart the recurrence from the true residual */
         }
         /* float: DG_MG_FLOAT_VOTES cycles in a row whose change stopped falling near its
            resolution (one can be a step that fixes what the rounded residual had hidden) */
-        votes = verdict == DG_MG_RESOLUTION ? votes + 1 : 0;
+        votes = verdict == DG_MG_AT_RESOLUTION ? DG_MG_FLOAT_VOTES
+                : verdict == DG_MG_RESOLUTION  ? votes + 1
+                                               : 0;
+        if (verdict == DG_MG_AT_RESOLUTION) verdict = DG_MG_RESOLUTION;
         if (verdict == DG_MG_RESOLUTION && votes < DG_MG_FLOAT_VOTES) verdict = DG_MG_GOING;
         if (verdict == DG_MG_RESOLUTION) {
             outcome = DG_OUTCOME_FLOAT_RESOLUTION;
@@ -450,7 +454,13 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
             SFX(true_residual)(h, x, r, lo);
             m = SFX(measure)(h, r, x, plane);
             m.phi_max = fmax(m.phi_max, faces);
-            fresh = 1;
+            fresh = 1, reliable = m.max_abs;
+        } else if (!IS_DOUBLE && m.max_abs < DG_MG_RELIABLE_FALL * reliable) {
+            /* float: the recurrence has fallen enough to renew (mg.h); p is kept */
+            SFX(true_residual)(h, x, r, lo);
+            m = SFX(measure)(h, r, x, plane);
+            m.phi_max = fmax(m.phi_max, faces);
+            reliable = m.max_abs;
         }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
