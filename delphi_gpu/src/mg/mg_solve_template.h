@@ -361,6 +361,16 @@ static double SFX(faces_max)(const dg_prepared *p, const REAL *x) {
     return f;
 }
 
+/* The true residual b - A x into r and its measures, max |x| over the whole grid (faces: the
+   faces' max, which the solve does not change). */
+static SFX(mg_sums) SFX(renewed)(const dg_mg_hierarchy *h, const REAL *x, REAL *r, REAL *lo,
+                                 double *plane, double faces) {
+    SFX(true_residual)(h, x, r, lo);
+    SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
+    m.phi_max = fmax(m.phi_max, faces);
+    return m;
+}
+
 static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control *control,
                               dg_mg_outcome *res, dg_error *err) {
     const dg_prepared *p = h->prep;
@@ -378,10 +388,8 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
                             3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
     REAL *lo = IS_DOUBLE ? NULL : q; /* q is free wherever the true residual is computed */
-    SFX(true_residual)(h, x, r, lo);
     const double faces = SFX(faces_max)(p, x);
-    SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
-    m.phi_max = fmax(m.phi_max, faces);
+    SFX(mg_sums) m = SFX(renewed)(h, x, r, lo, plane, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0, votes = 0;
     double rho = 0.0, best = m.max_abs, earlier = HUGE_VAL,
            reliable = m.max_abs; /* smallest change before the last */
@@ -392,9 +400,7 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
                                         earlier, m.phi_max, interior);
         if (verdict == DG_MG_MET) {
             /* confirm with the true residual (the recurrence drifts in low precision) */
-            SFX(true_residual)(h, x, r, lo);
-            m = SFX(measure)(h, r, x, plane);
-            m.phi_max = fmax(m.phi_max, faces);
+            m = SFX(renewed)(h, x, r, lo, plane, faces);
             verdict = dg_mg_met(&ctl, (dg_mg_measures){m.max_abs, m.sum_sq}, change, earlier,
                                 m.phi_max, interior);
             if (verdict == DG_MG_MET) {
@@ -445,22 +451,17 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
         if (cycles) earlier = fmin(earlier, change.max_abs);
         change.max_abs = a * m.p.max_abs, change.sum_sq = a * a * m.p.sum_sq;
         ++cycles;
-        if (ctl.change_floor > 0 && change.max_abs <= ctl.change_floor * m.phi_max) {
-            /* float near its resolution: the recurrence (and the step measured from it) falls
-               on where b - A x no longer does, so the true residual replaces it, and the
-               directions restart from it: kept, they carry the recurrence's rounding, and CG
-               crept (49 cycles instead of 13 to 0.4 epsilons of max |phi| on a +1 e charge in
-               a homogeneous medium, 97^3) */
-            SFX(true_residual)(h, x, r, lo);
-            m = SFX(measure)(h, r, x, plane);
-            m.phi_max = fmax(m.phi_max, faces);
-            fresh = 1, reliable = m.max_abs;
-        } else if (!IS_DOUBLE && m.max_abs < DG_MG_RELIABLE_FALL * reliable) {
-            /* float: the recurrence has fallen enough to renew (mg.h); p is kept */
-            SFX(true_residual)(h, x, r, lo);
-            m = SFX(measure)(h, r, x, plane);
-            m.phi_max = fmax(m.phi_max, faces);
+        /* float near its resolution: the recurrence (and the step measured from it) falls on
+           where b - A x no longer does, so the true residual replaces it, and the directions
+           restart from it: kept, they carry the recurrence's rounding, and CG crept (49 cycles
+           instead of 13 to 0.4 epsilons of max |phi| on a +1 e charge in a homogeneous medium,
+           97^3).  Before that level a float recurrence is renewed as it falls (mg.h,
+           DG_MG_RELIABLE_FALL), p kept. */
+        const int at_floor = ctl.change_floor > 0 && change.max_abs <= ctl.change_floor * m.phi_max;
+        if (at_floor || (!IS_DOUBLE && m.max_abs < DG_MG_RELIABLE_FALL * reliable)) {
+            m = SFX(renewed)(h, x, r, lo, plane, faces);
             reliable = m.max_abs;
+            if (at_floor) fresh = 1;
         }
         if (m.max_abs < 0.99 * best)
             best = m.max_abs, stalled = 0;
@@ -469,8 +470,7 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
         if (ctl.on_cycle && m.finite) stop = ctl.on_cycle(ctl.on_cycle_user, cycles, change) != 0;
     }
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
-        SFX(true_residual)(h, x, r, lo);
-        m = SFX(measure)(h, r, x, plane);
+        m = SFX(renewed)(h, x, r, lo, plane, faces);
     }
     if (!m.finite) outcome = DG_OUTCOME_DIVERGED; /* the caller keeps its own phi then */
     res->outcome = outcome;
