@@ -1623,12 +1623,7 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             }
             fresh = 1;
         }
-        /* float: DG_MG_FLOAT_VOTES cycles in a row that stopped falling near its resolution */
-        votes = verdict == DG_MG_AT_RESOLUTION ? DG_MG_FLOAT_VOTES
-                : verdict == DG_MG_RESOLUTION  ? votes + 1
-                                               : 0;
-        if (verdict == DG_MG_AT_RESOLUTION) verdict = DG_MG_RESOLUTION;
-        if (verdict == DG_MG_RESOLUTION && votes < DG_MG_FLOAT_VOTES) verdict = DG_MG_GOING;
+        verdict = dg_mg_vote(verdict, &votes); /* float's resolution (mg.h) */
         if (verdict == DG_MG_RESOLUTION) {
             outcome = DG_OUTCOME_FLOAT_RESOLUTION;
             break;

@@ -249,6 +249,12 @@ enum {
 int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures change,
               double earlier, double phi_max, double interior);
 
+/** The loops' verdict after float's votes (votes: the loop's counter, 0 at its start):
+ *  DG_MG_AT_RESOLUTION ends the solve at once, DG_MG_RESOLUTION after DG_MG_FLOAT_VOTES such
+ *  cycles in a row (one can be a step that repairs what the rounded residual had hidden);
+ *  returns DG_MG_RESOLUTION to end there, else verdict (DG_MG_GOING for a vote short of it). */
+int dg_mg_vote(int verdict, int *votes);
+
 /** The change to assume before the first cycle: none when the residual is exactly zero (x is
  *  the exact solution), else unbounded. */
 dg_mg_measures dg_mg_no_change(dg_mg_measures residual);

@@ -54,6 +54,15 @@ int dg_mg_met(const dg_mg_control *c, dg_mg_measures residual, dg_mg_measures ch
     return DG_MG_GOING;
 }
 
+int dg_mg_vote(int verdict, int *votes) {
+    *votes = verdict == DG_MG_AT_RESOLUTION ? DG_MG_FLOAT_VOTES
+             : verdict == DG_MG_RESOLUTION  ? *votes + 1
+                                            : 0;
+    if (verdict == DG_MG_AT_RESOLUTION) return DG_MG_RESOLUTION;
+    if (verdict == DG_MG_RESOLUTION && *votes < DG_MG_FLOAT_VOTES) return DG_MG_GOING;
+    return verdict;
+}
+
 dg_mg_measures dg_mg_no_change(dg_mg_measures residual) {
     const dg_mg_measures none = {0.0, 0.0}, unbounded = {HUGE_VAL, HUGE_VAL};
     return residual.max_abs == 0.0 ? none : unbounded;

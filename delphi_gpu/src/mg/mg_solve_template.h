@@ -409,13 +409,7 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
             }
             fresh = 1, reliable = m.max_abs; /* restart the recurrence from the true residual */
         }
-        /* float: DG_MG_FLOAT_VOTES cycles in a row whose change stopped falling near its
-           resolution (one can be a step that fixes what the rounded residual had hidden) */
-        votes = verdict == DG_MG_AT_RESOLUTION ? DG_MG_FLOAT_VOTES
-                : verdict == DG_MG_RESOLUTION  ? votes + 1
-                                               : 0;
-        if (verdict == DG_MG_AT_RESOLUTION) verdict = DG_MG_RESOLUTION;
-        if (verdict == DG_MG_RESOLUTION && votes < DG_MG_FLOAT_VOTES) verdict = DG_MG_GOING;
+        verdict = dg_mg_vote(verdict, &votes); /* float's resolution (mg.h) */
         if (verdict == DG_MG_RESOLUTION) {
             outcome = DG_OUTCOME_FLOAT_RESOLUTION;
             break;
