@@ -1,7 +1,8 @@
 #!/bin/sh
 # The full regression suite on the GPU machine: builds delphi-gpu with CUDA and runs every case on
-# both backends (CPU and CUDA), double and float, against the analytic results and the APBS
-# results cached in regression/reference/ (that machine has neither APBS nor a network).
+# both backends (CPU and CUDA), double and float, by both solvers (SOR and multigrid), against the
+# analytic results and the APBS results cached in regression/reference/ (that machine has neither
+# APBS nor a network).
 #
 # Usage, from the repository root on the device machine:
 #   regression/run_on_device.sh [more run_suite.py options, e.g. --only born --resume]
@@ -49,7 +50,7 @@ fi
 
 echo "full suite, both backends ($PY)"
 PYTHONUNBUFFERED=1 "$PY" regression/run_suite.py --full --backend both --precision both \
-    --apbs cache --program "$BUILD/host/app/delphi-gpu" --out "$WORK" "$@" \
+    --solver both --apbs cache --program "$BUILD/host/app/delphi-gpu" --out "$WORK" "$@" \
     >"$OUT/suite.log" 2>&1
 status=$?
 echo $status >"$OUT/exit-status.txt"

@@ -130,7 +130,8 @@ def main(argv):
                  "precision_policy": args.precision, "solver_policy": args.solver,
                  "apbs_mode": apbs_mode, "only": args.only,
                  "wall_s": round(seconds, 1),
-                 "runs": executor.count})
+                 "runs": executor.count, "reused_runs": executor.reused,
+                 "reused_run_s": round(executor.reused_seconds, 1)})
     document = {
         "meta": meta,
         "cases": [{"name": c.name, "group": c.group, "reference": c.reference_kind,

@@ -252,6 +252,20 @@ class EndToEnd(unittest.TestCase):
         rc, out = self.run_suite({}, "--only", "born_r2_e2|dh_q5", "--solver", "both")
         self.assertEqual(rc, 0, out)
 
+    def test_resumed_runs_are_reported(self):
+        with tempfile.TemporaryDirectory() as out:
+            argv = [sys.executable, self.runner, "--quick", "--program", self.fake, "--apbs",
+                    "off", "--quiet", "--out", out, "--only", "born_r2_e2"]
+            reports = []
+            for extra in ([], ["--resume"]):
+                p = subprocess.run(argv + extra, capture_output=True, text=True, timeout=600)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                with open(os.path.join(out, "report", "REPORT.md")) as f:
+                    reports.append(next(l for l in f if l.startswith("| runs |")))
+        self.assertNotIn("reused", reports[0])
+        self.assertRegex(reports[1], r"\| runs \| (\d+) delphi-gpu runs, .* \(\1 of them reused "
+                         r"from an earlier invocation by --resume")
+
     def test_solver_disagreement_fails(self):
         rc, out = self.run_suite({"FAKE_DG_MG_SKEW": "1e-3"}, "--only", "born_r2_e2",
                                  "--solver", "both")

@@ -55,7 +55,7 @@ def _header(meta, rows):
                                   .get(k, k)) for k, n in sorted(meta.get("apbs_sources",
                                                                           {}).items()))
             or "none"),
-        "| runs | %d delphi-gpu runs, %.0f s wall |" % (meta["runs"], meta["wall_s"]),
+        "| runs | %s |" % _runs_line(meta),
         "| result | **%d of %d comparisons passed%s** |" % (
             len(rows) - len(failed), len(rows), "" if not failed else ", %d FAILED" % len(failed)),
         "",
@@ -63,6 +63,14 @@ def _header(meta, rows):
     if meta.get("only"):
         lines += ["Cases restricted to `--only %s`." % meta["only"], ""]
     return lines
+
+
+def _runs_line(meta):
+    line = "%d delphi-gpu runs, %.0f s wall" % (meta["runs"], meta["wall_s"])
+    if meta.get("reused_runs"):
+        line += (" (%d of them reused from an earlier invocation by --resume, where they took "
+                 "%.0f s)" % (meta["reused_runs"], meta.get("reused_run_s", 0.0)))
+    return line
 
 
 def _failures(rows):

@@ -101,6 +101,8 @@ class Executor:
         self.timeout = timeout
         self.records = {}  # run key -> record
         self.count = 0
+        self.reused = 0  # runs taken from an earlier invocation (--resume)
+        self.reused_seconds = 0.0  # what those runs took when they ran
         self.started = time.monotonic()
 
     def run(self, problem, role, backend, precision, want_map, solver="auto"):
@@ -122,6 +124,9 @@ class Executor:
                              fixed_iterations=fixed, timeout=self.timeout, reuse=self.reuse,
                              threads=self.threads, solver=solver)
         record["role"] = role
+        if record.get("reused"):
+            self.reused += 1
+            self.reused_seconds += record.get("wall_s") or 0.0
         self.records[key] = record
         return record
 
