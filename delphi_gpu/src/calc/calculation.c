@@ -183,7 +183,7 @@ static void add_notice(calc_result *r, const char *text) {
 static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_options *options,
                  dg_result *result, calc_solve_parts *parts) {
     calc_result *r = &c->r;
-    pb_solve_options(&c->params, nonlinear, options);
+    const char *instead = pb_solve_options(&c->params, nonlinear, options);
     progress_relay relay = {c, stage};
     options->progress = relay_progress, options->progress_user_data = &relay;
     int st = dg_set_options(c->solver, options);
@@ -199,7 +199,8 @@ static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_o
     parts->mg_setup = timing.mg_setup, parts->mg_cycles = timing.mg_cycles;
     parts->mg_phi_in = timing.mg_phi_in, parts->mg_build = timing.mg_build;
     parts->mg_phi_out = timing.mg_phi_out;
-    snprintf(parts->solver_choice, sizeof parts->solver_choice, "%s", dg_solver_choice(c->solver));
+    snprintf(parts->solver_choice, sizeof parts->solver_choice, "%s",
+             instead ? instead : dg_solver_choice(c->solver));
     options->progress = c->params.solver.progress;
     options->progress_user_data = c->params.solver.progress_user_data;
     if (st != DG_OK) {

@@ -31,13 +31,19 @@ int pb_wants_nonlinear(const dg_calc_params *s, const salt_model *salt) {
     return s->solver.equation == DG_EQUATION_NONLINEAR_PB && salt->ionic_strength > 1e-6;
 }
 
-void pb_solve_options(const dg_calc_params *s, int nonlinear, dg_options *o) {
+const char *pb_solve_options(const dg_calc_params *s, int nonlinear, dg_options *o) {
     *o = s->solver;
     o->equation = nonlinear                                        ? DG_EQUATION_NONLINEAR_PB
                   : s->solver.equation == DG_EQUATION_NONLINEAR_PB ? DG_EQUATION_AUTO
                                                                    : s->solver.equation;
     /* Multigrid solves the linear equations and Newton's steps; DelPhi's nonlinear scheme
-       keeps the SOR. */
-    if (nonlinear && o->solver == DG_SOLVER_MULTIGRID && o->nonlinear_method != DG_NONLINEAR_NEWTON)
+       keeps the SOR (a calculation's linear runs still use multigrid). */
+    if (nonlinear && o->solver == DG_SOLVER_MULTIGRID &&
+        o->nonlinear_method != DG_NONLINEAR_NEWTON) {
         o->solver = DG_SOLVER_SOR;
+        return "sor: solver MULTIGRID was asked, but DelPhi's nonlinear scheme (nonlinear method "
+               "DELPHI) runs on the SOR; multigrid solves the linear equations and Newton's "
+               "steps (nonlinear method NEWTON)";
+    }
+    return NULL;
 }

@@ -27,8 +27,10 @@ void pb_medium_init(pb_medium *pm, const grid_spec *g, const medium_maps *m,
                     double eps_solvent, double temperature);
 
 /* The solve's options: the parameters' solver options with the equation resolved (nonlinear
- * only when asked for and the medium has salt). */
-void pb_solve_options(const dg_calc_params *s, int nonlinear, dg_options *o);
+ * only when asked for and the medium has salt).  Returns NULL, or, when the solver asked for
+ * cannot solve this equation and the SOR was set in its place, the reason in words (a static
+ * string), which the caller reports: DelPhi's nonlinear scheme with solver MULTIGRID. */
+const char *pb_solve_options(const dg_calc_params *s, int nonlinear, dg_options *o);
 
 /* 1 when the parameters ask for the nonlinear equation and there is salt. */
 int pb_wants_nonlinear(const dg_calc_params *s, const salt_model *salt);

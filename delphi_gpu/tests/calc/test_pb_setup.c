@@ -22,8 +22,18 @@ int main(void) {
     s.salt_count = 1, s.salts[0].concentration = 0.1;
     salt_model_from_params(&s, &salt);
     CHECK(pb_wants_nonlinear(&s, &salt));
-    pb_solve_options(&s, 1, &o);
+    CHECK(pb_solve_options(&s, 1, &o) == NULL);
     CHECK(o.equation == DG_EQUATION_NONLINEAR_PB);
+    /* Multigrid asked with DelPhi's nonlinear scheme: the SOR, and the reason said; with
+       Newton's method, or for the linear runs of the same calculation, multigrid. */
+    s.solver.solver = DG_SOLVER_MULTIGRID;
+    s.solver.nonlinear_method = DG_NONLINEAR_DELPHI;
+    const char *why = pb_solve_options(&s, 1, &o);
+    CHECK(o.solver == DG_SOLVER_SOR && why && strstr(why, "DelPhi's nonlinear scheme") &&
+          strstr(why, "MULTIGRID"));
+    CHECK(pb_solve_options(&s, 0, &o) == NULL && o.solver == DG_SOLVER_MULTIGRID);
+    s.solver.nonlinear_method = DG_NONLINEAR_NEWTON;
+    CHECK(pb_solve_options(&s, 1, &o) == NULL && o.solver == DG_SOLVER_MULTIGRID);
 
     /* Boundary list: two overlapping spheres with charges, salt on. */
     const double xyz[6] = {0, 0, 0, 2.6, 0.3, 0}, q[2] = {0.5, -0.25}, r[2] = {1.7, 1.5};
