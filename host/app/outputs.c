@@ -80,7 +80,7 @@ static void copy_string(char *dst, size_t size, const char *src) {
 
 int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
                           const summary_times *t, int exit_status, const io_notes *notes,
-                          io_error *err) {
+                          const char *backend_reason, io_error *err) {
     run_summary sum;
     run_summary_init(&sum);
     copy_string(sum.version, sizeof sum.version, dg_version_string());
@@ -117,6 +117,8 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
         copy_string(sum.method, sizeof sum.method,
                     d->solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor");
         copy_string(sum.method_reason, sizeof sum.method_reason, r->solve_parts.solver_choice);
+        if (backend_reason)
+            copy_string(sum.backend_reason, sizeof sum.backend_reason, backend_reason);
         sum.iterations = d->iterations;
         sum.converged =
             run_solve_converged(d) && (!r->two_run || run_solve_converged(&r->reference_solve));

@@ -19,9 +19,10 @@ typedef struct summary_times {
     double read; /* inputs read (part of setup) */
 } summary_times;
 
-/* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran). */
+/* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran).
+ * backend_reason: why the run's backend (solver.backend_reason; NULL or "" = null). */
 int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
                           const summary_times *t, int exit_status, const io_notes *notes,
-                          io_error *err);
+                          const char *backend_reason, io_error *err);
 
 #endif /* HOST_OUTPUTS_H */

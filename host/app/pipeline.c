@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_mpi.h"
+#include "backend_choice.h"
 #include "backend_notice.h"
 #include "calc_params.h"
 #include "io_molecule.h"
@@ -113,7 +114,8 @@ static void write_summary(pipeline *p, double start) {
     t.total = omp_get_wtime() - start;
     io_error err;
     io_error_clear(&err);
-    if (outputs_write_summary(s, r, &p->mol, &t, p->exit_code, &p->notes, &err) != IO_OK) {
+    if (outputs_write_summary(s, r, &p->mol, &t, p->exit_code, &p->notes, p->backend_reason,
+                              &err) != IO_OK) {
         log_error(&p->log, "%s", err.message);
         if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
             p->exit_code = EXIT_BAD_INPUT;
@@ -245,6 +247,51 @@ static void tag_outputs(run_settings *s, const char *tag) {
         tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
 }
 
+/* --backend auto, one run in one process: the CPU when the grid is small enough that the CPU
+ * is done before CUDA would have started (backend_choice.h).  Decided from the grid the
+ * calculation will place, before anything starts CUDA; a batch (shared handle) or a run under
+ * mpirun keeps AUTO's rule. */
+static void choose_backend(pipeline *p, int single_run) {
+    run_settings *s = &p->settings;
+    if (s->backend != DG_BACKEND_AUTO || !single_run || app_mpi_size() > 1 ||
+        !dg_backend_built(DG_BACKEND_CUDA))
+        return;
+    dg_calc_params params;
+    calc_params_from_settings(s, &params);
+    dg_atoms atoms = {0, NULL, NULL, NULL};
+    int n = 0;
+    const int planned =
+        calc_atoms_from_molecule(&p->mol, &atoms) == 0 && calc_plan_grid(&params, &atoms, &n) == 0;
+    calc_atoms_free(&atoms);
+    if (!planned) return; /* the calculation says what is wrong */
+    int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
+    if (threads > omp_get_num_procs()) threads = omp_get_num_procs(); /* what can run at once */
+    const int nonlinear = s->nonit > 0 && (s->salt > 0.0 || s->salt2 > 0.0);
+    const int work = app_run_work(s->solvation_two_run, nonlinear);
+    if (!app_cpu_sooner(n, threads, work, p->backend_reason, sizeof p->backend_reason)) return;
+    s->backend = DG_BACKEND_CPU;
+    p->cpu_for_small_grid = 1;
+    log_info(&p->log, "notice: %s", p->backend_reason);
+}
+
+/* The JSON's solver.backend_reason once the run has its backend. */
+static void explain_backend(pipeline *p, int single_run) {
+    if (p->cpu_for_small_grid) return; /* choose_backend wrote it */
+    const run_settings *s = &p->settings;
+    const int used = p->result && p->calc_ran ? p->result->solve.backend : -1;
+    if (s->backend == DG_BACKEND_CPU || s->backend == DG_BACKEND_CUDA)
+        snprintf(p->backend_reason, sizeof p->backend_reason, "--backend %s",
+                 s->backend == DG_BACKEND_CPU ? "cpu" : "cuda");
+    else if (used == DG_BACKEND_CPU)
+        snprintf(p->backend_reason, sizeof p->backend_reason, "--backend auto: %s",
+                 p->backend_notice[0] ? p->backend_notice : "no usable GPU");
+    else if (used == DG_BACKEND_CUDA)
+        snprintf(p->backend_reason, sizeof p->backend_reason, "--backend auto: a usable GPU%s",
+                 !single_run          ? " (a batch starts it once for all its runs)"
+                 : app_mpi_size() > 1 ? ""
+                                      : " (the grid is too large for the CPU to be sooner)");
+}
+
 int pipeline_execute(pipeline *p, int argc, char **argv, FILE *out) {
     return pipeline_execute_batch(p, argc, argv, out, NULL);
 }
@@ -270,7 +317,9 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
             snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",
                      batch->summary_path);
     }
-    p->settings.precision = app_default_precision(&p->settings);
+    /* The default precision follows the backend; under AUTO it is known once the grid is. */
+    if (!app_precision_follows_backend(&p->settings))
+        p->settings.precision = app_default_precision(&p->settings);
     const run_settings *s = &p->settings;
     if (s->show_help || s->show_version) {
         if (out) fputs(s->show_help ? settings_usage() : "", out);
@@ -297,8 +346,11 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     p->exit_code = read_inputs(p);
     p->time_read = omp_get_wtime() - start;
     if (p->exit_code == EXIT_OK) {
+        choose_backend(p, !batch);
+        p->settings.precision = app_default_precision(&p->settings);
         backend_notice_early(&p->log, s, p->backend_notice, sizeof p->backend_notice);
         run_calc(p, shared);
+        explain_backend(p, !batch);
         print_calc_notes(p);
         if (p->calc_status != CALC_OK) log_error(&p->log, "%s", p->message);
         p->exit_code = exit_for_calc(p);

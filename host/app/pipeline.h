@@ -37,6 +37,8 @@ typedef struct pipeline {
     double time_read, time_outputs, time_total;
     int exit_code;
     char backend_notice[1200]; /* said before the solve (AUTO without a GPU), "" if none */
+    char backend_reason[1300]; /* why the run's backend (the JSON's solver.backend_reason) */
+    int cpu_for_small_grid;    /* AUTO chose the CPU for a single small run (backend_choice.h) */
 } pipeline;
 
 /* Run the program with argv (argv[0] is the program name).  out receives the log (stdout in

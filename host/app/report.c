@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "physics_constants.h"
+#include "precision_default.h"
 
 const char *report_bc_name(int bndcon) {
     switch (bndcon) {
@@ -20,6 +21,12 @@ const char *report_bc_name(int bndcon) {
     default:
         return "unknown";
     }
+}
+
+static const char *precision_name(int precision) {
+    return precision == DG_PRECISION_FLOAT   ? "float"
+           : precision == DG_PRECISION_MIXED ? "mixed"
+                                             : "double";
 }
 
 static const char *backend_name(int b) {
@@ -56,10 +63,12 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
              s->rmsc, s->normc);
     if (s->relfac_given) log_info(log, "relfac (spectral)    : %g", s->relfac);
     if (s->relpar_given) log_info(log, "relpar               : %g", s->relpar);
-    log_info(log, "backend, precision   : %s, %s", backend_name(s->backend),
-             s->precision == DG_PRECISION_FLOAT   ? "float"
-             : s->precision == DG_PRECISION_MIXED ? "mixed"
-                                                  : "double");
+    if (app_precision_follows_backend(s))
+        log_info(log, "backend, precision   : %s, %s on the GPU and double on the CPU",
+                 backend_name(s->backend), precision_name(APP_GPU_DEFAULT_PRECISION));
+    else
+        log_info(log, "backend, precision   : %s, %s", backend_name(s->backend),
+                 precision_name(s->precision));
     if (s->threads > 0) log_info(log, "threads              : %d", s->threads);
     log_info(log, "energies             :%s%s%s%s%s", s->energy_grid ? " grid" : "",
              s->energy_solvation ? " solvation" : "", s->energy_coulombic ? " coulombic" : "",
@@ -146,10 +155,7 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
                          const char *notice, const char *choice, int newton) {
     if (notice && notice[0]) log_info(log, "notice: %s", notice);
     log_info(log, "backend              : %s, %s precision",
-             res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu",
-             res->precision == DG_PRECISION_FLOAT   ? "float"
-             : res->precision == DG_PRECISION_MIXED ? "mixed"
-                                                    : "double");
+             res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu", precision_name(res->precision));
     if (choice && choice[0]) log_info(log, "solver choice        : %s", choice);
     if (res->solver == DG_SOLVER_MULTIGRID) {
         log_info(log, "solver               : multigrid-preconditioned CG (iterations are cycles; "

@@ -188,6 +188,8 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     fputc('{', fp);
     key(fp, 4, "backend", &f);
     put_string(fp, r->backend);
+    key(fp, 4, "backend_reason", &f);
+    put_string(fp, r->backend_reason);
     key(fp, 4, "precision", &f);
     put_string(fp, r->precision);
     key(fp, 4, "equation", &f);

@@ -14,11 +14,17 @@ cmake --build build -j"$(nproc)" --target test_reentry test_app_hardening delphi
 (cd build/host/app/tests/scratch_hardening && ../test_app_hardening) \
   2>&1 | tail -n 3 | tee "$out/hardening_app.log"
 scratch=$(mktemp -d)
-(cd "$scratch" && "$OLDPWD/build/host/app/delphi-gpu" "$OLDPWD/examples/born/run.prm" --quiet) \
-  >"$out/hardening_born.log" 2>&1
+# --backend auto with one thread: the Born example's 81^3 grid is then above the size for which
+# a single run takes the CPU without asking for a GPU (host/app/backend_choice.h).
+(cd "$scratch" && "$OLDPWD/build/host/app/delphi-gpu" "$OLDPWD/examples/born/run.prm" --quiet \
+  --threads 1) >"$out/hardening_born.log" 2>&1
 if grep -q "no usable GPU" "$out/hardening_born.log"; then
   echo "hardening.sh: FAIL: a GPU machine printed the no-GPU notice" >&2
   exit 1
 fi
 grep -E "^backend " "$out/hardening_born.log"
+if ! grep -qE "^backend +: cuda" "$out/hardening_born.log"; then
+  echo "hardening.sh: FAIL: --backend auto did not use the GPU" >&2
+  exit 1
+fi
 echo "hardening.sh: all GPU hardening checks passed"

@@ -140,6 +140,29 @@ int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
     return DG_OK;
 }
 
+int calc_plan_grid(const dg_calc_params *params, const dg_atoms *atoms, int *n) {
+    *n = 0;
+    char msg[1024];
+    if (!params || !atoms || !atoms->position || !atoms->radius || atoms->count <= 0 ||
+        calc_check_params(params, msg, sizeof msg) != DG_OK)
+        return -1;
+    calc_atom *copy = malloc((size_t)atoms->count * sizeof *copy);
+    if (!copy) return -1;
+    int bad = 0;
+    for (long i = 0; i < atoms->count; ++i) {
+        const double *x = atoms->position + 3 * i, r = atoms->radius[i];
+        bad |= !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !(r >= 0.0) || !isfinite(r);
+        copy[i] = (calc_atom){x[0], x[1], x[2], 0.0, r};
+    }
+    const calc_molecule mol = {copy, (size_t)atoms->count};
+    grid_spec g;
+    const int st = bad ? -1 : grid_choose(params, &mol, &g, msg, sizeof msg);
+    free(copy);
+    if (st != 0) return -1;
+    *n = g.n;
+    return 0;
+}
+
 /* The atoms' box (radii included) for the log; the grid itself stays. */
 static void update_box(dg_calc c) {
     grid_spec *g = &c->r.grid;

@@ -146,4 +146,10 @@ void calc_set_hooks(dg_calc calc, const calc_hooks *hooks);
 int calc_set_sites(dg_calc calc, const double *xyz, size_t count);
 void calc_set_map_copy(dg_calc calc, int map_copy);
 
+/* For the program's backend choice, made before any handle (and so any backend) exists: the
+ * points per side of the grid that dg_calc_set_atoms would place for these parameters and
+ * atoms.  Returns 0, or -1 when they give none (non-finite or negative values, no extent, a bad
+ * scale; dg_calc_set_atoms then says why). */
+int calc_plan_grid(const dg_calc_params *params, const dg_atoms *atoms, int *n);
+
 #endif /* DG_CALC_CALCULATION_H */

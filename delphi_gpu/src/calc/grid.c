@@ -27,6 +27,8 @@ static int bounding_box(const calc_molecule *mol, double lo[3], double hi[3]) {
  * scale * 100 / perfil * extent truncated to an integer, then made odd by adding one. */
 static long points_for(double extent, double scale, double perfil) {
     const double points = scale * 100.0 / perfil * extent;
+    /* Far too many (the caller refuses it), and no overflow of the conversion below. */
+    if (!(points < 1e7)) return 10000001;
     long n = points < 1.0 ? 1 : (long)(points + 1e-9); /* 1e-9: representation noise only */
     return (n % 2) ? n : n + 1;
 }

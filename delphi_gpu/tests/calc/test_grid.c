@@ -1,6 +1,8 @@
 /* Grid rules (DelPhi): sizes from scale/perfil/gsize, centring, coordinates, memory check. */
+#include <math.h>
 #include <string.h>
 
+#include "calculation.h"
 #include "check.h"
 #include "grid.h"
 #include "test_support.h"
@@ -96,6 +98,29 @@ int main(void) {
     CHECK(grid_choose(&s, &empty, &g, msg, sizeof msg) != 0);
     s.perfil = 150;
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0);
+    /* A finite scale so large that the side would not fit a long: refused, not wrapped round. */
+    test_default_params(&s);
+    s.scale = 1e30;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
+    s.scale = 1e5;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
+
+    /* The program's plan of the grid before any handle: grid_choose's size, or -1. */
+    test_default_params(&s);
+    s.scale = 2.0, s.perfil = 60.0;
+    double position[6] = {0, 0, 0, 10, 1, 0}, charge[2] = {1, -1}, radius[2] = {1, 1};
+    dg_atoms atoms = {2, position, charge, radius};
+    int n = 0;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
+    CHECK(calc_plan_grid(&s, &atoms, &n) == 0 && n == g.n && n == 41);
+    position[4] = NAN;
+    CHECK(calc_plan_grid(&s, &atoms, &n) == -1 && n == 0);
+    position[4] = 1.0, radius[1] = -1.0;
+    CHECK(calc_plan_grid(&s, &atoms, &n) == -1);
+    radius[1] = 1.0, atoms.count = 0;
+    CHECK(calc_plan_grid(&s, &atoms, &n) == -1);
+    atoms.count = 2, s.scale = -1.0;
+    CHECK(calc_plan_grid(&s, &atoms, &n) == -1);
 
     /* Memory: a 101^3 double run is tens of MB; 20001^3 cannot fit anywhere. */
     memory_plan plan = {101, 1, 1, 0, 0, 0, 0};

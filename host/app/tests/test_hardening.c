@@ -233,12 +233,15 @@ static void killed_midway(int sig) {
     CHECK(!file_exists("slow.log") && !file_exists("slow.dx"));
 }
 
-/* Item 13: without a GPU, one plain notice before the solve, no CUDA error text. */
+/* Item 13: without a GPU, one plain notice before the solve, no CUDA error text.  The grid is
+ * above the size for which AUTO picks the CPU without asking for a GPU (backend_choice.h: 71^3
+ * on one thread). */
 static void backend_notice(pipeline *p) {
     int count = 0;
     if (dg_cuda_device_count(&count) == DG_OK && count > 0) return; /* a GPU: nothing to say */
-    char *argv[] = {"delphi-gpu", "--pqr", "m.pqr", "--scale", "1", "--linit", "5", NULL};
-    CHECK(run_captured(p, argv, 7) == EXIT_OK);
+    char *argv[] = {"delphi-gpu", "--pqr",     "m.pqr", "--scale", "1", "--gsize",
+                    "71",         "--threads", "1",     "--linit", "5", NULL};
+    CHECK(run_captured(p, argv, 11) == EXIT_OK);
     const char *notice = strstr(out_text, "notice: no usable GPU");
     CHECK(notice != NULL);
     CHECK(notice && strstr(notice + 21, "no usable GPU") == NULL); /* once */

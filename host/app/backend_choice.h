@@ -1,0 +1,35 @@
+/* --backend auto for a single run: the CPU when the grid is so small that the whole run on the
+ * CPU ends before CUDA would have started.
+ *
+ * A process that uses the GPU first waits for CUDA's start-up (the driver and the context:
+ * 0.2-0.35 s on an H200 machine) and, at exit, about 0.1 s for its clean-up; a small run on the
+ * CPU is over sooner.  Measured on that machine (16 cores; docs/PERFORMANCE.md run 46), the whole
+ * process of a linear-PB run of ubiquitin or HIV-1 protease took as long on the CPU as on the
+ * GPU at about 175^3 points with 16 threads, 149^3 with 8 and 117^3 with 4, i.e. about 300 000
+ * grid points per thread; the CPU's speed-up flattens beyond 16 threads, so no more are counted.
+ * A run that solves twice (the two-run solvation) or a nonlinear run weighs more on the CPU.
+ * A batch (several runs in one process) and a run under mpirun keep AUTO's plain rule, the GPU
+ * when one works: a batch starts CUDA once for all its runs. */
+#ifndef HOST_BACKEND_CHOICE_H
+#define HOST_BACKEND_CHOICE_H
+
+#include <stddef.h>
+
+/* Grid points per CPU thread below which a single run is sooner on the CPU. */
+#define APP_CPU_POINTS_PER_THREAD 300000L
+/* The most threads counted. */
+#define APP_CPU_THREADS_COUNTED 16
+
+/** The grid points below which a run of `work` units (1 = one linear solve and its stages; see
+ *  app_run_work) on `threads` CPU threads is sooner on the CPU than on a GPU that has yet to
+ *  start.  threads < 1 counts as 1, work < 1 as 1. */
+long app_cpu_points_limit(int threads, int work);
+
+/** The work units of a run: 1, times 2 for the two-run solvation, times 2 for nonlinear PB. */
+int app_run_work(int two_run, int nonlinear);
+
+/** 1 when a single run on an n^3 grid is sooner on the CPU (the limit above), with the reason in
+ *  why (one line, for the log's notice and the JSON summary); else 0 and why = "". */
+int app_cpu_sooner(int n, int threads, int work, char *why, size_t size);
+
+#endif /* HOST_BACKEND_CHOICE_H */

@@ -1,0 +1,151 @@
+/* --backend auto for a single run (backend_choice.h): the CPU for a grid below the per-thread
+ * limit, said in the log and in the JSON's solver.backend_reason; AUTO's plain rule for larger
+ * grids and for batches; the reason for a backend given on the command line. */
+#include <omp.h>
+#include <string.h>
+
+#include "app_test.h"
+#include "backend_choice.h"
+#include "batch.h"
+
+static void write_text(const char *path, const char *text) {
+    FILE *fp = fopen(path, "w");
+    if (fp) fputs(text, fp), fclose(fp);
+}
+
+static char log_text[65536], json_text[65536];
+
+static void read_text(const char *path, char *text, size_t size) {
+    FILE *fp = fopen(path, "r");
+    const size_t n = fp ? fread(text, 1, size - 1, fp) : 0;
+    if (fp) fclose(fp);
+    text[n] = '\0';
+}
+
+/* One run of the program on the Born ion, the log in log_text and the summary in json_text. */
+static int run_born(const char *gsize, const char *threads, const char *backend) {
+    char *argv[32];
+    int argc = 0;
+    char *fixed[] = {"delphi-gpu", "--pqr",       "ion.pqr",   "--scale",      "4",
+                     "--indi",     "1",           "--exdi",    "80",           "--maxc",
+                     "1e-4",       "--energy",    "g",         "--json",       "run.json",
+                     "--gsize",    (char *)gsize, "--threads", (char *)threads};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i)
+        argv[argc++] = fixed[i];
+    if (backend) argv[argc++] = "--backend", argv[argc++] = (char *)backend;
+    argv[argc] = NULL;
+    remove("run.json");
+    FILE *out = tmpfile();
+    pipeline *p = calloc(1, sizeof *p);
+    const int rc = pipeline_execute(p, argc, argv, out);
+    pipeline_free(p);
+    free(p);
+    rewind(out);
+    log_text[fread(log_text, 1, sizeof log_text - 1, out)] = '\0';
+    fclose(out);
+    read_text("run.json", json_text, sizeof json_text);
+    return rc;
+}
+
+/* The rule itself: the limit per thread, the threads counted, the work of a run. */
+static void the_rule(void) {
+    CHECK(app_cpu_points_limit(16, 1) == 16 * APP_CPU_POINTS_PER_THREAD);
+    CHECK(app_cpu_points_limit(64, 1) == APP_CPU_THREADS_COUNTED * APP_CPU_POINTS_PER_THREAD);
+    CHECK(app_cpu_points_limit(0, 1) == APP_CPU_POINTS_PER_THREAD);
+    CHECK(app_cpu_points_limit(4, 2) == 2 * APP_CPU_POINTS_PER_THREAD);
+    CHECK(app_cpu_points_limit(4, 0) == 4 * APP_CPU_POINTS_PER_THREAD);
+    CHECK(app_run_work(0, 0) == 1 && app_run_work(1, 0) == 2 && app_run_work(0, 1) == 2 &&
+          app_run_work(1, 1) == 4);
+    char why[512];
+    /* 66^3 = 287 496 < 300 000 <= 67^3 = 300 763 on one thread */
+    CHECK(app_cpu_sooner(66, 1, 1, why, sizeof why) == 1);
+    CHECK(strstr(why, "66^3 grid (287496 points) is below 300000 points") != NULL);
+    CHECK(strstr(why, "--backend cuda") != NULL);
+    CHECK(app_cpu_sooner(67, 1, 1, why, sizeof why) == 0 && why[0] == '\0');
+    CHECK(app_cpu_sooner(99, 16, 1, why, sizeof why) == 1);
+    CHECK(app_cpu_sooner(99, 16, 8, why, sizeof why) == 0); /* 600 000 points */
+    CHECK(app_cpu_sooner(81, 16, 8, why, sizeof why) == 1); /* 531 441 */
+    CHECK(strstr(why, "/ 8 for the run's extra work") != NULL);
+    CHECK(app_cpu_sooner(0, 16, 1, why, sizeof why) == 0);
+}
+
+/* A small single run: the CPU in a build with CUDA (the GPU not even asked for); in a build
+ * without it, AUTO's plain notice that there is no GPU. */
+static void small_single_run(void) {
+    CHECK(run_born("41", "64", NULL) == EXIT_OK);
+    if (dg_backend_built(DG_BACKEND_CUDA)) {
+        int counted = omp_get_num_procs();
+        if (counted > 64) counted = 64;
+        if (counted > APP_CPU_THREADS_COUNTED) counted = APP_CPU_THREADS_COUNTED;
+        char threads[64];
+        snprintf(threads, sizeof threads, "per thread x %d threads)", counted);
+        CHECK(strstr(log_text, "notice: --backend auto: the CPU backend for this single run: its "
+                               "41^3 grid (68921 points)") != NULL);
+        CHECK(strstr(log_text, threads) != NULL);
+        CHECK(strstr(log_text, "no usable GPU") == NULL);
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: the CPU backend") != NULL);
+    } else {
+        CHECK(strstr(log_text, "notice: no usable GPU") != NULL);
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: no usable GPU") != NULL);
+    }
+    CHECK(strstr(log_text, "backend, precision   : auto, mixed on the GPU and double on the CPU") !=
+          NULL);
+    CHECK(strstr(log_text, "backend              : cpu, double precision") != NULL);
+    CHECK(strstr(json_text, "\"backend\": \"cpu\"") != NULL);
+    CHECK(strstr(json_text, "\"precision\": \"double\"") != NULL);
+}
+
+/* A grid at or above the limit: AUTO's plain rule, the GPU when one works. */
+static void large_single_run(void) {
+    int devices = 0;
+    const int gpu = dg_cuda_device_count(&devices) == DG_OK && devices > 0;
+    CHECK(run_born("71", "1", NULL) == EXIT_OK); /* 357 911 points on one thread */
+    CHECK(strstr(log_text, "for this single run") == NULL);
+    if (gpu) {
+        CHECK(strstr(log_text, "backend              : cuda, mixed precision") != NULL);
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: a usable GPU (the grid is "
+                                "too large for the CPU to be sooner)\"") != NULL);
+    } else {
+        CHECK(strstr(log_text, "notice: no usable GPU") != NULL);
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: no usable GPU") != NULL);
+    }
+}
+
+/* A backend given on the command line is kept, whatever the grid. */
+static void backend_given(void) {
+    CHECK(run_born("41", "4", "cpu") == EXIT_OK);
+    CHECK(strstr(log_text, "for this single run") == NULL);
+    CHECK(strstr(json_text, "\"backend_reason\": \"--backend cpu\"") != NULL);
+    CHECK(strstr(json_text, "\"precision\": \"double\"") != NULL);
+}
+
+/* A batch keeps AUTO's plain rule for all its runs (CUDA starts once for all of them). */
+static void batch_keeps_auto(void) {
+    write_text("b.prm", "in(pqr,file=\"ion.pqr\")\nscale=4\ngsize=41\nindi=1\nexdi=80\n"
+                        "maxc=0.0001\nenergy(g)\n");
+    char *argv[] = {"delphi-gpu", "b.prm", "b.prm", "--json", "b.json", "--quiet", NULL};
+    FILE *out = tmpfile();
+    CHECK(batch_execute(6, argv, out) == EXIT_OK);
+    rewind(out);
+    log_text[fread(log_text, 1, sizeof log_text - 1, out)] = '\0';
+    fclose(out);
+    CHECK(strstr(log_text, "for this single run") == NULL);
+    read_text("b.2.json", json_text, sizeof json_text);
+    int devices = 0;
+    if (dg_cuda_device_count(&devices) == DG_OK && devices > 0)
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: a usable GPU (a batch "
+                                "starts it once for all its runs)\"") != NULL);
+    else
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: no usable GPU") != NULL);
+}
+
+int main(void) {
+    write_text("ion.pqr",
+               "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
+    the_rule();
+    small_single_run();
+    backend_given();
+    batch_keeps_auto();
+    large_single_run(); /* last: it may start CUDA in this process */
+    CHECK_DONE();
+}
