@@ -26,6 +26,8 @@ const char *settings_usage(void) {
            "  --log FILE              copy of the log\n"
            "Solver:\n"
            "  --backend auto|cpu|cuda --precision double|float|mixed --device N --threads N\n"
+           "                          auto (default): the GPU when one works, but the CPU for a\n"
+           "                          single run small enough to end before CUDA would start\n"
            "  --solver auto|sor|mg    auto (default: multigrid on large grids for linear runs,\n"
            "                          and for Newton's steps on the GPU; else SOR), DelPhi's\n"
            "                          SOR, or multigrid (linear runs and Newton's steps)\n"
