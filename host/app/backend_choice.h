@@ -6,7 +6,9 @@
  * CPU is over sooner.  Measured on that machine (16 cores; docs/PERFORMANCE.md run 46), the whole
  * process of a linear-PB run of ubiquitin or HIV-1 protease took as long on the CPU as on the
  * GPU at about 175^3 points with 16 threads, 149^3 with 8 and 117^3 with 4, i.e. about 300 000
- * grid points per thread; the CPU's speed-up flattens beyond 16 threads, so no more are counted.
+ * grid points per thread or more.  On a machine of 32 cores (and two GPUs, whose start took 0.6 s)
+ * the CPU crossed at about 210^3 with 16 threads and 225^3 with 32: beyond 16 threads the CPU
+ * gained at most 1.35 times, so no more than 16 are counted and the rule stays on the GPU's side.
  * A run that solves twice (the two-run solvation) or a nonlinear run weighs more on the CPU.
  * A batch (several runs in one process) and a run under mpirun keep AUTO's plain rule, the GPU
  * when one works: a batch starts CUDA once for all its runs. */
