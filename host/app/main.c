@@ -3,6 +3,7 @@
 
 #include "app_mpi.h"
 #include "batch.h"
+#include "delphi_gpu/delphi_gpu.h"
 #include "temp_files.h"
 
 int main(int argc, char **argv) {
@@ -11,6 +12,9 @@ int main(int argc, char **argv) {
     /* Ctrl-C, SIGTERM or a crash removes the temporary outputs before the program ends. */
     temp_files_install_signal_cleanup();
     const int status = batch_execute(argc, argv, app_mpi_rank() == 0 ? stdout : NULL);
+    /* A CUDA start-up begun for a run that then failed before using it ends before the
+       process does (the driver's start must not be cut off by exit). */
+    dg_wait_cuda_start();
     app_mpi_finalize();
     return status;
 }

@@ -139,6 +139,35 @@ static void batch_keeps_auto(void) {
         CHECK(strstr(json_text, "\"backend_reason\": \"--backend auto: no usable GPU") != NULL);
 }
 
+/* --backend cuda begins CUDA's start-up before the inputs are read: a run whose input is missing
+ * still fails at once with its message, and the start-up ends cleanly; a run without a usable GPU
+ * fails as before (the handle reports it). */
+static void cuda_given(void) {
+    pipeline *p = calloc(1, sizeof *p);
+    char *missing[] = {"delphi-gpu", "--pqr", "no_such.pqr", "--backend", "cuda", "--quiet", NULL};
+    CHECK(pipeline_execute(p, 6, missing, NULL) == EXIT_BAD_INPUT);
+    pipeline_free(p);
+    dg_wait_cuda_start(); /* what main() does before the process ends */
+    int devices = 0;
+    const int gpu = dg_cuda_device_count(&devices) == DG_OK && devices > 0;
+    memset(p, 0, sizeof *p);
+    char *run[] = {"delphi-gpu", "--pqr", "ion.pqr", "--scale",   "4",         "--gsize", "41",
+                   "--maxc",     "1e-4",  "--json",  "cuda.json", "--backend", "cuda",    NULL};
+    const int rc = pipeline_execute(p, 13, run, NULL);
+    if (gpu) {
+        CHECK(rc == EXIT_OK);
+        read_text("cuda.json", json_text, sizeof json_text);
+        CHECK(strstr(json_text, "\"backend\": \"cuda\"") != NULL);
+        CHECK(strstr(json_text, "\"backend_reason\": \"--backend cuda\"") != NULL);
+    } else {
+        CHECK(rc == EXIT_SOLVER_FAILED);
+        CHECK(strstr(p->message, dg_backend_built(DG_BACKEND_CUDA) ? "CUDA" : "not built") != NULL);
+        CHECK(!file_exists("cuda.json"));
+    }
+    pipeline_free(p);
+    free(p);
+}
+
 int main(void) {
     write_text("ion.pqr",
                "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
@@ -146,6 +175,7 @@ int main(void) {
     small_single_run();
     backend_given();
     batch_keeps_auto();
-    large_single_run(); /* last: it may start CUDA in this process */
+    large_single_run(); /* last: they may start CUDA in this process */
+    cuda_given();
     CHECK_DONE();
 }
