@@ -108,6 +108,15 @@ static int check_finite(dg_calc c, const char *what, const double *v, long n, in
     return DG_OK;
 }
 
+/* The caller's atoms as the calculation holds them (malloc'ed; NULL when out of memory). */
+static calc_atom *copy_atoms(const dg_atoms *atoms) {
+    calc_atom *copy = malloc((size_t)atoms->count * sizeof *copy);
+    for (long i = 0; copy && i < atoms->count; ++i)
+        copy[i] = (calc_atom){atoms->position[3 * i], atoms->position[3 * i + 1],
+                              atoms->position[3 * i + 2], atoms->charge[i], atoms->radius[i]};
+    return copy;
+}
+
 int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
     int st = usable(c);
     if (st != DG_OK) return st;
@@ -124,12 +133,9 @@ int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
         if (atoms->radius[i] < 0.0)
             return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "radius of atom %ld = %g (must be >= 0)",
                              i + 1, atoms->radius[i]);
-    calc_atom *copy = malloc((size_t)atoms->count * sizeof *copy);
+    calc_atom *copy = copy_atoms(atoms);
     if (!copy)
         return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for %ld atoms", atoms->count);
-    for (long i = 0; i < atoms->count; ++i)
-        copy[i] = (calc_atom){atoms->position[3 * i], atoms->position[3 * i + 1],
-                              atoms->position[3 * i + 2], atoms->charge[i], atoms->radius[i]};
     free(c->mol.atoms);
     c->mol.atoms = copy, c->mol.count = (size_t)atoms->count;
     c->grid_placed = c->geometry_current = c->ran = 0;
@@ -143,21 +149,19 @@ int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
 int calc_plan_grid(const dg_calc_params *params, const dg_atoms *atoms, int *n) {
     *n = 0;
     char msg[1024];
-    if (!params || !atoms || !atoms->position || !atoms->radius || atoms->count <= 0 ||
-        calc_check_params(params, msg, sizeof msg) != DG_OK)
+    if (!params || !atoms || !atoms->position || !atoms->charge || !atoms->radius ||
+        atoms->count <= 0 || calc_check_params(params, msg, sizeof msg) != DG_OK)
         return -1;
-    calc_atom *copy = malloc((size_t)atoms->count * sizeof *copy);
-    if (!copy) return -1;
-    int bad = 0;
     for (long i = 0; i < atoms->count; ++i) {
         const double *x = atoms->position + 3 * i, r = atoms->radius[i];
-        bad |= !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !(r >= 0.0) || !isfinite(r);
-        copy[i] = (calc_atom){x[0], x[1], x[2], 0.0, r};
+        if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !(r >= 0.0) || !isfinite(r))
+            return -1;
     }
-    const calc_molecule mol = {copy, (size_t)atoms->count};
+    const calc_molecule mol = {copy_atoms(atoms), (size_t)atoms->count};
+    if (!mol.atoms) return -1;
     grid_spec g;
-    const int st = bad ? -1 : grid_choose(params, &mol, &g, msg, sizeof msg);
-    free(copy);
+    const int st = grid_choose(params, &mol, &g, msg, sizeof msg);
+    free(mol.atoms);
     if (st != 0) return -1;
     *n = g.n;
     return 0;

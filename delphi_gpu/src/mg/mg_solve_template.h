@@ -391,8 +391,9 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     const double faces = SFX(faces_max)(p, x);
     SFX(mg_sums) m = SFX(renewed)(h, x, r, lo, plane, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0, votes = 0;
-    double rho = 0.0, best = m.max_abs, earlier = HUGE_VAL,
-           reliable = m.max_abs; /* smallest change before the last */
+    double rho = 0.0, best = m.max_abs;
+    double earlier = HUGE_VAL;   /* smallest change before the last */
+    double reliable = m.max_abs; /* max |r| of the last true residual (DG_MG_RELIABLE_FALL) */
     dg_mg_measures change = dg_mg_no_change((dg_mg_measures){m.max_abs, m.sum_sq});
     while (m.finite) {
         int verdict = fixed ? DG_MG_GOING
