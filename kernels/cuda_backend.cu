@@ -18,6 +18,7 @@ static void cuda_destroy(void *state) {
     if (!st) return;
     cudaSetDevice(st->device);
     if (st->stream) cudaStreamSynchronize(st->stream);
+    dg_cuda_peer_close_all(st);
     dg_cuda_free_medium(st);
     dg_cuda_free_mg_workspace(st);
     dg_cuda_free_sample(st);
@@ -307,6 +308,52 @@ static int cuda_spectral_radius(void *state, const dg_prepared *prep, double *ou
     return status != DG_OK ? status : dg_cuda_spectral_radius(st, prep, out, err);
 }
 
+static int cuda_peer_export(void *state, unsigned char *handle, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_peer_export(st, handle, err);
+}
+
+static int cuda_peer_open(void *state, int slot, const unsigned char *handle, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err);
+    return status != DG_OK ? status : dg_cuda_peer_open(st, slot, handle, err);
+}
+
+static int cuda_peer_pull(void *state, int slot, int peer_colour, long peer_first, int colour,
+                          long first, long count, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    return status != DG_OK
+               ? status
+               : dg_cuda_peer_pull(st, slot, peer_colour, peer_first, colour, first, count, err);
+}
+
+static int cuda_finish(void *state, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err);
+    if (status != DG_OK) return status;
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "the queued work (cudaStreamSynchronize)");
+    return DG_OK;
+}
+
+static int cuda_tune(void *state, int *ran, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    *ran = 0;
+    int status = require_medium(st, err);
+    if (status == DG_OK) status = use_device(st, err);
+    if (status != DG_OK || !st->tuner.active) return status;
+    /* every slot of both rounds and a warm-up before each: well within this bound */
+    for (int i = 0; i < 2 * DG_CUDA_TUNE_SLOTS + 4 && st->tuner.active && status == DG_OK; ++i)
+        status = dg_cuda_tuned_iteration(st, 0, 1, 1, err);
+    *ran = 1;
+    if (status == DG_OK && st->tuner.active)
+        return dg_error_set(err, DG_ERR_INTERNAL, "CUDA backend: the autotune did not finish");
+    return status;
+}
+
 static const dg_backend_ops cuda_ops = {
     "cuda",
     cuda_create,
@@ -327,6 +374,11 @@ static const dg_backend_ops cuda_ops = {
     cuda_load_phi_faces,
     cuda_store_wait_seconds,
     cuda_spectral_radius,
+    cuda_peer_export,
+    cuda_peer_open,
+    cuda_peer_pull,
+    cuda_finish,
+    cuda_tune,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -1,8 +1,10 @@
 /* The backend ops of a domain-decomposed iteration (backend.h): plane copies for the halo
- * exchange and a convergence sample at an arbitrary offset and stride.  The half iteration
- * itself is dg_cuda_launch_colour (cuda_launch.cu). */
+ * exchange through the host, the half grids shared with the other processes of the node for
+ * device-to-device halos (CUDA IPC), and a convergence sample at an arbitrary offset and stride.
+ * The half iteration itself is dg_cuda_launch_colour (cuda_launch.cu). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_internal.cuh"
 
@@ -138,4 +140,100 @@ int dg_cuda_sample_change(dg_cuda_state *st, int colour, long first, long stride
     }
     return st->is_float ? sample<float>(st, colour, first, stride, count, snapshot, change, err)
                         : sample<double>(st, colour, first, stride, count, snapshot, change, err);
+}
+
+/* ---- Half grids shared with another process of the node (CUDA IPC) ----------------------- */
+
+/* The blob of peer_export (DG_PEER_HANDLE_BYTES, backend.h). */
+typedef struct peer_blob {
+    char magic[8];     /* "dgpeer1" */
+    int device;        /* the exporter's device ordinal (for messages) */
+    int element_bytes; /* bytes per value of its half grids */
+    unsigned long long count[2];
+    cudaIpcMemHandle_t handle[2];
+} peer_blob;
+
+static_assert(sizeof(peer_blob) <= DG_PEER_HANDLE_BYTES, "DG_PEER_HANDLE_BYTES is too small");
+
+int dg_cuda_peer_export(dg_cuda_state *st, unsigned char *handle, dg_error *err) {
+    if (st->mixed)
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "CUDA backend: mixed precision's half grids are not shared");
+    peer_blob b;
+    memset(&b, 0, sizeof b);
+    memcpy(b.magic, "dgpeer1", 8);
+    b.device = st->device;
+    b.element_bytes = (int)st->es;
+    for (int c = 0; c < 2; ++c) {
+        b.count[c] = st->half_count[c];
+        const cudaError_t code = cudaIpcGetMemHandle(&b.handle[c], st->phi[c]);
+        if (code != cudaSuccess) {
+            cudaGetLastError(); /* not sticky: keep it out of the next launch's check */
+            return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                                "CUDA backend: the half grids of device %d cannot be shared "
+                                "with another process (cudaIpcGetMemHandle: %s)",
+                                st->device, cudaGetErrorString(code));
+        }
+    }
+    memset(handle, 0, DG_PEER_HANDLE_BYTES);
+    memcpy(handle, &b, sizeof b);
+    return DG_OK;
+}
+
+static void close_slot(dg_cuda_state *st, int slot) {
+    for (int c = 0; c < 2; ++c) {
+        if (st->peer_phi[slot][c]) cudaIpcCloseMemHandle(st->peer_phi[slot][c]);
+        st->peer_phi[slot][c] = NULL, st->peer_count[slot][c] = 0;
+    }
+}
+
+void dg_cuda_peer_close_all(dg_cuda_state *st) {
+    close_slot(st, 0);
+    close_slot(st, 1);
+}
+
+int dg_cuda_peer_open(dg_cuda_state *st, int slot, const unsigned char *handle, dg_error *err) {
+    if (slot < 0 || slot > 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "CUDA backend: peer slot %d", slot);
+    close_slot(st, slot);
+    if (!handle) return DG_OK;
+    peer_blob b;
+    memcpy(&b, handle, sizeof b);
+    if (memcmp(b.magic, "dgpeer1", 8) != 0 || b.element_bytes != (int)st->es)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CUDA backend: a peer's half grids are not of this build or precision");
+    for (int c = 0; c < 2; ++c) {
+        void *p = NULL;
+        const cudaError_t code =
+            cudaIpcOpenMemHandle(&p, b.handle[c], cudaIpcMemLazyEnablePeerAccess);
+        if (code != cudaSuccess) {
+            cudaGetLastError(); /* not sticky */
+            close_slot(st, slot);
+            return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                                "CUDA backend: device %d cannot map the half grids of device %d "
+                                "(cudaIpcOpenMemHandle: %s)",
+                                st->device, b.device, cudaGetErrorString(code));
+        }
+        st->peer_phi[slot][c] = p, st->peer_count[slot][c] = (size_t)b.count[c];
+    }
+    return DG_OK;
+}
+
+int dg_cuda_peer_pull(dg_cuda_state *st, int slot, int peer_colour, long peer_first, int colour,
+                      long first, long count, dg_error *err) {
+    if (slot < 0 || slot > 1 || peer_colour < 0 || peer_colour > 1 || colour < 0 || colour > 1 ||
+        !st->peer_phi[slot][peer_colour] || count < 0 || peer_first < 0 || first < 0 ||
+        (size_t)(peer_first + count) > st->peer_count[slot][peer_colour] ||
+        (size_t)(first + count) > st->half_count[colour])
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CUDA backend: peer copy of %ld values from slot %d colour %d at %ld "
+                            "into colour %d at %ld",
+                            count, slot, peer_colour, peer_first, colour, first);
+    if (count == 0) return DG_OK;
+    const char *src = static_cast<const char *>(st->peer_phi[slot][peer_colour]);
+    char *dst = static_cast<char *>(st->phi[colour]);
+    DG_CUDA_TRY(cudaMemcpyAsync(dst + (size_t)first * st->es, src + (size_t)peer_first * st->es,
+                                (size_t)count * st->es, cudaMemcpyDeviceToDevice, st->stream),
+                "cudaMemcpyAsync (halo plane from a peer's device)");
+    return DG_OK;
 }

@@ -168,6 +168,11 @@ struct dg_cuda_state {
     dg_cuda_partial *sample_partials, *sample_partials_host;
     int sample_partial_capacity;
 
+    /* Halos from device to device (cuda_decomposed.cu): the half grids of another process's
+       backend, mapped by CUDA IPC into slot 0 or 1 (NULL when not mapped), and their lengths. */
+    void *peer_phi[2][2];
+    size_t peer_count[2][2];
+
     /* Mixed precision (cuda_refine.cu): phi holds the correction (binary16 times the step's
        scale, refine_half.h), the sweeps run in DG_SWEEP_RHS mode on rhs, the list sources are
        scaled to 0 (they are in the residual). */
@@ -297,6 +302,12 @@ int dg_cuda_plane_values(dg_cuda_state *st, int z, int colour, void *buf, int to
 int dg_cuda_sample_change(dg_cuda_state *st, int colour, long first, long stride, long count,
                           int snapshot, dg_change *change, dg_error *err);
 void dg_cuda_free_sample(dg_cuda_state *st);
+int dg_cuda_peer_export(dg_cuda_state *st, unsigned char *handle, dg_error *err);
+int dg_cuda_peer_open(dg_cuda_state *st, int slot, const unsigned char *handle, dg_error *err);
+int dg_cuda_peer_pull(dg_cuda_state *st, int slot, int peer_colour, long peer_first, int colour,
+                      long first, long count, dg_error *err);
+/** Unmap every peer's half grids (destroy). */
+void dg_cuda_peer_close_all(dg_cuda_state *st);
 /** DG_OK if this device has code for the kernels of this build. */
 int dg_cuda_probe_kernels(dg_error *err);
 /** Max resident sweep blocks per multiprocessor for a block shape. */

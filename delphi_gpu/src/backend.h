@@ -153,7 +153,32 @@ typedef struct dg_backend_ops {
        host); NULL where a backend has no such path. */
     int (*spectral_radius)(void *state, const dg_prepared *prep, double *spectral_radius,
                            dg_error *err);
+
+    /* ---- Halos from device to device between the processes of one node (mpi/mpi_backend.c);
+       NULL where a backend has no such path (the halos then go through host memory) ---- */
+
+    /* Describe the half grids (allocated by set_medium) for another process of this node: an
+       opaque blob of DG_PEER_HANDLE_BYTES.  DG_ERR_UNSUPPORTED when they cannot be shared. */
+    int (*peer_export)(void *state, unsigned char *handle, dg_error *err);
+    /* Map the half grids another process exported into slot 0 or 1; a NULL handle unmaps the
+       slot.  Fails (and leaves the slot empty) when this device cannot reach that memory. */
+    int (*peer_open)(void *state, int slot, const unsigned char *handle, dg_error *err);
+    /* Queue, behind the work already queued, a copy of count values of the mapped peer's half
+       grid peer_colour from half-index peer_first into this backend's colour at first; the next
+       iterate_colour runs after it.  The caller makes sure the peer's values are final. */
+    int (*peer_pull)(void *state, int slot, int peer_colour, long peer_first, int colour,
+                     long first, long count, dg_error *err);
+    /* Wait until all queued work has finished; reports its failures. */
+    int (*finish)(void *state, dg_error *err);
+    /* Choose the sweeps' block shape for the medium set now, by timing iterations of it (the
+       autotune that iterate does during its own first iterations; iterate_colour does not
+       tune), when a choice is due; *ran = 1 when it iterated: the half grids then hold other
+       values (load phi again).  NULL where a backend has no shapes to choose. */
+    int (*tune)(void *state, int *ran, dg_error *err);
 } dg_backend_ops;
+
+/** Bytes of a peer_export blob. */
+#define DG_PEER_HANDLE_BYTES 192
 
 /* The host pieces of dg_spectral_radius (spectral.c) that a backend's spectral_radius shares:
    the lowest Laplacian eigenmode along one axis (n values, malloc'd; NULL when out of memory),

@@ -62,6 +62,14 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     c.phi = phi, c.nx = p->nx, c.ny = p->ny, c.nz = p->nz, c.range = SFX(check_range);
     c.where = where, c.rows = (size_t)rows, c.grain = grain;
     s->active_solver = r->solver = dg_mg_choose(s, s->solver_choice, sizeof s->solver_choice);
+#ifdef DG_MPI
+    char split[256];
+    dg_mpi_describe(s, split, sizeof split);
+    if (split[0]) {
+        const size_t used = strlen(s->solver_choice);
+        snprintf(s->solver_choice + used, sizeof s->solver_choice - used, "; %s", split);
+    }
+#endif
     /* multigrid for a linear equation reads phi and writes its answer back itself; as Newton's
        inner solver it works on the backend's half grids, as the SOR */
     const int mg_own = s->active_solver == DG_SOLVER_MULTIGRID && !dg_mg_inner_newton(s);

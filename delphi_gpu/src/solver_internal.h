@@ -56,7 +56,7 @@ struct dg_solver_s {
     /* dg_solve's phi check, for multigrid (dg_phi_check_view) */
     dg_phi_check_view mg_check;
     int active_solver;       /* the dg_solver_method of the latest dg_solve (AUTO resolved) */
-    char solver_choice[256]; /* which solver that was and why (dg_solver_choice) */
+    char solver_choice[384]; /* which solver that was and why (dg_solver_choice) */
     dg_solver_timing timing;
     int in_solve; /* 1 while dg_solve_* runs (its progress callback may call back into the API) */
     int *loop_begun; /* when set, dg_solve stores 1 there (release) as its iterations begin, once
@@ -116,6 +116,9 @@ int dg_run_solver(dg_solver s, dg_result *result);
 /** With options.mpi_comm (a DG_MPI build): wrap the handle's backend in the domain-decomposed
  *  one (mpi/mpi_backend.c).  Collective over the communicator. */
 int dg_mpi_wrap(dg_solver s, dg_error *err);
+/** For a handle split over MPI ranks: how many and how their halos travel, e.g. "4 MPI ranks,
+ *  halos from device to device (CUDA IPC)"; "" otherwise. */
+void dg_mpi_describe(dg_solver s, char *out, size_t size);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);
 /** The backend a created handle runs on: its ops table and state (for the stage operations). */

@@ -31,7 +31,7 @@ typedef struct run_summary {
     char precision[16];       /* "float" or "double" */
     char equation[16];        /* "poisson", "linear_pb", "nonlinear_pb" */
     char method[16];          /* the linear solver that ran: "sor" or "multigrid" ("" = unknown) */
-    char method_reason[256];  /* why (dg_solver_choice), e.g. the AUTO choice's grid size */
+    char method_reason[384];  /* why (dg_solver_choice), e.g. the AUTO choice's grid size */
     long iterations;
     int converged;     /* 0/1; -1 = unknown (null) */
     char outcome[128]; /* library outcome string */

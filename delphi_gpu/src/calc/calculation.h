@@ -52,7 +52,7 @@ typedef struct calc_solve_parts {
     double upload, check_phi, load_phi, spectral, iterate, store_phi;
     /* multigrid (0 for SOR): set-up (phi in, hierarchy, answer out) and cycles */
     double mg_setup, mg_cycles, mg_phi_in, mg_build, mg_phi_out;
-    char solver_choice[256]; /* dg_solver_choice: which solver ran and why */
+    char solver_choice[384]; /* dg_solver_choice: which solver ran and why */
 } calc_solve_parts;
 
 struct calc_result {

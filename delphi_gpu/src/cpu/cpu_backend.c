@@ -335,6 +335,11 @@ const dg_backend_ops dg_cpu_backend_ops = {
     cpu_load_phi_faces,
     NULL, /* store_wait_seconds: no device */
     NULL, /* spectral_radius: dg_spectral_radius is this backend's own */
+    NULL, /* peer_export: the halos of CPU ranks go through MPI */
+    NULL, /* peer_open */
+    NULL, /* peer_pull */
+    NULL, /* finish: every op returns when its work is done */
+    NULL, /* tune: no shapes to choose */
 };
 
 /* The view the Newton kernels (cpu_newton.c) take of this state. */

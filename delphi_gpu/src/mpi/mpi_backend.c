@@ -7,7 +7,14 @@
  *
  * Every rank passes the whole medium and the whole phi (dg_set_*_medium, dg_solve_*): the slab
  * is cut out here, so device memory per rank is about 1/P of the grid; host memory is not
- * reduced.  The whole result is gathered on every rank. */
+ * reduced.  The whole result is gathered on every rank.
+ *
+ * Halos: where every rank's backend can share its half grids with the other processes of its
+ * node (CUDA IPC) and neighbouring ranks share a node, each rank copies its neighbours' edge
+ * planes from their devices into its halo planes directly (device halos); a rank waits for its
+ * neighbours' sweep of a colour through a small MPI message, which also carries their status.
+ * Otherwise the edge planes go through host memory with MPI (host halos).  Both move the same
+ * values, so the results are the same bits. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +33,11 @@ typedef struct mpi_state {
     int planes;          /* local planes: owned + 2 halo */
     int flip;            /* global colour = local colour ^ flip */
     dg_prepared local;
-    void *halo_send, *halo_recv;
+    void *halo_send, *halo_recv; /* host halos: a plane of one colour each way, and a status */
+    size_t halo_half;            /* bytes of one direction's part of those buffers */
+    int device_halos;            /* 1: halos copied from the neighbours' devices (peer_pull) */
+    int peers_open;              /* slots mapped with peer_open */
+    char halo_why[224];          /* the halo path and why (dg_mpi_describe) */
     long sample_first, sample_count, sample_stride; /* local colour (1 ^ flip) sample */
     char name[32];
 } mpi_state;
@@ -131,12 +142,99 @@ static int agree(mpi_state *m, int status, dg_error *err) {
     return status;
 }
 
+/* ---- Device halos ------------------------------------------------------------------------- */
+
+static void close_peers(mpi_state *m) {
+    if (!m->peers_open || !m->inner->peer_open) return;
+    dg_error ignored;
+    for (int slot = 0; slot < 2; ++slot)
+        m->inner->peer_open(m->inner_state, slot, NULL, &ignored);
+    m->peers_open = 0;
+}
+
+/* 1 when rank `other` of the communicator runs on this rank's node. */
+static int same_node(mpi_state *m, MPI_Comm node, int other) {
+    MPI_Group all, here;
+    int translated = MPI_UNDEFINED;
+    MPI_Comm_group(m->comm, &all);
+    MPI_Comm_group(node, &here);
+    MPI_Group_translate_ranks(all, 1, &other, here, &translated);
+    MPI_Group_free(&all);
+    MPI_Group_free(&here);
+    return translated != MPI_UNDEFINED;
+}
+
+/* After the backends took their slabs (collective): map the neighbours' half grids where every
+   rank can, and say which halo path the ranks take (m->device_halos, m->halo_why). */
+static void plan_halos(mpi_state *m) {
+    const dg_backend_ops *in = m->inner;
+    m->device_halos = 0;
+    if (m->size == 1) {
+        snprintf(m->halo_why, sizeof m->halo_why, "no halos (one rank)");
+        return;
+    }
+    int can = in->peer_export && in->peer_open && in->peer_pull && in->finish;
+    char why[160] = "";
+    int all_can = 0;
+    MPI_Allreduce(&can, &all_can, 1, MPI_INT, MPI_MIN, m->comm);
+    if (!all_can) {
+        snprintf(m->halo_why, sizeof m->halo_why,
+                 "halos through host memory (the %s backend shares no device memory)", in->name);
+        m->device_halos = 0;
+        return;
+    }
+    MPI_Comm node;
+    MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node);
+    const int neighbour[2] = {m->rank - 1, m->rank + 1};
+    int ok = 1;
+    for (int slot = 0; slot < 2; ++slot)
+        if (neighbour[slot] >= 0 && neighbour[slot] < m->size &&
+            !same_node(m, node, neighbour[slot]))
+            ok = 0, snprintf(why, sizeof why, "MPI ranks %d and %d are on different nodes", m->rank,
+                             neighbour[slot]);
+    MPI_Comm_free(&node);
+    /* every rank exports (an empty blob when it cannot) and maps its neighbours' */
+    unsigned char mine[DG_PEER_HANDLE_BYTES], theirs[2][DG_PEER_HANDLE_BYTES];
+    memset(mine, 0, sizeof mine);
+    dg_error err;
+    if (ok && in->peer_export(m->inner_state, mine, &err) != DG_OK)
+        ok = 0, snprintf(why, sizeof why, "%.120s", err.message);
+    int exported = ok, neighbour_exported[2] = {0, 0};
+    for (int slot = 0; slot < 2; ++slot) {
+        const int other = neighbour[slot];
+        if (other < 0 || other >= m->size) continue;
+        /* the blob goes down to slot 1 of the rank below and up to slot 0 of the rank above */
+        MPI_Sendrecv(mine, DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 10 + slot, theirs[slot],
+                     DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 11 - slot, m->comm, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&exported, 1, MPI_INT, other, 12 + slot, &neighbour_exported[slot], 1, MPI_INT,
+                     other, 13 - slot, m->comm, MPI_STATUS_IGNORE);
+    }
+    for (int slot = 0; slot < 2 && ok; ++slot) {
+        const int other = neighbour[slot];
+        if (other < 0 || other >= m->size || !neighbour_exported[slot]) continue;
+        if (in->peer_open(m->inner_state, slot, theirs[slot], &err) != DG_OK)
+            ok = 0, snprintf(why, sizeof why, "%.120s", err.message);
+        else
+            m->peers_open = 1;
+    }
+    int all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, m->comm);
+    m->device_halos = all_ok;
+    if (all_ok) {
+        snprintf(m->halo_why, sizeof m->halo_why, "halos from device to device (CUDA IPC)");
+        return;
+    }
+    close_peers(m);
+    if (ok) snprintf(why, sizeof why, "another rank could not share device memory");
+    snprintf(m->halo_why, sizeof m->halo_why, "halos through host memory (%s)", why);
+}
+
 /* ---- Ops ------------------------------------------------------------------------------------ */
 
 static void mpi_destroy(void *state) {
     mpi_state *m = state;
     if (!m) return;
-    if (m->inner_state) m->inner->destroy(m->inner_state);
+    if (m->inner_state) close_peers(m), m->inner->destroy(m->inner_state);
     dg_prepared_free(&m->local);
     free(m->halo_send), free(m->halo_recv);
     if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
@@ -167,16 +265,23 @@ static int mpi_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
     m->planes = m->z_last - m->z_first + 3;
     m->flip = (m->z_first - 1) & 1;
     m->sample_stride = 0;
+    /* the neighbours' half grids are about to be freed: unmap them first, on every rank */
+    close_peers(m);
+    m->device_halos = 0;
     free(m->halo_send), free(m->halo_recv);
-    const size_t plane_bytes = ((size_t)m->nx * m->ny / 2 + 2) * m->es;
-    m->halo_send = malloc(2 * plane_bytes);
-    m->halo_recv = malloc(2 * plane_bytes);
+    /* a plane of one colour and the sender's status, per direction */
+    m->halo_half = ((size_t)m->nx * m->ny / 2 + 2) * m->es + sizeof(int);
+    m->halo_send = malloc(2 * m->halo_half);
+    m->halo_recv = malloc(2 * m->halo_half);
     int st = m->halo_send && m->halo_recv
                  ? DG_OK
                  : dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (halo buffers)");
+    st = agree(m, st, err);
     if (st == DG_OK) st = build_local(m, prep, err);
     if (st == DG_OK) st = m->inner->set_medium(m->inner_state, &m->local, err);
-    return agree(m, st, err);
+    st = agree(m, st, err);
+    if (st == DG_OK) plan_halos(m);
+    return st;
 }
 
 /* The slab of the whole grid, planes z_first-1 .. z_last+1: contiguous in x-fastest order. */
@@ -188,7 +293,13 @@ static int mpi_load_phi(void *state, const void *phi, int is_double, dg_error *e
     mpi_state *m = state;
     const size_t bytes = is_double ? sizeof(double) : sizeof(float);
     const char *slab = (const char *)phi + slab_offset(m) * bytes;
-    return agree(m, m->inner->load_phi(m->inner_state, slab, is_double, err), err);
+    int st = m->inner->load_phi(m->inner_state, slab, is_double, err);
+    /* iterate_colour sweeps with the block shape chosen so far: choose it on this rank's slab
+       first (the choice never changes the results), then start again from phi */
+    int ran = 0;
+    if (st == DG_OK && m->inner->tune) st = m->inner->tune(m->inner_state, &ran, err);
+    if (st == DG_OK && ran) st = m->inner->load_phi(m->inner_state, slab, is_double, err);
+    return agree(m, st, err);
 }
 
 static int mpi_store_phi(void *state, void *phi, int is_double, dg_error *err) {
@@ -229,35 +340,105 @@ static int plane_count(const mpi_state *m, int z, int colour) {
     return (int)(end - first);
 }
 
-/* After the sweep of global colour g: send the edge planes' values of g to the neighbours and
-   receive theirs into the halo planes. */
-static int exchange(mpi_state *m, int g, dg_error *err) {
+/* The local plane count and colour flip of rank r's slab. */
+static void slab_of(const mpi_state *m, int r, int *planes, int *flip) {
+    int first, last;
+    slab_bounds(m->nz - 2, m->size, r, &first, &last);
+    *planes = last - first + 3, *flip = (first - 1) & 1;
+}
+
+/* The worst of this rank's status and its neighbours' (received with the halo); a neighbour's
+   failure becomes this rank's, named. */
+static int worse(int status, int received, int from, dg_error *err) {
+    if (received == DG_OK || status != DG_OK) return status;
+    if (received < 0 || received > DG_ERR_INTERNAL) received = DG_ERR_INTERNAL;
+    return dg_error_set(err, received, "MPI rank %d failed (status %d)", from, received);
+}
+
+/* Host halos, after the sweep of global colour g (status st): send the edge planes' values of
+   g and st to the neighbours and receive theirs into the halo planes.  Every rank sends and
+   receives whatever its status, so a failure reaches the neighbours instead of leaving them
+   waiting; after one, no values are copied. */
+static int exchange_host(mpi_state *m, int g, int st, dg_error *err) {
     const int lc = g ^ m->flip, top = m->planes - 1;
     const int bytes_low = plane_count(m, 1, lc) * (int)m->es;
     const int bytes_high = plane_count(m, top - 1, lc) * (int)m->es;
     const int recv_low = plane_count(m, 0, lc) * (int)m->es;
     const int recv_high = plane_count(m, top, lc) * (int)m->es;
     char *send = m->halo_send, *recv = m->halo_recv;
-    const size_t half = ((size_t)m->nx * m->ny / 2 + 2) * m->es;
-    int st = DG_OK;
-    if (m->rank > 0) st = m->inner->plane_values(m->inner_state, 1, lc, send, 0, err);
+    const size_t half = m->halo_half;
+    if (st == DG_OK && m->rank > 0)
+        st = m->inner->plane_values(m->inner_state, 1, lc, send, 0, err);
     if (st == DG_OK && m->rank < m->size - 1)
         st = m->inner->plane_values(m->inner_state, top - 1, lc, send + half, 0, err);
-    if (st != DG_OK) return st;
+    memcpy(send + bytes_low, &st, sizeof st);
+    memcpy(send + half + bytes_high, &st, sizeof st);
     MPI_Request req[4];
     int n = 0;
     if (m->rank > 0) {
-        MPI_Irecv(recv, recv_low, MPI_BYTE, m->rank - 1, 2 * g + 1, m->comm, &req[n++]);
-        MPI_Isend(send, bytes_low, MPI_BYTE, m->rank - 1, 2 * g, m->comm, &req[n++]);
+        MPI_Irecv(recv, recv_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, 2 * g + 1, m->comm,
+                  &req[n++]);
+        MPI_Isend(send, bytes_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, 2 * g, m->comm,
+                  &req[n++]);
     }
     if (m->rank < m->size - 1) {
-        MPI_Irecv(recv + half, recv_high, MPI_BYTE, m->rank + 1, 2 * g, m->comm, &req[n++]);
-        MPI_Isend(send + half, bytes_high, MPI_BYTE, m->rank + 1, 2 * g + 1, m->comm, &req[n++]);
+        MPI_Irecv(recv + half, recv_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, 2 * g, m->comm,
+                  &req[n++]);
+        MPI_Isend(send + half, bytes_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, 2 * g + 1,
+                  m->comm, &req[n++]);
     }
     MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    if (m->rank > 0) st = m->inner->plane_values(m->inner_state, 0, lc, recv, 1, err);
+    int got;
+    if (m->rank > 0)
+        memcpy(&got, recv + recv_low, sizeof got), st = worse(st, got, m->rank - 1, err);
+    if (m->rank < m->size - 1)
+        memcpy(&got, recv + half + recv_high, sizeof got), st = worse(st, got, m->rank + 1, err);
+    if (st == DG_OK && m->rank > 0)
+        st = m->inner->plane_values(m->inner_state, 0, lc, recv, 1, err);
     if (st == DG_OK && m->rank < m->size - 1)
         st = m->inner->plane_values(m->inner_state, top, lc, recv + half, 1, err);
+    return st;
+}
+
+/* Device halos, after the sweep of global colour g was queued (status st): wait for it, tell
+   the neighbours (with the status), wait for theirs, then queue the copies of their edge planes
+   of g from their devices into this rank's halo planes, ahead of the next sweep.  A neighbour
+   overwrites those values only in its next sweep of g, which follows its exchange of the other
+   colour, which waits for this rank's message sent after this rank's copies finished. */
+static int exchange_device(mpi_state *m, int g, int st, dg_error *err) {
+    const int lc = g ^ m->flip, top = m->planes - 1;
+    if (st == DG_OK) st = m->inner->finish(m->inner_state, err);
+    int got[2] = {DG_OK, DG_OK};
+    MPI_Request req[4];
+    int n = 0;
+    if (m->rank > 0) {
+        MPI_Irecv(&got[0], 1, MPI_INT, m->rank - 1, 2 * g + 1, m->comm, &req[n++]);
+        MPI_Isend(&st, 1, MPI_INT, m->rank - 1, 2 * g, m->comm, &req[n++]);
+    }
+    if (m->rank < m->size - 1) {
+        MPI_Irecv(&got[1], 1, MPI_INT, m->rank + 1, 2 * g, m->comm, &req[n++]);
+        MPI_Isend(&st, 1, MPI_INT, m->rank + 1, 2 * g + 1, m->comm, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (m->rank > 0) st = worse(st, got[0], m->rank - 1, err);
+    if (m->rank < m->size - 1) st = worse(st, got[1], m->rank + 1, err);
+    for (int slot = 0; slot < 2 && st == DG_OK; ++slot) {
+        const int other = slot == 0 ? m->rank - 1 : m->rank + 1;
+        if (other < 0 || other >= m->size) continue;
+        int planes, flip;
+        slab_of(m, other, &planes, &flip);
+        /* the rank below's last owned plane is this rank's plane 0; the rank above's first is
+           this rank's top plane */
+        long peer_first, peer_end, first, end;
+        dg_plane_range(m->nx, m->ny, slot == 0 ? planes - 2 : 1, g ^ flip, &peer_first, &peer_end);
+        dg_plane_range(m->nx, m->ny, slot == 0 ? 0 : top, lc, &first, &end);
+        if (peer_end - peer_first != end - first)
+            return dg_error_set(err, DG_ERR_INTERNAL,
+                                "MPI halo: %ld values from rank %d for a plane of %ld",
+                                peer_end - peer_first, other, end - first);
+        st = m->inner->peer_pull(m->inner_state, slot, g ^ flip, peer_first, lc, first, end - first,
+                                 err);
+    }
     return st;
 }
 
@@ -267,13 +448,15 @@ static int mpi_iterate(void *state, int count, int measure, int stride, dg_chang
     if (measure && m->sample_stride != stride) plan_sample(m, stride);
     const int sample_colour = 1 ^ m->flip;
     int st = DG_OK;
-    for (int it = 0; it < count && st == DG_OK; ++it) {
-        if (measure && it == count - 1)
+    /* every rank makes every exchange, so that a failure travels instead of leaving a
+       neighbour waiting; after one, no rank computes */
+    for (int it = 0; it < count; ++it) {
+        if (st == DG_OK && measure && it == count - 1)
             st = m->inner->sample_change(m->inner_state, sample_colour, m->sample_first,
                                          m->sample_stride, m->sample_count, 1, NULL, err);
-        for (int g = 0; g < 2 && st == DG_OK; ++g) {
-            st = m->inner->iterate_colour(m->inner_state, g ^ m->flip, err);
-            if (st == DG_OK) st = exchange(m, g, err);
+        for (int g = 0; g < 2; ++g) {
+            if (st == DG_OK) st = m->inner->iterate_colour(m->inner_state, g ^ m->flip, err);
+            st = m->device_halos ? exchange_device(m, g, st, err) : exchange_host(m, g, st, err);
         }
     }
     dg_change local;
@@ -365,6 +548,11 @@ static const dg_backend_ops mpi_ops_template = {
     NULL, /* load_phi_faces: each rank loads its slab whole */
     NULL, /* store_wait_seconds */
     NULL, /* spectral_radius: the core computes it (rank 0's value) */
+    NULL, /* peer_export: the MPI backend does not nest */
+    NULL, /* peer_open */
+    NULL, /* peer_pull */
+    NULL, /* finish */
+    NULL, /* tune: mpi_load_phi has each rank's backend tune */
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {
@@ -401,4 +589,12 @@ int dg_mpi_agree_double(dg_solver s, double *value) {
     mpi_state *m = s->backend_state;
     MPI_Bcast(value, 1, MPI_DOUBLE, 0, m->comm);
     return DG_OK;
+}
+
+void dg_mpi_describe(dg_solver s, char *out, size_t size) {
+    if (!size) return;
+    out[0] = '\0';
+    if (s->backend != &s->mpi_ops) return;
+    const mpi_state *m = s->backend_state;
+    snprintf(out, size, "%d MPI rank%s, %s", m->size, m->size > 1 ? "s" : "", m->halo_why);
 }
