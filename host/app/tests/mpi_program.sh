@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The program under mpirun (label mpi): examples/1ubq with 37 SOR iterations (a fixed count, so
 # the decomposed potential is bitwise the single process's) on 1 process and on 2 and 3 ranks;
-# the JSON energies must agree to every printed digit, and only rank 0 writes.
+# the JSON energies must agree to every printed digit, and only rank 0 writes.  With
+# DG_TEST_BACKEND=cuda (a GPU machine) the runs use the CUDA backend in double precision and the
+# decomposed runs' solver choice must say that the halos go from device to device.
 # Usage: mpi_program.sh PROGRAM EXAMPLES_DIR WORKDIR
 set -euo pipefail
 program=$1 examples=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-args=("$examples/1ubq/run.prm" --backend cpu --linit 37 --autoc 0 --maxc 0 --quiet)
+backend=${DG_TEST_BACKEND:-cpu}
+args=("$examples/1ubq/run.prm" --backend "$backend" --precision double --linit 37 --autoc 0
+  --maxc 0 --quiet)
 "$program" "${args[@]}" --json single.json > single.log 2>&1 || { cat single.log; exit 1; }
 energies() {
   python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["energies_kT"]; print(repr(e))' "$1"
@@ -16,6 +20,11 @@ for ranks in 2 3; do
   mpirun --oversubscribe -np "$ranks" "$program" "${args[@]}" --json "mpi$ranks.json" \
     > "mpi$ranks.log" 2>&1 || { cat "mpi$ranks.log"; exit 1; }
   grep -q "mpi ranks *: $ranks" "mpi$ranks.log" || { echo "no 'mpi ranks: $ranks' line"; exit 1; }
+  if [ "$backend" = cuda ] && ! grep -q "halos from device to device" "mpi$ranks.log"; then
+    echo "$ranks ranks: the solver choice does not say that the halos go device to device"
+    grep "solver choice" "mpi$ranks.log"
+    exit 1
+  fi
   if [ "$(grep -c '^backend  ' "mpi$ranks.log")" != 1 ]; then
     echo "$ranks ranks: the log was printed by more than rank 0"; exit 1
   fi
