@@ -152,10 +152,12 @@ static int media_in_range(const unsigned char *mx, const unsigned char *my, cons
 #include "for_each_precision.h" /* the *_impl_f and *_impl_d functions below */
 
 int dg_set_dense_medium_f(dg_solver s, const dg_dense_medium_f *m) {
-    return set_dense_medium_impl_f(s, m);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, set_dense_medium_impl_f(s, m), "set its medium");
 }
 int dg_set_dense_medium_d(dg_solver s, const dg_dense_medium_d *m) {
-    return set_dense_medium_impl_d(s, m);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, set_dense_medium_impl_d(s, m), "set its medium");
 }
 int dg_sparse_counts_f(const dg_dense_medium_f *m, dg_sparse_counts *counts, char *msg,
                        size_t size) {
@@ -227,8 +229,8 @@ static size_t dielectric_boundary_d(const dg_dense_medium_d *m, const dg_prepare
     return first[team];
 }
 
-int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
-                                   dg_sparse_counts *counts, long **boundary, size_t *count) {
+static int set_dense_medium_boundary(dg_solver s, const dg_dense_medium_d *m,
+                                     dg_sparse_counts *counts, long **boundary, size_t *count) {
     if (!s) return DG_ERR_INVALID_ARGUMENT;
     dg_clear_error(s);
     if (!s->backend) return dg_fail(s, DG_ERR_STATE, "the solver was not created successfully");
@@ -257,4 +259,12 @@ int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
     st = dg_install_medium(s, &prep);
     if (st != DG_OK && boundary && count) free(*boundary), *boundary = NULL, *count = 0;
     return st;
+}
+
+int dg_set_dense_medium_boundary_d(dg_solver s, const dg_dense_medium_d *m,
+                                   dg_sparse_counts *counts, long **boundary, size_t *count) {
+    /* a success went through dg_install_medium, which agreed (and freed the list on failure) */
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, set_dense_medium_boundary(s, m, counts, boundary, count),
+                              "set its medium");
 }

@@ -195,8 +195,10 @@ static int pick_salt_factors(dg_prepared *p, const double distinct[2], int ndist
 #include "for_each_precision.h" /* set_sparse_medium_impl_f, set_sparse_medium_impl_d */
 
 int dg_set_sparse_medium_f(dg_solver s, const dg_sparse_medium_f *m) {
-    return set_sparse_medium_impl_f(s, m);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, set_sparse_medium_impl_f(s, m), "set its medium");
 }
 int dg_set_sparse_medium_d(dg_solver s, const dg_sparse_medium_d *m) {
-    return set_sparse_medium_impl_d(s, m);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, set_sparse_medium_impl_d(s, m), "set its medium");
 }

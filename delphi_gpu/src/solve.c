@@ -97,8 +97,10 @@ static const void *phi_check_faces(void *context) {
 #include "for_each_precision.h" /* solve_impl_f, solve_impl_d */
 
 int dg_solve_f(dg_solver s, float *phi, dg_result *result) {
-    return solve_impl_f(s, phi, result);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, solve_impl_f(s, phi, result), "start its solve");
 }
 int dg_solve_d(dg_solver s, double *phi, dg_result *result) {
-    return solve_impl_d(s, phi, result);
+    dg_mpi_entry_begin(s);
+    return dg_mpi_entry_agree(s, solve_impl_d(s, phi, result), "start its solve");
 }

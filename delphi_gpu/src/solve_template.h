@@ -96,9 +96,12 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     const int by_backend = !mg_own;
     const int faces_only = by_backend && interior_zero && s->backend->load_phi_faces;
     s->timing.faces_only = faces_only;
-    int st = !by_backend  ? DG_OK
-             : faces_only ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)
-                          : s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
+    /* a decomposed handle: loading is collective, so first agree that every rank got this far */
+    int st = dg_mpi_entry_agree(s, DG_OK, "start its solve");
+    if (st != DG_OK) return st;
+    st = !by_backend  ? DG_OK
+         : faces_only ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)
+                      : s->backend->load_phi(s->backend_state, phi, IS_DOUBLE, &err);
     if (st != DG_OK)
         return dg_fail(s, st, "%s backend could not load phi: %s", s->backend->name, err.message);
     r->setup_seconds = dg_wall_seconds() - start;

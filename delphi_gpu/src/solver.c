@@ -193,7 +193,14 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
     s->has_medium = 0;
     s->spectral_radius_cache = -1.0;
     dg_error err = {0};
-    int st = s->backend->set_medium(s->backend_state, &s->prep, &err);
+    /* a decomposed handle: the ranks' set_medium is collective, so first agree that every rank
+       got this far */
+    int st = dg_mpi_entry_agree(s, DG_OK, "set its medium");
+    if (st != DG_OK) {
+        dg_prepared_free(&s->prep);
+        return st;
+    }
+    st = s->backend->set_medium(s->backend_state, &s->prep, &err);
     if (st != DG_OK) {
         dg_prepared_free(&s->prep);
         return dg_fail(s, st, "%s backend could not take the medium: %s", s->backend->name,
@@ -204,25 +211,41 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
     return DG_OK;
 }
 
+#ifndef DG_MPI
+int dg_mpi_agree_status(dg_solver s, int status, const char *what) {
+    (void)s, (void)what;
+    return status;
+}
+void dg_mpi_entry_begin(dg_solver s) {
+    (void)s;
+}
+int dg_mpi_entry_agree(dg_solver s, int status, const char *what) {
+    (void)s, (void)what;
+    return status;
+}
+#endif
+
 int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
     if (s->spectral_radius_cache < 0.0) {
         double spec = 0.0;
-        int on_backend = DG_ERR_UNSUPPORTED;
+        int on_backend = DG_ERR_UNSUPPORTED, st = DG_OK;
         if (s->backend->spectral_radius) {
             dg_error err = {0};
             on_backend = s->backend->spectral_radius(s->backend_state, &s->prep, &spec, &err);
             if (on_backend != DG_OK && on_backend != DG_ERR_UNSUPPORTED)
-                return dg_fail(s, on_backend,
-                               "%s backend could not estimate the spectral radius: %s",
-                               s->backend->name, err.message);
+                st = dg_fail(s, on_backend, "%s backend could not estimate the spectral radius: %s",
+                             s->backend->name, err.message);
         }
-        if (on_backend != DG_OK &&
+        if (st == DG_OK && on_backend != DG_OK &&
             dg_spectral_radius(&s->prep, s->options.num_threads, &spec) != DG_OK)
-            return dg_fail(s, DG_ERR_OUT_OF_MEMORY,
-                           "out of host memory estimating the spectral radius (%.1f GB needed)",
-                           4.0 * s->prep.point_count / 1e9);
+            st = dg_fail(s, DG_ERR_OUT_OF_MEMORY,
+                         "out of host memory estimating the spectral radius (%.1f GB needed)",
+                         4.0 * s->prep.point_count / 1e9);
+        /* a decomposed handle: every rank learns of a failure, then relaxes with rank 0's factor */
+        st = dg_mpi_agree_status(s, st, "estimate the spectral radius");
+        if (st != DG_OK) return st;
 #ifdef DG_MPI
-        dg_mpi_agree_double(s, &spec); /* every rank relaxes with rank 0's factor */
+        dg_mpi_agree_double(s, &spec);
 #endif
         s->spectral_radius_cache = spec;
     }

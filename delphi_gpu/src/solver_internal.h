@@ -48,6 +48,7 @@ struct dg_solver_s {
     dg_error error;
     char notice[1200];
     dg_backend_ops mpi_ops; /* the MPI wrapper's table when options.mpi_comm is set */
+    int mpi_entry_pending;  /* an entry point's status still to agree on (dg_mpi_entry_agree) */
     int stock_behaviour;    /* 1 = DelPhi's own entry points: exactly stock's iteration rules (no
                                "float resolution reached" stop, the nonlinear scheme's whole linear
                                phase) */
@@ -119,6 +120,17 @@ int dg_mpi_wrap(dg_solver s, dg_error *err);
 /** For a handle split over MPI ranks: how many and how their halos travel, e.g. "4 MPI ranks,
  *  halos from device to device (CUDA IPC)"; "" otherwise. */
 void dg_mpi_describe(dg_solver s, char *out, size_t size);
+/** A decomposed handle's status agreed by every rank (MPI_MAX: the worst wins); a rank whose own
+ *  status was DG_OK gets "another MPI rank failed to <what> (status N)".  Returns status itself
+ *  for a handle that is not decomposed (and without MPI). */
+int dg_mpi_agree_status(dg_solver s, int status, const char *what);
+/** An entry point of a decomposed handle agrees on its status once per call, so that a rank that
+ *  fails before the call's first collective step does not leave the others waiting there:
+ *  dg_mpi_entry_begin marks the agreement due; dg_mpi_entry_agree makes it if still due (at that
+ *  first step with DG_OK, or at the call's end with its status) and returns the agreed status.
+ *  Without MPI, or for a handle that is not decomposed, it returns status. */
+void dg_mpi_entry_begin(dg_solver s);
+int dg_mpi_entry_agree(dg_solver s, int status, const char *what);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);
 /** The backend a created handle runs on: its ops table and state (for the stage operations). */

@@ -598,3 +598,24 @@ void dg_mpi_describe(dg_solver s, char *out, size_t size) {
     const mpi_state *m = s->backend_state;
     snprintf(out, size, "%d MPI rank%s, %s", m->size, m->size > 1 ? "s" : "", m->halo_why);
 }
+
+int dg_mpi_agree_status(dg_solver s, int status, const char *what) {
+    if (!s || !s->backend || s->backend != &s->mpi_ops) return status;
+    const mpi_state *m = s->backend_state;
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, m->comm);
+    if (worst != DG_OK && status == DG_OK)
+        return dg_fail(s, worst, "another MPI rank failed to %s (status %d)", what, worst);
+    return status;
+}
+
+void dg_mpi_entry_begin(dg_solver s) {
+    /* a call from inside a solve (its progress callback) is refused without a collective step */
+    if (s && !s->in_solve) s->mpi_entry_pending = 1;
+}
+
+int dg_mpi_entry_agree(dg_solver s, int status, const char *what) {
+    if (!s || !s->mpi_entry_pending) return status;
+    s->mpi_entry_pending = 0;
+    return dg_mpi_agree_status(s, status, what);
+}

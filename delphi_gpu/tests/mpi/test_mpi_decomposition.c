@@ -154,6 +154,61 @@ static void compare(const char *label, int n, const dg_options *base, int salt, 
     dense_problem_free(&d);
 }
 
+/* One rank's bad input fails every rank's call instead of leaving the others waiting in a
+   collective step (the test would hang): a medium with a negative permittivity, then a phi with
+   a NaN, on the last rank only; then the handle works again with good inputs on every rank. */
+static void one_rank_fails(void) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int n = 21, bad_rank = size - 1, mine_bad = rank == bad_rank;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    build_problem(&d, n, 1);
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend, o.iterations = 11, o.run_until_converged = 0;
+    MPI_Comm world = MPI_COMM_WORLD;
+    o.mpi_comm = &world;
+    dg_solver s = NULL;
+    CHECK_OK(dg_create(&s, &o), s);
+    const long at = idx3(n, n, n / 2, n / 2 + 1, n / 2);
+    const double keep = d.eps[0][at];
+    if (mine_bad) d.eps[0][at] = -2.0;
+    int st = dg_set_dense_medium_d(s, &d.medium);
+    if (mine_bad)
+        CHECK(st == DG_ERR_BAD_PERMITTIVITY, "bad medium on this rank: status %d (%s)", st,
+              dg_last_error(s));
+    else
+        CHECK(st == DG_ERR_BAD_PERMITTIVITY && strstr(dg_last_error(s), "another MPI rank failed"),
+              "bad medium on rank %d: status %d (%s)", bad_rank, st, dg_last_error(s));
+    d.eps[0][at] = keep;
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    double *phi = calloc(points, sizeof(double)), *ref = calloc(points, sizeof(double));
+    faces(phi, n);
+    memcpy(ref, phi, points * sizeof(double));
+    if (mine_bad) phi[idx3(n, n, 0, 3, 4)] = NAN;
+    dg_result r;
+    st = dg_solve_d(s, phi, &r);
+    if (mine_bad)
+        CHECK(st == DG_ERR_NONFINITE_INPUT, "NaN in phi on this rank: status %d (%s)", st,
+              dg_last_error(s));
+    else
+        CHECK(st == DG_ERR_NONFINITE_INPUT && strstr(dg_last_error(s), "another MPI rank failed"),
+              "NaN in phi on rank %d: status %d (%s)", bad_rank, st, dg_last_error(s));
+    memcpy(phi, ref, points * sizeof(double));
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    dg_options single = o;
+    single.mpi_comm = NULL;
+    solve(&d, &single, ref, NULL);
+    CHECK(memcmp(ref, phi, points * sizeof(double)) == 0,
+          "after the failures: potential differs from one process's");
+    dg_destroy(s);
+    free(phi), free(ref);
+    dense_problem_free(&d);
+    if (rank == 0)
+        printf("%-40s every rank failed, then solved\n", "one rank's bad medium and phi");
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -184,6 +239,7 @@ int main(int argc, char **argv) {
     conv.max_change_tol = 1e-7;
     compare("linear PB to maxc 1e-7", 25, &conv, 1, DG_PRECISION_DOUBLE);
     reuse();
+    one_rank_fails();
 
     /* Errors: more ranks than interior planes. */
     int size = 1;
