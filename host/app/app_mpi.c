@@ -1,5 +1,10 @@
 /* The program under mpirun (app_mpi.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "app_mpi.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "delphi_gpu/delphi_gpu.h"
 
@@ -62,6 +67,27 @@ int app_mpi_device(int requested) {
     int count = 0;
     if (dg_cuda_device_count(&count) != DG_OK || count < 1) return requested;
     return (requested + app_mpi_rank()) % count;
+}
+
+void app_mpi_cores(int *usable, int *online) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    *usable = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    *online = n > 0 ? (int)n : 0;
+}
+
+void app_mpi_binding_note(int usable, int online, int ranks, int threads_given, char *out,
+                          size_t size) {
+    if (size) out[0] = '\0';
+    if (ranks < 2 || threads_given || usable < 1 || online < 1) return;
+    const int share = online / ranks;
+    if (share < 2 || 2 * usable > share) return;
+    snprintf(out, size,
+             "this rank may run on %d of the node's %d cores (mpirun binds a rank to one core "
+             "when it starts two or fewer), so its host stages run on %d thread%s; "
+             "'mpirun --bind-to none' or '--map-by slot:PE=%d' gives each rank its share",
+             usable, online, usable, usable == 1 ? "" : "s", share);
 }
 
 void app_mpi_quiet_outputs(run_settings *s) {

@@ -21,6 +21,17 @@ void *app_mpi_comm(void);
    round robin over the devices of the node). */
 int app_mpi_device(int requested);
 
+/* The cores this process may run on (its CPU affinity) and the node's online cores (both 0
+   where they cannot be read). */
+void app_mpi_cores(int *usable, int *online);
+
+/* A note for the log when each of `ranks` ranks may run on at most half of its share of the
+   node's cores (mpirun binds a rank to one core when it starts two or fewer, unless told
+   otherwise) and no --threads was given: its host stages then run on that few threads.  ""
+   when there is nothing to say. */
+void app_mpi_binding_note(int usable, int online, int ranks, int threads_given, char *out,
+                          size_t size);
+
 /* Ranks other than 0 write nothing: no maps, site file, summary, log copy or progress. */
 void app_mpi_quiet_outputs(run_settings *s);
 

@@ -344,9 +344,15 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     p->progress.log = &p->log;
     progress_reset(&p->progress, "solve");
     report_settings(&p->log, s, &p->notes);
-    if (app_mpi_size() > 1)
+    if (app_mpi_size() > 1) {
         log_info(&p->log, "mpi ranks            : %d (the solve split in z slabs, docs/MPI.md)",
                  app_mpi_size());
+        int usable = 0, online = 0;
+        char note[320];
+        app_mpi_cores(&usable, &online);
+        app_mpi_binding_note(usable, online, app_mpi_size(), s->threads > 0, note, sizeof note);
+        if (note[0]) log_info(&p->log, "mpi binding          : %s", note);
+    }
 
     p->exit_code = read_inputs(p);
     p->time_read = omp_get_wtime() - start;

@@ -1,9 +1,11 @@
 /* --backend auto for a single run (backend_choice.h): the CPU for a grid below the per-thread
  * limit, said in the log and in the JSON's solver.backend_reason; AUTO's plain rule for larger
- * grids and for batches; the reason for a backend given on the command line. */
+ * grids and for batches; the reason for a backend given on the command line; the note for MPI
+ * ranks bound to fewer cores than their share. */
 #include <omp.h>
 #include <string.h>
 
+#include "app_mpi.h"
 #include "app_test.h"
 #include "backend_choice.h"
 #include "batch.h"
@@ -168,10 +170,32 @@ static void cuda_given(void) {
     free(p);
 }
 
+/* The note for MPI ranks bound to fewer cores than their share (app_mpi.h). */
+static void binding_note(void) {
+    char note[320];
+    app_mpi_binding_note(1, 64, 2, 0, note, sizeof note);
+    CHECK(strstr(note, "may run on 1 of the node's 64 cores") && strstr(note, "on 1 thread;") &&
+          strstr(note, "--bind-to none") && strstr(note, "PE=32"));
+    app_mpi_binding_note(8, 64, 2, 0, note, sizeof note);
+    CHECK(strstr(note, "on 8 threads;") != NULL);
+    app_mpi_binding_note(32, 64, 4, 0, note, sizeof note); /* bound to a socket: its share */
+    CHECK(note[0] == '\0');
+    app_mpi_binding_note(1, 64, 2, 1, note, sizeof note); /* --threads given */
+    CHECK(note[0] == '\0');
+    app_mpi_binding_note(1, 64, 1, 0, note, sizeof note); /* one rank */
+    CHECK(note[0] == '\0');
+    app_mpi_binding_note(1, 2, 2, 0, note, sizeof note); /* a share of one core */
+    CHECK(note[0] == '\0');
+    int usable = 0, online = 0;
+    app_mpi_cores(&usable, &online);
+    CHECK(usable >= 1 && online >= usable);
+}
+
 int main(void) {
     write_text("ion.pqr",
                "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
     the_rule();
+    binding_note();
     small_single_run();
     backend_given();
     batch_keeps_auto();
