@@ -144,9 +144,11 @@ static int agree(mpi_state *m, int status, dg_error *err) {
 
 /* ---- Device halos ------------------------------------------------------------------------- */
 
+/* Unmap the neighbours' half grids, once this rank's queued copies from them have ended. */
 static void close_peers(mpi_state *m) {
     if (!m->peers_open || !m->inner->peer_open) return;
     dg_error ignored;
+    if (m->inner->finish) m->inner->finish(m->inner_state, &ignored);
     for (int slot = 0; slot < 2; ++slot)
         m->inner->peer_open(m->inner_state, slot, NULL, &ignored);
     m->peers_open = 0;
@@ -265,7 +267,8 @@ static int mpi_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
     m->planes = m->z_last - m->z_first + 3;
     m->flip = (m->z_first - 1) & 1;
     m->sample_stride = 0;
-    /* the neighbours' half grids are about to be freed: unmap them first, on every rank */
+    /* the neighbours' half grids are about to be freed: unmap them first, on every rank (the
+       agreement below is the barrier after which a backend frees its own) */
     close_peers(m);
     m->device_halos = 0;
     free(m->halo_send), free(m->halo_recv);
