@@ -309,17 +309,19 @@ static int mpi_store_phi(void *state, void *phi, int is_double, dg_error *err) {
     mpi_state *m = state;
     const size_t bytes = is_double ? sizeof(double) : sizeof(float);
     char *slab = (char *)phi + slab_offset(m) * bytes;
-    int st = agree(m, m->inner->store_phi(m->inner_state, slab, is_double, err), err);
-    if (st != DG_OK) return st;
+    int st = m->inner->store_phi(m->inner_state, slab, is_double, err);
+    int *counts = st == DG_OK ? malloc(2 * sizeof(int) * (size_t)m->size) : NULL;
+    if (st == DG_OK && !counts)
+        st = dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (MPI gather counts)");
+    st = agree(m, st, err); /* every rank gathers, or none */
+    if (st != DG_OK) {
+        free(counts);
+        return st;
+    }
     /* Gather the owned planes of every rank into every rank's grid. */
     MPI_Datatype plane;
     MPI_Type_contiguous((int)((size_t)m->nx * m->ny * bytes), MPI_BYTE, &plane);
     MPI_Type_commit(&plane);
-    int *counts = malloc(2 * sizeof(int) * (size_t)m->size);
-    if (!counts) {
-        MPI_Type_free(&plane);
-        return agree(m, dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory"), err);
-    }
     for (int r = 0; r < m->size; ++r) {
         int first, last;
         slab_bounds(m->nz - 2, m->size, r, &first, &last);
