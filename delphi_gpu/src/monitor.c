@@ -109,5 +109,8 @@ int dg_monitor_iterate(dg_monitor *m, int count, int measure, dg_phase phase, in
                          DG_SOLVER_SOR};
         if (s->options.progress(&p, s->options.progress_user_data) != 0) m->stopped = 1;
     }
+    /* a decomposed solve stops on every rank when any rank's callback asked (every rank makes
+       this check, with or without a callback of its own) */
+    m->stopped = dg_mpi_any(s, m->stopped);
     return DG_OK;
 }

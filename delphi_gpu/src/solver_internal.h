@@ -130,6 +130,9 @@ int dg_mpi_agree_status(dg_solver s, int status, const char *what);
  *  first step with DG_OK, or at the call's end with its status) and returns the agreed status.
  *  Without MPI, or for a handle that is not decomposed, it returns status. */
 void dg_mpi_entry_begin(dg_solver s);
+/** 1 when flag is non-zero on any rank of a decomposed handle (every rank calls it at the same
+ *  point); flag itself otherwise. */
+int dg_mpi_any(dg_solver s, int flag);
 int dg_mpi_entry_agree(dg_solver s, int status, const char *what);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);

@@ -336,7 +336,7 @@ static int mpi_store_phi(void *state, void *phi, int is_double, dg_error *err) {
 
 static int mpi_set_omega(void *state, double omega, dg_error *err) {
     mpi_state *m = state;
-    return m->inner->set_omega(m->inner_state, omega, err);
+    return agree(m, m->inner->set_omega(m->inner_state, omega, err), err);
 }
 
 static int plane_count(const mpi_state *m, int z, int colour) {
@@ -623,4 +623,12 @@ int dg_mpi_entry_agree(dg_solver s, int status, const char *what) {
     if (!s || !s->mpi_entry_pending) return status;
     s->mpi_entry_pending = 0;
     return dg_mpi_agree_status(s, status, what);
+}
+
+int dg_mpi_any(dg_solver s, int flag) {
+    if (!s || !s->backend || s->backend != &s->mpi_ops) return flag;
+    const mpi_state *m = s->backend_state;
+    int any = flag != 0;
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, m->comm);
+    return any;
 }

@@ -209,6 +209,43 @@ static void one_rank_fails(void) {
         printf("%-40s every rank failed, then solved\n", "one rank's bad medium and phi");
 }
 
+/* A progress callback that asks to stop on rank 0 only stops every rank at that check: the
+   same iteration count and potential as one process stopped there. */
+static int stop_at_30(const dg_progress *p, void *user) {
+    (void)user;
+    return rank == 0 && p->iteration >= 30;
+}
+
+static void one_rank_stops(void) {
+    const int n = 23;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    build_problem(&d, n, 1);
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend, o.iterations = 200, o.run_until_converged = 0, o.check_interval = 10;
+    o.progress = stop_at_30;
+    double *ref = calloc(points, sizeof(double)), *got = calloc(points, sizeof(double));
+    faces(ref, n);
+    memcpy(got, ref, points * sizeof(double));
+    int single_rank = rank;
+    rank = 0; /* the single process stops as rank 0 does */
+    const dg_result one = solve(&d, &o, ref, NULL);
+    rank = single_rank;
+    MPI_Comm world = MPI_COMM_WORLD;
+    o.mpi_comm = &world;
+    const dg_result split = solve(&d, &o, got, NULL);
+    CHECK(one.outcome == DG_OUTCOME_STOPPED && split.outcome == DG_OUTCOME_STOPPED &&
+              one.iterations == 30 && split.iterations == 30,
+          "stopped by rank 0's callback: %d iterations (%s) vs %d (%s)", one.iterations,
+          dg_outcome_string(one.outcome), split.iterations, dg_outcome_string(split.outcome));
+    CHECK(memcmp(ref, got, points * sizeof(double)) == 0,
+          "stopped by rank 0's callback: potential differs from one process's");
+    free(ref), free(got);
+    dense_problem_free(&d);
+    if (rank == 0) printf("%-40s every rank stopped at 30\n", "rank 0's callback stops");
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -240,6 +277,7 @@ int main(int argc, char **argv) {
     compare("linear PB to maxc 1e-7", 25, &conv, 1, DG_PRECISION_DOUBLE);
     reuse();
     one_rank_fails();
+    one_rank_stops();
 
     /* Errors: more ranks than interior planes. */
     int size = 1;
