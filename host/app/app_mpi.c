@@ -42,6 +42,10 @@ int app_mpi_size(void) {
 void *app_mpi_comm(void) {
     return app_mpi_size() > 1 ? (void *)&world : NULL;
 }
+
+void app_mpi_abort(int status) {
+    if (world != MPI_COMM_NULL) MPI_Abort(world, status);
+}
 #else
 void app_mpi_init(int *argc, char ***argv) {
     (void)argc, (void)argv;
@@ -59,6 +63,10 @@ int app_mpi_size(void) {
 
 void *app_mpi_comm(void) {
     return NULL;
+}
+
+void app_mpi_abort(int status) {
+    (void)status;
 }
 #endif
 

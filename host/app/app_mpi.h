@@ -32,6 +32,9 @@ void app_mpi_cores(int *usable, int *online);
 void app_mpi_binding_note(int usable, int online, int ranks, int threads_given, char *out,
                           size_t size);
 
+/* End every rank of the job with this exit status (MPI_Abort); without MPI, nothing. */
+void app_mpi_abort(int status);
+
 /* Ranks other than 0 write nothing: no maps, site file, summary, log copy or progress. */
 void app_mpi_quiet_outputs(run_settings *s);
 

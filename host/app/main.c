@@ -3,6 +3,7 @@
 
 #include "app_mpi.h"
 #include "batch.h"
+#include "pipeline.h"
 #include "delphi_gpu/delphi_gpu.h"
 #include "temp_files.h"
 
@@ -15,6 +16,10 @@ int main(int argc, char **argv) {
     /* A CUDA start-up begun for a run that then failed before using it ends before the
        process does (the driver's start must not be cut off by exit). */
     dg_wait_cuda_start();
+    /* A rank that failed (bad input, a failed solve) under mpirun ends the whole job: another
+       rank may be waiting for it in a collective step.  Its outputs are already removed. */
+    if (status != EXIT_OK && status != EXIT_NOT_CONVERGED && app_mpi_size() > 1)
+        app_mpi_abort(status);
     app_mpi_finalize();
     return status;
 }

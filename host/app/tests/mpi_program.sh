@@ -33,3 +33,16 @@ for ranks in 2 3; do
   fi
   echo "$ranks ranks: energies equal to the single process's: $(energies "mpi$ranks.json")"
 done
+# A rank that fails alone (here rank 1, given a molecule file that does not exist) ends the
+# whole job with its exit status instead of leaving the others waiting in the solve; rank 0
+# leaves no output behind.
+rm -f ./*.phi ./*.frc
+rc=0
+timeout 120 mpirun --oversubscribe -np 1 "$program" "${args[@]}" --json bad0.json : \
+  -np 1 "$program" "${args[@]}" --pqr missing.pqr > bad.log 2>&1 || rc=$?
+left=$(ls -A | grep -v -E '^(single|mpi[0-9]+)\.(json|log)$|^bad\.log$' || true)
+if [ "$rc" != 1 ] || ! grep -q "missing.pqr" bad.log || [ -n "$left" ]; then
+  echo "left behind: $left"
+  echo "one rank's missing input: exit $rc"; cat bad.log; exit 1
+fi
+echo "one rank's missing input: the job ended with exit 1"
