@@ -65,6 +65,8 @@ static int start_cpu(dg_solver s, dg_error *err) {
     return DG_OK;
 }
 
+static int start_backend(dg_solver s);
+
 int dg_create(dg_solver *solver, const dg_options *options) {
     if (!solver) return DG_ERR_INVALID_ARGUMENT;
     *solver = NULL;
@@ -77,6 +79,23 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     else
         dg_default_options(&s->options);
 
+    int st = start_backend(s);
+#ifdef DG_MPI
+    /* dg_create is collective with mpi_comm: a rank that failed (say, no GPU on its node) fails
+       every rank's call instead of leaving them waiting in the wrap's MPI_Comm_dup */
+    if (s->options.mpi_comm) st = dg_mpi_agree_create(s, st);
+#endif
+    if (st != DG_OK) return st;
+#ifdef DG_MPI
+    dg_error err = {0};
+    if (s->options.mpi_comm && (st = dg_mpi_wrap(s, &err)) != DG_OK)
+        return dg_fail(s, st, "%s", err.message);
+#endif
+    return DG_OK;
+}
+
+/* The options checked and the backend started (dg_create); a failure is recorded on s. */
+static int start_backend(dg_solver s) {
     int st = dg_validate_options(&s->options, s->error.message, sizeof s->error.message);
     if (st != DG_OK) return s->error.status = st;
 
@@ -100,10 +119,6 @@ int dg_create(dg_solver *solver, const dg_options *options) {
     }
     if (st != DG_OK) return dg_fail(s, st, "%s", err.message);
     s->options.backend = s->backend == &dg_cpu_backend_ops ? DG_BACKEND_CPU : DG_BACKEND_CUDA;
-#ifdef DG_MPI
-    if (s->options.mpi_comm && (st = dg_mpi_wrap(s, &err)) != DG_OK)
-        return dg_fail(s, st, "%s", err.message);
-#endif
     return DG_OK;
 }
 

@@ -117,6 +117,10 @@ int dg_run_solver(dg_solver s, dg_result *result);
 /** With options.mpi_comm (a DG_MPI build): wrap the handle's backend in the domain-decomposed
  *  one (mpi/mpi_backend.c).  Collective over the communicator. */
 int dg_mpi_wrap(dg_solver s, dg_error *err);
+/** dg_create's status on every rank of options.mpi_comm before the wrap (MPI_MAX, the worst
+ *  wins; "another MPI rank failed to create its solver (status N)" where this rank's was DG_OK);
+ *  status itself where MPI is not running (dg_mpi_wrap says so). */
+int dg_mpi_agree_create(dg_solver s, int status);
 /** For a handle split over MPI ranks: how many and how their halos travel, e.g. "4 MPI ranks,
  *  halos from device to device (CUDA IPC)"; "" otherwise. */
 void dg_mpi_describe(dg_solver s, char *out, size_t size);

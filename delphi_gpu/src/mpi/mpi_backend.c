@@ -632,3 +632,15 @@ int dg_mpi_any(dg_solver s, int flag) {
     MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, m->comm);
     return any;
 }
+
+int dg_mpi_agree_create(dg_solver s, int status) {
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized) return status;
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, *(const MPI_Comm *)s->options.mpi_comm);
+    if (worst != DG_OK && status == DG_OK)
+        return dg_fail(s, worst, "another MPI rank failed to create its solver (status %d)", worst);
+    return status;
+}

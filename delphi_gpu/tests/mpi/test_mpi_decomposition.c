@@ -209,6 +209,29 @@ static void one_rank_fails(void) {
         printf("%-40s every rank failed, then solved\n", "one rank's bad medium and phi");
 }
 
+/* dg_create is collective: options that one rank's create refuses (here a negative thread
+   count on the last rank) fail every rank's create instead of leaving the others waiting. */
+static void one_rank_cannot_create(void) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend;
+    MPI_Comm world = MPI_COMM_WORLD;
+    o.mpi_comm = &world;
+    if (rank == size - 1) o.num_threads = -5;
+    dg_solver s = NULL;
+    const int st = dg_create(&s, &o);
+    if (rank == size - 1)
+        CHECK(st == DG_ERR_INVALID_ARGUMENT, "bad options on this rank: status %d (%s)", st,
+              dg_last_error(s));
+    else
+        CHECK(st == DG_ERR_INVALID_ARGUMENT && strstr(dg_last_error(s), "another MPI rank failed"),
+              "bad options on rank %d: status %d (%s)", size - 1, st, dg_last_error(s));
+    dg_destroy(s);
+    if (rank == 0) printf("%-40s every rank's create failed\n", "one rank's bad options");
+}
+
 /* A progress callback that asks to stop on rank 0 only stops every rank at that check: the
    same iteration count and potential as one process stopped there. */
 static int stop_at_30(const dg_progress *p, void *user) {
@@ -278,6 +301,7 @@ int main(int argc, char **argv) {
     reuse();
     one_rank_fails();
     one_rank_stops();
+    one_rank_cannot_create();
 
     /* Errors: more ranks than interior planes. */
     int size = 1;
