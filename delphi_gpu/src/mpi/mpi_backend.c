@@ -133,10 +133,16 @@ static void plan_sample(mpi_state *m, long stride) {
     m->sample_stride = stride;
 }
 
+/* The worst status of the ranks of comm (every rank calls it at the same point). */
+static int worst_status(MPI_Comm comm, int status) {
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm);
+    return worst;
+}
+
 /* Agree on a status across ranks: the worst one wins, so no rank goes on alone. */
 static int agree(mpi_state *m, int status, dg_error *err) {
-    int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, m->comm);
+    const int worst = worst_status(m->comm, status);
     if (worst != DG_OK && status == DG_OK)
         return dg_error_set(err, worst, "another MPI rank failed (status %d)", worst);
     return status;
@@ -182,7 +188,6 @@ static void plan_halos(mpi_state *m) {
     if (!all_can) {
         snprintf(m->halo_why, sizeof m->halo_why,
                  "halos through host memory (the %s backend shares no device memory)", in->name);
-        m->device_halos = 0;
         return;
     }
     MPI_Comm node;
@@ -607,8 +612,7 @@ void dg_mpi_describe(dg_solver s, char *out, size_t size) {
 int dg_mpi_agree_status(dg_solver s, int status, const char *what) {
     if (!s || !s->backend || s->backend != &s->mpi_ops) return status;
     const mpi_state *m = s->backend_state;
-    int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, m->comm);
+    const int worst = worst_status(m->comm, status);
     if (worst != DG_OK && status == DG_OK)
         return dg_fail(s, worst, "another MPI rank failed to %s (status %d)", what, worst);
     return status;
@@ -638,8 +642,7 @@ int dg_mpi_agree_create(dg_solver s, int status) {
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (!initialized || finalized) return status;
-    int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, *(const MPI_Comm *)s->options.mpi_comm);
+    const int worst = worst_status(*(const MPI_Comm *)s->options.mpi_comm, status);
     if (worst != DG_OK && status == DG_OK)
         return dg_fail(s, worst, "another MPI rank failed to create its solver (status %d)", worst);
     return status;
