@@ -1,4 +1,4 @@
-/* Cell list: counting sort of the points by cell (two passes, CSR layout). */
+/* Cell list: counting sort of the points by cell (CSR layout). */
 #include "cell_list.h"
 
 #include <math.h>
@@ -14,6 +14,34 @@ static int cell_of(const cell_list *cl, const double *p) {
     for (int a = 0; a < 3; ++a)
         c[a] = clamp_int(floor((p[a] - cl->origin[a]) / cl->cell), cl->dim[a] - 1);
     return cell_list_index(cl, c[0], c[1], c[2]);
+}
+
+/* a[k] += a[0] + ... + a[k-1] for k < n, in blocks on all threads (int sums: exact). */
+static void prefix_sums(int *a, size_t n) {
+    enum { max_blocks = 256 };
+    int block_sum[max_blocks + 1];
+    size_t blocks = n / 65536 + 1;
+    if (blocks > max_blocks) blocks = max_blocks;
+    const size_t size = (n + blocks - 1) / blocks;
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < blocks; ++b) {
+        int sum = 0;
+        for (size_t k = b * size; k < n && k < (b + 1) * size; ++k)
+            sum += a[k];
+        block_sum[b] = sum;
+    }
+    int offset = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+        const int sum = block_sum[b];
+        block_sum[b] = offset;
+        offset += sum;
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < blocks; ++b) {
+        int sum = block_sum[b];
+        for (size_t k = b * size; k < n && k < (b + 1) * size; ++k)
+            sum += a[k], a[k] = sum;
+    }
 }
 
 int cell_list_build(cell_list *cl, const double *xyz, int count, double cell) {
@@ -50,26 +78,51 @@ int cell_list_build_subset(cell_list *cl, const double *xyz, int count, double c
         cl->dim[a] = (int)floor((hi[a] - cl->origin[a]) / cl->cell) + 1;
         cells *= (size_t)cl->dim[a];
     }
-    cl->start = calloc(cells + 1, sizeof *cl->start);
+    cl->start = malloc((cells + 1) * sizeof *cl->start);
     cl->items = malloc(((size_t)count + 1) * sizeof *cl->items);
     int *cell_id = malloc(((size_t)count + 1) * sizeof *cell_id);
-    int *fill = malloc(cells * sizeof *fill);
+    int *fill = malloc((cells + 1) * sizeof *fill);
     if (!cl->start || !cl->items || !cell_id || !fill) {
         free(cell_id), free(fill);
         cell_list_free(cl);
         return -1;
     }
-    /* Each point's cell on all threads; the counting sort itself stays in point order. */
+    /* A counting sort on all threads (millions of arc dots over as many cells): each point's
+       cell, the counts (atomic: they commute), their prefix sums, each point into its cell's
+       next free slot (atomic), then each cell's items in point order, as a serial counting sort
+       leaves them. */
 #pragma omp parallel for schedule(static)
-    for (int i = 0; i < count; ++i)
+    for (size_t c = 0; c <= cells; ++c)
+        cl->start[c] = 0;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < count; ++i) {
         cell_id[i] = !mask || mask[i] ? cell_of(cl, xyz + 3 * i) : -1;
-    for (int i = 0; i < count; ++i)
-        if (cell_id[i] >= 0) cl->start[cell_id[i] + 1]++;
+        if (cell_id[i] >= 0) {
+#pragma omp atomic
+            cl->start[cell_id[i] + 1]++;
+        }
+    }
+    prefix_sums(cl->start, cells + 1);
+#pragma omp parallel for schedule(static)
     for (size_t c = 0; c < cells; ++c)
-        cl->start[c + 1] += cl->start[c];
-    memcpy(fill, cl->start, cells * sizeof *fill);
-    for (int i = 0; i < count; ++i)
-        if (cell_id[i] >= 0) cl->items[fill[cell_id[i]]++] = i;
+        fill[c] = cl->start[c];
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < count; ++i) {
+        if (cell_id[i] < 0) continue;
+        int slot;
+#pragma omp atomic capture
+        slot = fill[cell_id[i]]++;
+        cl->items[slot] = i;
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t c = 0; c < cells; ++c)
+        for (int k = cl->start[c] + 1; k < cl->start[c + 1]; ++k) { /* insertion sort */
+            const int item = cl->items[k];
+            int at = k - 1;
+            while (at >= cl->start[c] && cl->items[at] > item)
+                cl->items[at + 1] = cl->items[at], --at;
+            cl->items[at + 1] = item;
+        }
     free(cell_id), free(fill);
     return 0;
 }

@@ -64,6 +64,19 @@ int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, d
 
 void surface_model_free(surface_model *sm);
 
+/* The circle where the SAS spheres of atoms i and j meet: centre m, radius rho, orthonormal
+ * e1, e2 spanning its plane.  Returns 0 when the spheres do not cross (apart, or one inside the
+ * other). */
+int surface_circle(const surface_model *sm, int i, int j, double m[3], double *rho, double e1[3],
+                   double e2[3]);
+
+/* The circle's point at the angle whose cosine and sine are c and s (the arc dots' expression). */
+static inline void surface_circle_point(const double m[3], double rho, const double e1[3],
+                                        const double e2[3], double c, double s, double p[3]) {
+    for (int a = 0; a < 3; ++a)
+        p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
+}
+
 /* 1 if the probe centre p, on atom i's SAS sphere, is accessible: outside the SAS spheres of
  * i's neighbours other than `skip` (-1: none skipped; p on sphere skip too). */
 int surface_accessible_near(const surface_model *sm, int i, int skip, const double p[3]);

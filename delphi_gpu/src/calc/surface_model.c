@@ -176,10 +176,8 @@ int surface_accessible_near(const surface_model *sm, int i, int skip, const doub
     return covering_neighbor(sm, i, skip, p) < 0;
 }
 
-/* Circle where the SAS spheres of atoms i and j meet: centre m, radius rho, unit vectors e1, e2
- * spanning its plane.  Returns 0 when the spheres do not cross (apart, or one inside the other). */
-static int sas_circle(const surface_model *sm, int i, int j, double m[3], double *rho, double e1[3],
-                      double e2[3]) {
+int surface_circle(const surface_model *sm, int i, int j, double m[3], double *rho, double e1[3],
+                   double e2[3]) {
     const double *ci = sm->xyz + 3 * i, *cj = sm->xyz + 3 * j;
     const double ri = sm->sas_radius[i], rj = sm->sas_radius[j];
     double u[3] = {cj[0] - ci[0], cj[1] - ci[1], cj[2] - ci[2]};
@@ -220,46 +218,191 @@ static double *circle_angles(int n) {
     return cs;
 }
 
+/* How the SAS sphere of an atom k meets a circle (centre m, radius rho, orthonormal e1, e2
+ * spanning its plane).  A point at angle a on the circle is p = m + rho (cos a e1 + sin a e2),
+ * and with d = c_k - m, A = d.e1, B = d.e2 (d - A e1 - B e2 lies along the circle's axis):
+ *     |p - c_k|^2 - r_k^2 = gap - 2 rho S(a),   gap = |d|^2 + rho^2 - r_k^2,
+ *     S(a) = A cos a + B sin a,   S'(a) = B cos a - A sin a,   |S''| <= sqrt(A^2 + B^2),
+ * so the sphere covers the point exactly when gap < 2 rho S(a). */
+typedef struct circle_cut {
+    int atom;
+    double a, b, gap, bend; /* A, B, gap and |A| + |B| (>= |S''|) */
+} circle_cut;
+
+/* ball: the sphere's centre and radius (ball[3]). */
+static circle_cut circle_cut_of(int atom, const double ball[4], const double m[3], double rho,
+                                const double e1[3], const double e2[3]) {
+    const double d[3] = {ball[0] - m[0], ball[1] - m[1], ball[2] - m[2]};
+    circle_cut cut;
+    cut.atom = atom;
+    cut.a = d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2];
+    cut.b = d[0] * e2[0] + d[1] * e2[1] + d[2] * e2[2];
+    cut.gap = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + rho * rho - ball[3] * ball[3];
+    cut.bend = fabs(cut.a) + fabs(cut.b);
+    return cut;
+}
+
+/* Whether the sphere of `cut` covers no point (-1), every point (1) or some (0) of the circle's
+ * arc of angles centre +- half, where cos and sin of the centre are cc and sc (half >= pi: the
+ * whole circle).  Over the arc S lies within S(centre) +- (|S'(centre)| half + bend half^2 / 2),
+ * and within +- sqrt(A^2 + B^2) on the whole circle.  The point-by-point test (sas_covers: r^2
+ * times 1 - 1e-12) rounds its p and distance, and this bound its own terms, each by far less
+ * than `slack` (some 1e-15 of the coordinates' size times the distances, against 1e-9): only a
+ * sphere that clears the arc by more than slack counts as reaching none of it, only one that
+ * covers it by more than slack as covering all.  So the points that the test finds covered by
+ * no sphere of "some" are exactly those it finds covered by none at all. */
+static int circle_cut_reach(const circle_cut *cut, double rho, double cc, double sc, double half,
+                            double slack) {
+    if (half >= M_PI) { /* gap -+ 2 rho sqrt(A^2 + B^2), compared as squares */
+        const double swing2 = 4.0 * rho * rho * (cut->a * cut->a + cut->b * cut->b);
+        const double clear = cut->gap - slack, under = cut->gap + slack;
+        if (clear > 0.0 && clear * clear >= swing2) return -1;
+        if (under < 0.0 && under * under > swing2) return 1;
+        return 0;
+    }
+    const double s = cut->a * cc + cut->b * sc, ds = cut->b * cc - cut->a * sc;
+    const double spread = fabs(ds) * half + 0.5 * cut->bend * half * half;
+    /* the bounds of gap - 2 rho S over the arc */
+    const double low = cut->gap - 2.0 * rho * (s + spread);
+    const double high = cut->gap - 2.0 * rho * (s - spread);
+    if (low >= slack) return -1;
+    if (high < -slack) return 1;
+    return 0;
+}
+
+#define DOT_RUN 16 /* dots per run: the arcs that circle_cut_reach classifies */
+
+/* One thread's state while it finds the dots of atom i's circles. */
+typedef struct dot_work {
+    int n, runs;          /* dots per circle, runs per circle */
+    const double *cs;     /* [2 n] cos and sin of each dot's angle */
+    const double *run_cs; /* [3 runs] cos and sin of each run's centre, its half width */
+    const int *around;    /* i's neighbours (its list in the CSR) */
+    int len;
+    double *balls;    /* [4 len] their centres and SAS radii, side by side */
+    circle_cut *cuts; /* [len] the spheres that cut the current circle */
+    int *tests;       /* [len] the atoms that reach the current run */
+    int cover;        /* the entry of around[] that covered i's last covered circle, or -1 */
+    double *list;     /* the accessible dots found so far, [3 kept] */
+    int kept, capacity;
+} dot_work;
+
+/* Appends p to w's list; -1 when out of memory. */
+static int keep_dot(dot_work *w, const double p[3]) {
+    if (w->kept == w->capacity) {
+        const int capacity = w->capacity ? 2 * w->capacity : 64;
+        double *grown = realloc(w->list, (size_t)capacity * 3 * sizeof *grown);
+        if (!grown) return -1;
+        w->list = grown, w->capacity = capacity;
+    }
+    memcpy(w->list + 3 * w->kept++, p, 3 * sizeof *p);
+    return 0;
+}
+
+/* The accessible dots of the circle of atom i and its neighbour around[k] (k < len), appended
+ * to w's list in angle order; 0, or -1 when out of memory. */
+static int circle_dots(const surface_model *sm, int i, int k, dot_work *w) {
+    const int j = w->around[k];
+    double m[3], rho, e1[3], e2[3];
+    if (!surface_circle(sm, i, j, m, &rho, e1, e2)) return 0;
+    const double size = fabs(m[0]) + fabs(m[1]) + fabs(m[2]) + rho + 1.0;
+    const double slack = 1e-9 * size * (sm->max_sas_radius + 1.0);
+    /* the spheres that cut the circle; none if one covers it */
+    if (w->cover >= 0 && w->cover != k) {
+        const circle_cut cut =
+            circle_cut_of(w->around[w->cover], w->balls + 4 * w->cover, m, rho, e1, e2);
+        if (circle_cut_reach(&cut, rho, 1.0, 0.0, M_PI, slack) > 0) return 0;
+    }
+    int cutting = 0;
+    for (int q = 0; q < w->len; ++q) {
+        if (q == k) continue;
+        const circle_cut cut = circle_cut_of(w->around[q], w->balls + 4 * q, m, rho, e1, e2);
+        const int reach = circle_cut_reach(&cut, rho, 1.0, 0.0, M_PI, slack);
+        if (reach > 0) {
+            w->cover = q;
+            return 0;
+        }
+        if (reach == 0) w->cuts[cutting++] = cut;
+    }
+    int run_cover = -1; /* the entry of cuts[] that covered the last run */
+    for (int r = 0; r < w->runs; ++r) {
+        const double *arc = w->run_cs + 3 * r;
+        if (run_cover >= 0 &&
+            circle_cut_reach(w->cuts + run_cover, rho, arc[0], arc[1], arc[2], slack) > 0)
+            continue;
+        int count = 0, whole = 0;
+        for (int q = 0; q < cutting && !whole; ++q) {
+            const int reach = circle_cut_reach(w->cuts + q, rho, arc[0], arc[1], arc[2], slack);
+            if (reach > 0) whole = 1, run_cover = q;
+            if (reach == 0) w->tests[count++] = w->cuts[q].atom;
+        }
+        if (whole) continue;
+        const int end = (r + 1) * DOT_RUN < w->n ? (r + 1) * DOT_RUN : w->n;
+        int hint = -1; /* the atom that covered the run's last covered dot */
+        for (int t = r * DOT_RUN; t < end; ++t) {
+            double p[3];
+            surface_circle_point(m, rho, e1, e2, w->cs[2 * t], w->cs[2 * t + 1], p);
+            if (hint >= 0 && sas_covers(sm, hint, p)) continue;
+            int covered = 0;
+            for (int q = 0; q < count && !covered; ++q)
+                if (sas_covers(sm, w->tests[q], p)) covered = 1, hint = w->tests[q];
+            if (!covered && keep_dot(w, p) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
 /* Accessible dots on the SAS intersection circles (arcs and, at their ends, the vertices):
  * per atom i (in parallel) over its pairs i < j into a list of its own, then the lists in atom
  * order (one pass of the accessibility tests).  Every circle gets circle_dots equally spaced
- * angles, whatever its radius (as DelPhi samples its circles: see surface.h). */
-static int build_dots(surface_model *sm, int circle_dots) {
-    const int n = circle_dots > 8 ? circle_dots : 8;
+ * angles, whatever its radius (as DelPhi samples its circles: see surface.h).  A dot is
+ * accessible when no neighbour of i other than j covers it (sas_covers); circle_dots leaves
+ * out the spheres that miss a circle, or a run of DOT_RUN dots of it, and does not sample a
+ * circle or run that one sphere covers whole (circle_cut_reach): the same dots as testing every
+ * neighbour at every angle. */
+static int build_dots(surface_model *sm, int circle_dots_wanted) {
+    const int n = circle_dots_wanted > 8 ? circle_dots_wanted : 8;
+    const int runs = (n + DOT_RUN - 1) / DOT_RUN;
     double *cs = circle_angles(n);
+    double *run_cs = malloc(((size_t)runs + 1) * 3 * sizeof *run_cs);
     int *first = calloc((size_t)sm->count + 1, sizeof *first);
     double **own = calloc((size_t)sm->count + 1, sizeof *own);
-    int failed = !first || !own || !cs;
+    int failed = !first || !own || !cs || !run_cs;
+    int longest = 0;
+    for (int i = 0; i < sm->count; ++i)
+        if (sm->neighbor_start[i + 1] - sm->neighbor_start[i] > longest)
+            longest = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+    for (int r = 0; !failed && r < runs; ++r) {
+        const int t0 = r * DOT_RUN, t1 = t0 + DOT_RUN - 1 < n - 1 ? t0 + DOT_RUN - 1 : n - 1;
+        const double centre = M_PI * (t0 + t1) / n;
+        run_cs[3 * r] = cos(centre), run_cs[3 * r + 1] = sin(centre);
+        run_cs[3 * r + 2] = M_PI * (t1 - t0) / n * (1.0 + 1e-9);
+    }
     if (!failed) {
-#pragma omp parallel for schedule(dynamic, 16) reduction(| : failed)
-        for (int i = 0; i < sm->count; ++i) {
-            int kept = 0, capacity = 0;
-            double *list = NULL;
-            for (int k = sm->neighbor_start[i]; k < sm->neighbor_start[i + 1] && !failed; ++k) {
-                const int j = sm->neighbors[k];
-                double m[3], rho, e1[3], e2[3];
-                if (j < i || !sas_circle(sm, i, j, m, &rho, e1, e2)) continue;
-                int hint = -1; /* per circle: a neighbour of i other than j */
-                for (int t = 0; t < n; ++t) {
-                    const double c = cs[2 * t], s = cs[2 * t + 1];
-                    double p[3];
-                    for (int a = 0; a < 3; ++a)
-                        p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
-                    if (!accessible_hinted(sm, i, j, p, &hint)) continue;
-                    if (kept == capacity) {
-                        capacity = capacity ? 2 * capacity : 64;
-                        double *grown = realloc(list, (size_t)capacity * 3 * sizeof *grown);
-                        if (!grown) {
-                            failed = 1;
-                            break;
-                        }
-                        list = grown;
-                    }
-                    memcpy(list + 3 * kept++, p, sizeof p);
+#pragma omp parallel reduction(| : failed)
+        {
+            dot_work w;
+            memset(&w, 0, sizeof w);
+            w.n = n, w.runs = runs, w.cs = cs, w.run_cs = run_cs;
+            w.balls = malloc(((size_t)longest + 1) * 4 * sizeof *w.balls);
+            w.cuts = malloc(((size_t)longest + 1) * sizeof *w.cuts);
+            w.tests = malloc(((size_t)longest + 1) * sizeof *w.tests);
+            failed = !w.balls || !w.cuts || !w.tests;
+#pragma omp for schedule(dynamic, 16)
+            for (int i = 0; i < sm->count; ++i) {
+                w.around = sm->neighbors + sm->neighbor_start[i];
+                w.len = sm->neighbor_start[i + 1] - sm->neighbor_start[i];
+                w.cover = -1, w.list = NULL, w.kept = w.capacity = 0;
+                for (int q = 0; q < w.len && !failed; ++q) {
+                    memcpy(w.balls + 4 * q, sm->xyz + 3 * w.around[q], 3 * sizeof *w.balls);
+                    w.balls[4 * q + 3] = sm->sas_radius[w.around[q]];
                 }
+                for (int k = 0; k < w.len && !failed; ++k)
+                    if (w.around[k] > i && circle_dots(sm, i, k, &w) != 0) failed = 1;
+                own[i] = w.list;
+                first[i + 1] = w.kept;
             }
-            own[i] = list;
-            first[i + 1] = kept;
+            free(w.balls), free(w.cuts), free(w.tests);
         }
     }
     if (!failed) {
@@ -275,13 +418,16 @@ static int build_dots(surface_model *sm, int circle_dots) {
         sm->dots = malloc(((size_t)sm->dot_count + 1) * 3 * sizeof(double));
         failed = !sm->dots;
     }
-    for (int i = 0; own && i < sm->count; ++i) {
-        if (!failed && own[i])
-            memcpy(sm->dots + 3 * (size_t)first[i], own[i],
-                   (size_t)(first[i + 1] - first[i]) * 3 * sizeof(double));
-        free(own[i]);
+    if (own) {
+#pragma omp parallel for schedule(dynamic, 256)
+        for (int i = 0; i < sm->count; ++i) {
+            if (!failed && own[i])
+                memcpy(sm->dots + 3 * (size_t)first[i], own[i],
+                       (size_t)(first[i + 1] - first[i]) * 3 * sizeof(double));
+            free(own[i]);
+        }
     }
-    free(first), free(own), free(cs);
+    free(first), free(own), free(cs), free(run_cs);
     if (failed) return -1;
     return cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
                            fmax(SURFACE_DOT_CELL, 0.25 * sm->probe));
