@@ -193,13 +193,15 @@ __global__ void __launch_bounds__(kResolveThreads)
 }
 
 /* Device copies of the request's arrays in one allocation; the request itself then points at
- * them.  The arrays are laid out twice by the same calls: first to size the block (host ==
- * nullptr), then to pack a host staging copy that goes up in one transfer (one cudaMalloc, one
- * copy and one cudaFree per call instead of one each per array). */
+ * them.  The arrays are laid out twice by the same calls: first to size the block (copy == 0),
+ * then to copy each array from the caller's memory into its place (one cudaMalloc and one
+ * cudaFree per call; no host staging copy, which at 250 000 atoms meant packing some 700 MB on
+ * one host thread before the transfer). */
 struct device_surface {
     dg_surface_request r;
     unsigned char *device; /* the block */
-    unsigned char *host;   /* its staging copy while packing */
+    int copy;              /* 1: the second pass, which copies */
+    cudaError_t code;      /* the first failed copy's error */
     size_t size;
 };
 
@@ -210,8 +212,9 @@ template <typename T> void place(device_surface *d, const T *source, size_t coun
     if (!source || count == 0) return;
     const size_t offset = d->size;
     d->size += (count * sizeof(T) + kSegmentAlign - 1) / kSegmentAlign * kSegmentAlign;
-    if (!d->host) return;
-    memcpy(d->host + offset, source, count * sizeof(T));
+    if (!d->copy) return;
+    if (d->code == cudaSuccess)
+        d->code = cudaMemcpy(d->device + offset, source, count * sizeof(T), cudaMemcpyHostToDevice);
     *dst = reinterpret_cast<const T *>(d->device + offset);
 }
 
@@ -259,22 +262,13 @@ cudaError_t upload_surface(device_surface *d, const dg_surface_request *r, int w
         d->device = nullptr;
         return code;
     }
-    d->host = static_cast<unsigned char *>(malloc(d->size));
-    if (!d->host) {
-        *what = "host staging of the surface model (out of memory)";
-        return cudaErrorMemoryAllocation;
-    }
+    d->copy = 1;
     layout_surface(d, r, with_cells);
     *what = "upload of the surface model";
-    code = cudaMemcpy(d->device, d->host, d->size, cudaMemcpyHostToDevice);
-    free(d->host);
-    d->host = nullptr;
-    return code;
+    return d->code;
 }
 
 cudaError_t free_surface(device_surface *d) {
-    free(d->host);
-    d->host = nullptr;
     const cudaError_t code = d->device ? cudaFree(d->device) : cudaSuccess;
     d->device = nullptr;
     return code;
