@@ -297,6 +297,13 @@ static int cuda_surface_sites(void *state, const dg_surface_request *request, co
                : dg_cuda_surface_sites(st, request, points, count, reach, sites, unprojected, err);
 }
 
+static int cuda_arc_dots(void *state, const dg_arc_dots_request *request, int *counts,
+                         double **dots, long *total, dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_arc_dots(st, request, counts, dots, total, err);
+}
+
 static double cuda_store_wait_seconds(void *state) {
     return static_cast<const dg_cuda_state *>(state)->store_wait_seconds;
 }
@@ -379,6 +386,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_peer_pull,
     cuda_finish,
     cuda_tune,
+    cuda_arc_dots,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

@@ -254,6 +254,10 @@ int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *request,
                           const double *points, long count, double reach, double *sites,
                           long *unprojected, dg_error *err);
 
+/** Arc dots of a molecular surface (stages.h): counts[count] per atom, *dots malloc'ed. */
+int dg_cuda_arc_dots(dg_cuda_state *st, const dg_arc_dots_request *request, int *counts,
+                     double **dots, long *total, dg_error *err);
+
 /** The medium maps (stages.h). */
 int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *request,
                         unsigned char *face[3], unsigned char *ion, dg_medium_counts *counts,

@@ -175,6 +175,11 @@ typedef struct dg_backend_ops {
        tune), when a choice is due; *ran = 1 when it iterated: the half grids then hold other
        values (load phi again).  NULL where a backend has no shapes to choose. */
     int (*tune)(void *state, int *ran, dg_error *err);
+    /* Arc dots of a molecular surface (stages.h, dg_stage_arc_dots_on), inputs validated:
+       counts[count] per atom, *dots malloc'ed (3 * *total doubles).  NULL where the backend
+       has none (the surface model then finds them on the host threads). */
+    int (*arc_dots)(void *state, const dg_arc_dots_request *request, int *counts, double **dots,
+                    long *total, dg_error *err);
 } dg_backend_ops;
 
 /** Bytes of a peer_export blob. */

@@ -116,6 +116,29 @@ int dg_stage_surface_sites_on(dg_solver solver, const dg_surface_request *reques
                               const double *points, long count, double reach, double *sites,
                               long *unprojected, char *message, size_t message_size);
 
+/** Arc dots of a molecular surface: for every atom i (ascending) and each SAS neighbour j > i in
+ *  the order of i's neighbour list, the circle where their SAS spheres meet (dg_sp_circle),
+ *  sampled at circle_dots angles (cos and sin in angles[2 t], angles[2 t + 1]); a dot is kept
+ *  when no neighbour of i other than j covers it (dg_sp_sas_covers).  The dots of the surface
+ *  model (calc/surface_model.c) bit for bit, in its order. */
+typedef struct dg_arc_dots_request {
+    int count;                 /**< atoms */
+    const double *xyz;         /**< [3 * count] */
+    const double *sas_radius;  /**< [count] */
+    const int *neighbor_start; /**< [count + 1] CSR of the SAS neighbours */
+    const int *neighbors;
+    int circle_dots;
+    const double *angles; /**< [2 * circle_dots] */
+} dg_arc_dots_request;
+
+/** The arc dots on the solver's backend.  counts[count] receives each atom's dots; *dots a
+ *  malloc'ed array of the 3 * *total coordinates, atom by atom (the caller frees it; NULL when
+ *  there are none).  DG_ERR_UNSUPPORTED when the backend has no such operation (the CPU
+ *  backend: the surface model finds its dots on the host threads); DG_ERR_OUT_OF_MEMORY when
+ *  the dots would exceed INT_MAX / 3 or do not fit. */
+int dg_stage_arc_dots_on(dg_solver solver, const dg_arc_dots_request *request, int *counts,
+                         double **dots, long *total, char *message, size_t message_size);
+
 /** The host implementation of the surface sites (OpenMP). */
 void dg_surface_sites_host(const dg_surface_request *request, const double *points, long count,
                            double reach, double *sites, long *unprojected, int num_threads);

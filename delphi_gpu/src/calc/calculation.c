@@ -86,9 +86,15 @@ static int stage_surface(dg_calc c) {
     calc_result *r = &c->r;
     char msg[1024];
     surface_model_free(&c->surface);
-    if (surface_model_build(&c->surface, &c->mol, s->surface, s->probe_radius, SURFACE_CIRCLE_DOTS,
-                            msg, sizeof msg) != 0)
-        return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "surface", msg);
+    /* The arc dots on the solver's device (CUDA), else on host threads. */
+    const int st = surface_model_build_on(&c->surface, &c->mol, s->surface, s->probe_radius,
+                                          SURFACE_CIRCLE_DOTS, c->solver, msg, sizeof msg);
+    if (st != DG_OK)
+        return fail(r,
+                    st == DG_ERR_OUT_OF_MEMORY || st == DG_ERR_INVALID_ARGUMENT
+                        ? CALC_BAD_INPUT
+                        : CALC_SOLVER_FAILED,
+                    st, "surface", msg);
     r->surface_atoms = c->surface.count, r->arc_dots = c->surface.dot_count;
     return CALC_OK;
 }

@@ -26,8 +26,9 @@
 
 #include <stddef.h>
 
-#include "cell_list.h"
 #include "calc_atoms.h"
+#include "cell_list.h"
+#include "delphi_gpu/delphi_gpu.h"
 
 #define SURFACE_CIRCLE_DOTS 256 /* dots (equally spaced angles) on each SAS intersection circle */
 #define SURFACE_DOT_CELL    0.5 /* Angstrom, smallest cell side of the cell lists */
@@ -62,6 +63,13 @@ typedef struct surface_model {
 int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, double probe,
                         int circle_dots, char *msg, size_t msg_size);
 
+/* The same with the arc dots found by the solver's backend when it has an arc-dot operation
+ * (CUDA; the same dots), else on the host threads; solver may be NULL.  Returns DG_OK, or with a
+ * message DG_ERR_INVALID_ARGUMENT (a radius, the probe, a crowded atom), DG_ERR_OUT_OF_MEMORY or
+ * the backend's status. */
+int surface_model_build_on(surface_model *sm, const calc_molecule *mol, int kind, double probe,
+                           int circle_dots, dg_solver solver, char *msg, size_t msg_size);
+
 void surface_model_free(surface_model *sm);
 
 /* The circle where the SAS spheres of atoms i and j meet: centre m, radius rho, orthonormal
@@ -70,12 +78,10 @@ void surface_model_free(surface_model *sm);
 int surface_circle(const surface_model *sm, int i, int j, double m[3], double *rho, double e1[3],
                    double e2[3]);
 
-/* The circle's point at the angle whose cosine and sine are c and s (the arc dots' expression). */
-static inline void surface_circle_point(const double m[3], double rho, const double e1[3],
-                                        const double e2[3], double c, double s, double p[3]) {
-    for (int a = 0; a < 3; ++a)
-        p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
-}
+/* The circle's point at the angle whose cosine and sine are c and s (the arc dots' expression,
+ * dg_sp_circle_point). */
+void surface_circle_point(const double m[3], double rho, const double e1[3], const double e2[3],
+                          double c, double s, double p[3]);
 
 /* 1 if the probe centre p, on atom i's SAS sphere, is accessible: outside the SAS spheres of
  * i's neighbours other than `skip` (-1: none skipped; p on sphere skip too). */

@@ -7,6 +7,9 @@
 
 #include "physics_constants.h"
 #include "delphi_gpu/delphi_gpu_calc.h"
+#include "solver_internal.h"
+#include "stages.h"
+#include "stages/surface_points.h"
 #include "surface.h"
 
 void surface_model_free(surface_model *sm) {
@@ -147,8 +150,7 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
 
 /* p lies inside atom j's SAS sphere (the accessibility test's expression). */
 static inline int sas_covers(const surface_model *sm, int j, const double p[3]) {
-    const double r = sm->sas_radius[j];
-    return distance2(p, sm->xyz + 3 * j) < r * r * (1.0 - 1e-12);
+    return dg_sp_sas_covers(sm->xyz + 3 * j, sm->sas_radius[j], p);
 }
 
 /* The first neighbour of i other than skip whose SAS sphere covers p, or -1 (p accessible). */
@@ -178,32 +180,12 @@ int surface_accessible_near(const surface_model *sm, int i, int skip, const doub
 
 int surface_circle(const surface_model *sm, int i, int j, double m[3], double *rho, double e1[3],
                    double e2[3]) {
-    const double *ci = sm->xyz + 3 * i, *cj = sm->xyz + 3 * j;
-    const double ri = sm->sas_radius[i], rj = sm->sas_radius[j];
-    double u[3] = {cj[0] - ci[0], cj[1] - ci[1], cj[2] - ci[2]};
-    const double d = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    if (d >= ri + rj || d <= fabs(ri - rj)) return 0;
-    for (int a = 0; a < 3; ++a)
-        u[a] /= d;
-    const double along = (d * d + ri * ri - rj * rj) / (2.0 * d);
-    *rho = sqrt(fmax(0.0, ri * ri - along * along));
-    for (int a = 0; a < 3; ++a)
-        m[a] = ci[a] + along * u[a];
-    /* e1: u crossed with the axis it is least aligned with; e2 = u x e1. */
-    const int least = fabs(u[0]) < fabs(u[1]) ? (fabs(u[0]) < fabs(u[2]) ? 0 : 2)
-                                              : (fabs(u[1]) < fabs(u[2]) ? 1 : 2);
-    double axis[3] = {0, 0, 0};
-    axis[least] = 1.0;
-    e1[0] = u[1] * axis[2] - u[2] * axis[1];
-    e1[1] = u[2] * axis[0] - u[0] * axis[2];
-    e1[2] = u[0] * axis[1] - u[1] * axis[0];
-    const double norm = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-    for (int a = 0; a < 3; ++a)
-        e1[a] /= norm;
-    e2[0] = u[1] * e1[2] - u[2] * e1[1];
-    e2[1] = u[2] * e1[0] - u[0] * e1[2];
-    e2[2] = u[0] * e1[1] - u[1] * e1[0];
-    return 1;
+    return dg_sp_circle(sm->xyz, sm->sas_radius, i, j, m, rho, e1, e2);
+}
+
+void surface_circle_point(const double m[3], double rho, const double e1[3], const double e2[3],
+                          double c, double s, double p[3]) {
+    dg_sp_circle_point(m, rho, e1, e2, c, s, p);
 }
 
 /* cos and sin of 2 pi t / n for t < n (n >= 1), each computed once: [2 n] doubles, or NULL
@@ -341,7 +323,7 @@ static int circle_dots(const surface_model *sm, int i, int k, dot_work *w) {
         int hint = -1; /* the atom that covered the run's last covered dot */
         for (int t = r * DOT_RUN; t < end; ++t) {
             double p[3];
-            surface_circle_point(m, rho, e1, e2, w->cs[2 * t], w->cs[2 * t + 1], p);
+            dg_sp_circle_point(m, rho, e1, e2, w->cs[2 * t], w->cs[2 * t + 1], p);
             if (hint >= 0 && sas_covers(sm, hint, p)) continue;
             int covered = 0;
             for (int q = 0; q < count && !covered; ++q)
@@ -499,21 +481,68 @@ static int mark_exposed(surface_model *sm) {
     return 0;
 }
 
+/* The arc dots by the solver's backend (dg_stage_arc_dots_on): the same dots as build_dots. */
+static int device_dots(surface_model *sm, int circle_dots, dg_solver solver, char *msg,
+                       size_t msg_size) {
+    const int n = circle_dots > 8 ? circle_dots : 8;
+    double *cs = circle_angles(n);
+    int *counts = malloc(((size_t)sm->count + 1) * sizeof *counts);
+    if (!cs || !counts) {
+        free(cs), free(counts);
+        snprintf(msg, msg_size, "out of memory building the surface model");
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    const dg_arc_dots_request r = {
+        sm->count, sm->xyz, sm->sas_radius, sm->neighbor_start, sm->neighbors, n, cs};
+    double *dots = NULL;
+    long total = 0;
+    char why[512];
+    const int st = dg_stage_arc_dots_on(solver, &r, counts, &dots, &total, why, sizeof why);
+    free(cs), free(counts);
+    if (st != DG_OK) {
+        snprintf(msg, msg_size, "arc dots of the surface model: %s", why);
+        return st;
+    }
+    sm->dot_count = (int)total;
+    sm->dots = dots ? dots : malloc(3 * sizeof(double));
+    if (!sm->dots || cell_list_build(&sm->dot_cells, sm->dots, sm->dot_count,
+                                     fmax(SURFACE_DOT_CELL, 0.25 * sm->probe)) != 0) {
+        snprintf(msg, msg_size, "out of memory building the surface model");
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    return DG_OK;
+}
+
+/* Whether the solver's backend finds arc dots itself (the CUDA backend). */
+static int backend_has_arc_dots(dg_solver solver) {
+    const dg_backend_ops *ops = NULL;
+    void *state = NULL;
+    if (solver) dg_solver_backend(solver, &ops, &state);
+    return ops && ops->arc_dots;
+}
+
 int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, double probe,
                         int circle_dots, char *msg, size_t msg_size) {
+    return surface_model_build_on(sm, mol, kind, probe, circle_dots, NULL, msg, msg_size) == DG_OK
+               ? 0
+               : -1;
+}
+
+int surface_model_build_on(surface_model *sm, const calc_molecule *mol, int kind, double probe,
+                           int circle_dots, dg_solver solver, char *msg, size_t msg_size) {
     memset(sm, 0, sizeof *sm);
     sm->kind = kind;
     sm->probe = kind == DG_SURFACE_MOLECULAR ? probe : 0.0;
     if (!(sm->probe >= 0.0 && isfinite(sm->probe))) {
         snprintf(msg, msg_size, "probe radius %g must be >= 0", probe);
-        return -1;
+        return DG_ERR_INVALID_ARGUMENT;
     }
     for (size_t i = 0; i < mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
         if (!isfinite(a->radius) || a->radius < 0.0 || !isfinite(a->x) || !isfinite(a->y) ||
             !isfinite(a->z)) {
             snprintf(msg, msg_size, "atom %zu has radius %g (must be >= 0)", i + 1, a->radius);
-            return -1;
+            return DG_ERR_INVALID_ARGUMENT;
         }
         if (a->radius > 0.0) sm->count++;
     }
@@ -540,16 +569,24 @@ int surface_model_build(surface_model *sm, const calc_molecule *mol, int kind, d
     const int neighbors = build_neighbors(sm, msg, msg_size);
     if (neighbors > 0) {
         surface_model_free(sm);
-        return -1;
+        return DG_ERR_INVALID_ARGUMENT;
     }
     if (neighbors != 0) goto out_of_memory;
-    if (sm->probe > 0.0 && build_dots(sm, circle_dots) != 0) goto out_of_memory;
+    if (sm->probe > 0.0 && backend_has_arc_dots(solver)) {
+        const int st = device_dots(sm, circle_dots, solver, msg, msg_size);
+        if (st != DG_OK) {
+            surface_model_free(sm);
+            return st;
+        }
+    } else if (sm->probe > 0.0 && build_dots(sm, circle_dots) != 0) {
+        goto out_of_memory;
+    }
     if (mark_exposed(sm) != 0) goto out_of_memory;
     if (cell_list_build_subset(&sm->exposed_atoms, sm->xyz, sm->count, cell, sm->exposed) != 0)
         goto out_of_memory;
-    return 0;
+    return DG_OK;
 out_of_memory:
     surface_model_free(sm);
     snprintf(msg, msg_size, "out of memory building the surface model");
-    return -1;
+    return DG_ERR_OUT_OF_MEMORY;
 }

@@ -563,6 +563,7 @@ static const dg_backend_ops mpi_ops_template = {
     NULL, /* peer_pull */
     NULL, /* finish */
     NULL, /* tune: mpi_load_phi has each rank's backend tune */
+    NULL, /* arc_dots: the surface model finds them on the host threads */
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {

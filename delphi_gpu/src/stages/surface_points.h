@@ -33,6 +33,52 @@ DG_SP_INLINE double dg_sp_distance2(const double *a, const double *b) {
     return dx * dx + dy * dy + dz * dz;
 }
 
+/* The circle where the SAS spheres of atoms i and j (centres xyz, radii sas) meet: centre m,
+ * radius rho, orthonormal e1, e2 spanning its plane.  Returns 0 when the spheres do not cross
+ * (apart, or one inside the other).  The surface model's arc dots (host) and the CUDA arc-dot
+ * kernels both use it, so their dots are the same bits. */
+DG_SP_INLINE int dg_sp_circle(const double *xyz, const double *sas, int i, int j, double m[3],
+                              double *rho, double e1[3], double e2[3]) {
+    const double *ci = xyz + 3 * i, *cj = xyz + 3 * j;
+    const double ri = sas[i], rj = sas[j];
+    double u[3] = {cj[0] - ci[0], cj[1] - ci[1], cj[2] - ci[2]};
+    const double d = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (d >= ri + rj || d <= fabs(ri - rj)) return 0;
+    for (int a = 0; a < 3; ++a)
+        u[a] /= d;
+    const double along = (d * d + ri * ri - rj * rj) / (2.0 * d);
+    *rho = sqrt(fmax(0.0, ri * ri - along * along));
+    for (int a = 0; a < 3; ++a)
+        m[a] = ci[a] + along * u[a];
+    /* e1: u crossed with the axis it is least aligned with; e2 = u x e1. */
+    const int least = fabs(u[0]) < fabs(u[1]) ? (fabs(u[0]) < fabs(u[2]) ? 0 : 2)
+                                              : (fabs(u[1]) < fabs(u[2]) ? 1 : 2);
+    double axis[3] = {0, 0, 0};
+    axis[least] = 1.0;
+    e1[0] = u[1] * axis[2] - u[2] * axis[1];
+    e1[1] = u[2] * axis[0] - u[0] * axis[2];
+    e1[2] = u[0] * axis[1] - u[1] * axis[0];
+    const double norm = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int a = 0; a < 3; ++a)
+        e1[a] /= norm;
+    e2[0] = u[1] * e1[2] - u[2] * e1[1];
+    e2[1] = u[2] * e1[0] - u[0] * e1[2];
+    e2[2] = u[0] * e1[1] - u[1] * e1[0];
+    return 1;
+}
+
+/* The circle's point at the angle whose cosine and sine are c and s (an arc dot). */
+DG_SP_INLINE void dg_sp_circle_point(const double m[3], double rho, const double e1[3],
+                                     const double e2[3], double c, double s, double p[3]) {
+    for (int a = 0; a < 3; ++a)
+        p[a] = m[a] + rho * (c * e1[a] + s * e2[a]);
+}
+
+/* 1 when p lies inside the SAS sphere of centre c and radius r (the accessibility test). */
+DG_SP_INLINE int dg_sp_sas_covers(const double c[3], double r, const double p[3]) {
+    return dg_sp_distance2(p, c) < r * r * (1.0 - 1e-12);
+}
+
 /* Grid planes z = lo..hi that atom i's sphere of radius radius + extra may reach. */
 DG_SP_INLINE void dg_sp_plane_range(const dg_surface_request *r, int i, double extra, int *lo,
                                     int *hi) {

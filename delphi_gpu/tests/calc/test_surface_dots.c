@@ -5,8 +5,10 @@
  * keeps exactly the same dots, in the same order: dense and sparse random clusters, the dense
  * one far from the origin (large coordinates), a cubic lattice (symmetric tangencies), spheres
  * that pass exactly through a dot or hold a whole circle on their surface, and dot counts that
- * are not a multiple of the builder's runs.  The cell lists of the dots, the atoms and the exposed
- * atoms hold each point in its cell, in point order. */
+ * are not a multiple of the builder's runs.  With the argument "cuda" (label gpu, exit 77 without
+ * a device) the dots found by the CUDA backend are compared with the host's instead.  The cell
+ * lists of the dots, the atoms and the exposed atoms hold each point in its cell, in point order.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "check.h"
 #include "delphi_gpu/delphi_gpu_calc.h"
 #include "physics_constants.h"
+#include "stages.h"
 #include "surface.h"
 #include "test_support.h"
 
@@ -75,26 +78,75 @@ static long check_cells(const cell_list *cl, const double *xyz, int count,
     return wrong + (listed != expected) + (cl->start[0] != 0);
 }
 
-/* Builds the model with n dots per circle and compares its dots with the definition's.
- * Returns the number of dots. */
+/* With "cuda": the solver whose backend finds the dots (compared with the host's). */
+static dg_solver device = NULL;
+
+/* Builds the model with n dots per circle and compares its dots with the definition's (or,
+ * with a device, the device's dots and exposed atoms with the host's).  Returns the number of
+ * dots. */
 static int compare(const char *name, const calc_molecule *mol, int n) {
     surface_model sm;
     char msg[512];
     CHECK(surface_model_build(&sm, mol, DG_SURFACE_MOLECULAR, 1.4, n, msg, sizeof msg) == 0);
     double *want = NULL;
-    const int count = reference_dots(&sm, n, &want);
-    CHECK(sm.dot_count == count);
-    const int same =
-        sm.dot_count == count && memcmp(sm.dots, want, 3 * (size_t)count * sizeof *want) == 0;
-    CHECK(same);
-    CHECK(check_cells(&sm.dot_cells, sm.dots, sm.dot_count, NULL) == 0);
-    CHECK(check_cells(&sm.atoms, sm.xyz, sm.count, NULL) == 0);
-    CHECK(check_cells(&sm.exposed_atoms, sm.xyz, sm.count, sm.exposed) == 0);
+    int count = 0, same = 0;
+    if (device) {
+        surface_model on;
+        const int st =
+            surface_model_build_on(&on, mol, DG_SURFACE_MOLECULAR, 1.4, n, device, msg, sizeof msg);
+        if (st != DG_OK) fprintf(stderr, "surface_model_build_on: %s\n", msg);
+        CHECK(st == DG_OK);
+        count = sm.dot_count;
+        same = st == DG_OK && on.dot_count == count &&
+               memcmp(on.dots, sm.dots, 3 * (size_t)count * sizeof *sm.dots) == 0 &&
+               memcmp(on.exposed, sm.exposed, (size_t)sm.count) == 0;
+        CHECK(same);
+        if (st == DG_OK) CHECK(check_cells(&on.dot_cells, on.dots, on.dot_count, NULL) == 0);
+        surface_model_free(&on);
+    } else {
+        count = reference_dots(&sm, n, &want);
+        CHECK(sm.dot_count == count);
+        same =
+            sm.dot_count == count && memcmp(sm.dots, want, 3 * (size_t)count * sizeof *want) == 0;
+        CHECK(same);
+        CHECK(check_cells(&sm.dot_cells, sm.dots, sm.dot_count, NULL) == 0);
+        CHECK(check_cells(&sm.atoms, sm.xyz, sm.count, NULL) == 0);
+        CHECK(check_cells(&sm.exposed_atoms, sm.xyz, sm.count, sm.exposed) == 0);
+    }
     printf("%-34s %3d dots per circle: %7d accessible dots, %s\n", name, n, count,
            same ? "the same" : "DIFFERENT");
     free(want);
     surface_model_free(&sm);
     return count;
+}
+
+/* The stage's checks and the CPU backend, which has no arc-dot operation. */
+static void check_stage_errors(void) {
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = DG_BACKEND_CPU;
+    dg_solver cpu = NULL;
+    CHECK(dg_create(&cpu, &o) == DG_OK);
+    const double xyz[6] = {0, 0, 0, 2.5, 0, 0}, sas[2] = {3, 3}, angles[2] = {1, 0};
+    const int start[3] = {0, 1, 2}, list[2] = {1, 0};
+    dg_arc_dots_request r = {2, xyz, sas, start, list, 1, angles};
+    int counts[2];
+    double *dots = NULL;
+    long total = -1;
+    char msg[256];
+    CHECK(dg_stage_arc_dots_on(cpu, &r, counts, &dots, &total, msg, sizeof msg) ==
+          DG_ERR_UNSUPPORTED);
+    CHECK(strstr(msg, "cpu backend") != NULL && dots == NULL && total == 0);
+    r.circle_dots = 0;
+    CHECK(dg_stage_arc_dots_on(cpu, &r, counts, &dots, &total, msg, sizeof msg) ==
+          DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(msg, "circle_dots") != NULL);
+    r.circle_dots = 1, r.neighbors = NULL;
+    CHECK(dg_stage_arc_dots_on(cpu, &r, counts, &dots, &total, msg, sizeof msg) ==
+          DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_stage_arc_dots_on(cpu, &r, NULL, &dots, &total, msg, sizeof msg) ==
+          DG_ERR_INVALID_ARGUMENT);
+    dg_destroy(cpu);
 }
 
 static calc_molecule cluster(int atoms, double box, const double shift[3], unsigned seed) {
@@ -111,7 +163,20 @@ static calc_molecule cluster(int atoms, double box, const double shift[3], unsig
     return mol;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
+        int devices = 0;
+        if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
+            printf("test_surface_dots cuda: SKIPPED (no usable CUDA device)\n");
+            return 77;
+        }
+        dg_options o;
+        dg_default_options(&o);
+        o.backend = DG_BACKEND_CUDA;
+        CHECK(dg_create(&device, &o) == DG_OK);
+    } else {
+        check_stage_errors();
+    }
     const double origin[3] = {0, 0, 0}, far[3] = {812.25, -640.5, 377.125};
     calc_molecule dense = cluster(220, 14.0, origin, 11u);
     CHECK(compare("dense cluster", &dense, SURFACE_CIRCLE_DOTS) > 1000);
@@ -177,5 +242,6 @@ int main(void) {
     CHECK(compare("a sphere through one dot", &edges, SURFACE_CIRCLE_DOTS) > 100);
     edges.count = 4;
     test_molecule_free(&edges);
+    dg_destroy(device);
     CHECK_DONE();
 }
