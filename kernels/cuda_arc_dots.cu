@@ -10,6 +10,7 @@
 
 #include "cuda_internal.cuh"
 #include "stages/surface_points.h"
+#include "transfer_host.h"
 
 namespace {
 
@@ -95,7 +96,6 @@ template <typename T> size_t place_in(size_t *size, size_t count) {
 
 int dg_cuda_arc_dots(dg_cuda_state *st, const dg_arc_dots_request *r, int *counts,
                      double **dots_out, long *total_out, dg_error *err) {
-    (void)st;
     *dots_out = nullptr, *total_out = 0;
     const size_t atoms = (size_t)r->count, listed = (size_t)r->neighbor_start[r->count];
     const size_t n = (size_t)r->circle_dots;
@@ -157,6 +157,9 @@ int dg_cuda_arc_dots(dg_cuda_state *st, const dg_arc_dots_request *r, int *count
     if (code == cudaSuccess && !too_many && total > 0) {
         dots = static_cast<double *>(malloc((size_t)total * 3 * sizeof *dots));
         if (dots) {
+            /* Its pages first touched on all host threads: the driver's copy into pages it
+               faults in one by one ran at about 1.2 GB/s (0.15 s at 250 000 atoms). */
+            dg_zero_threads(dots, (size_t)total * 3 * sizeof *dots, st->config.num_threads);
             code = cudaMemcpy(device_offsets, offsets, atoms * sizeof *offsets,
                               cudaMemcpyHostToDevice),
             what = "cudaMemcpy (arc-dot offsets)";
