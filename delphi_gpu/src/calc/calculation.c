@@ -81,6 +81,12 @@ static int stage_grid(dg_calc c) {
     return CALC_OK;
 }
 
+/* A failed stage's kind: bad input (out of memory, invalid data) or a failing solver backend. */
+static int stage_failure(int status) {
+    return status == DG_ERR_OUT_OF_MEMORY || status == DG_ERR_INVALID_ARGUMENT ? CALC_BAD_INPUT
+                                                                               : CALC_SOLVER_FAILED;
+}
+
 static int stage_surface(dg_calc c) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
@@ -89,12 +95,7 @@ static int stage_surface(dg_calc c) {
     /* The arc dots on the solver's device (CUDA), else on host threads. */
     const int st = surface_model_build_on(&c->surface, &c->mol, s->surface, s->probe_radius,
                                           SURFACE_CIRCLE_DOTS, c->solver, msg, sizeof msg);
-    if (st != DG_OK)
-        return fail(r,
-                    st == DG_ERR_OUT_OF_MEMORY || st == DG_ERR_INVALID_ARGUMENT
-                        ? CALC_BAD_INPUT
-                        : CALC_SOLVER_FAILED,
-                    st, "surface", msg);
+    if (st != DG_OK) return fail(r, stage_failure(st), st, "surface", msg);
     r->surface_atoms = c->surface.count, r->arc_dots = c->surface.dot_count;
     return CALC_OK;
 }
@@ -107,12 +108,7 @@ static int stage_medium(dg_calc c) {
     /* On the solver's device (CUDA), else on host threads. */
     const int st = medium_build_on(c->solver, &c->surface, &r->grid, ions, c->params.ion_radius,
                                    &r->medium, msg, sizeof msg);
-    if (st != DG_OK)
-        return fail(r,
-                    st == DG_ERR_OUT_OF_MEMORY || st == DG_ERR_INVALID_ARGUMENT
-                        ? CALC_BAD_INPUT
-                        : CALC_SOLVER_FAILED,
-                    st, "medium", msg);
+    if (st != DG_OK) return fail(r, stage_failure(st), st, "medium", msg);
     return CALC_OK;
 }
 
