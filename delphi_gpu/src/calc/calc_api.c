@@ -31,6 +31,7 @@ int dg_calc_create(dg_calc *calc, const dg_calc_params *params) {
     dg_calc c = calloc(1, sizeof *c);
     if (!c) return DG_ERR_OUT_OF_MEMORY;
     *calc = c;
+    c->r.bad_atom = -1; /* no atom named until a stage names one */
     int st = calc_check_params(params, c->error, sizeof c->error);
     if (st != DG_OK) return st;
     c->params = *params;

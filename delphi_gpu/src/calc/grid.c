@@ -122,19 +122,23 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
         g->n = (int)n;
         g->perfil = 100.0 * extent * g->scale / (g->n - 1);
     }
-    for (int a = 0; a < 3; ++a) {
-        const double middle = 0.5 * (g->box_min[a] + g->box_max[a]);
-        switch (s->center_mode) {
-        case 1:
-            g->center[a] = s->center[a];
-            break;
-        case 2:
-            g->center[a] = middle + s->center[a] / g->scale;
-            break;
-        default:
-            g->center[a] = middle;
-            break;
-        }
+    /* No molecule needs a box wider than GRID_MAX_BOX; within it, grid coordinates, cell volumes
+       and charge densities stay finite and meaningful (a scale of 1e-300 would make them
+       infinite or NaN). */
+    const double box = (g->n - 1) / g->scale;
+    if (!(box <= GRID_MAX_BOX)) {
+        snprintf(msg, msg_size,
+                 "scale %g points/A with %d points per side makes a box %.3g A wide (more than "
+                 "%g A): raise scale (or perfil, for a grid sized by gsize and perfil)",
+                 g->scale, g->n, box, GRID_MAX_BOX);
+        return -1;
     }
+    if (g->largest_extent * g->scale < 2.0)
+        snprintf(g->note + strlen(g->note), sizeof g->note - strlen(g->note),
+                 "%sthe molecule (%.3g A across) spans %.2g grid spacings of %.3g A: too coarse "
+                 "to resolve it",
+                 g->note[0] ? "; " : "", g->largest_extent, g->largest_extent * g->scale,
+                 1.0 / g->scale);
+    place_center(s, g->scale, g);
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #define GRID_DEFAULT_SCALE  1.2
 #define GRID_DEFAULT_PERFIL 80.0
+#define GRID_MAX_BOX        1.0e6 /* Angstrom: the widest grid box accepted */
 
 typedef struct grid_spec {
     int n;                         /* points per side (odd, cubic grid as DelPhi's igrid) */
@@ -24,7 +25,8 @@ typedef struct grid_spec {
 /* Choose n, scale, perfil and centre from the parameters and the atoms (scale 0: from gsize and
  * perfil; perfil 0: the default).  Returns 0, or -1 with a
  * message (no atoms, a molecule with no extent and nothing to size the grid by, a grid smaller
- * than DG_MIN_GRID_SIZE, non-positive scale/perfil). */
+ * than DG_MIN_GRID_SIZE, non-positive scale/perfil, a box wider than GRID_MAX_BOX).  A molecule
+ * spanning fewer than two grid spacings is accepted with a note. */
 int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g, char *msg,
                 size_t msg_size);
 

@@ -104,6 +104,28 @@ int main(void) {
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
     s.scale = 1e5;
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
+    /* A scale so small that the box is wider than any molecule's (its cell volume would be
+       infinite at 1e-300): refused with the scale and the box width, given directly or derived
+       from gsize and a tiny perfil.  The widest box accepted is GRID_MAX_BOX. */
+    test_default_params(&s);
+    s.grid_size = 65, s.scale = 1e-300;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "scale 1e-300") &&
+          strstr(msg, "box"));
+    s.scale = 64.0 / GRID_MAX_BOX;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
+    s.scale = 64.0 / GRID_MAX_BOX * (1.0 - 1e-12);
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "box"));
+    s.scale = 0, s.perfil = 1e-300;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "box"));
+    test_default_params(&s);
+    s.scale = 1e-300;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "box"));
+    /* A molecule across fewer than two spacings: accepted, with a note; two or more: none. */
+    test_default_params(&s);
+    s.grid_size = 65, s.scale = 0.1; /* 12 A at 10 A per spacing */
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0 && strstr(g.note, "1.2 grid spacings"));
+    s.scale = 2.0 / 12.0;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0 && g.note[0] == '\0');
 
     /* The program's plan of the grid before any handle: grid_choose's size, or -1. */
     test_default_params(&s);

@@ -126,6 +126,14 @@ static void refused_early(pipeline *p) {
     CHECK(run_captured(p, argv, 9) == EXIT_BAD_INPUT);
     CHECK(strstr(err_text, "promises") != NULL && strstr(err_text, "bytes follow") != NULL);
     pipeline_free(p);
+    /* A grid wider than any molecule's (its cells' volume infinite): refused before the run
+       with the scale and the width, naming no atom (the grid is no atom's fault). */
+    char *tiny[] = {"delphi-gpu", "--pqr", "m.pqr", "--scale", "1e-300", "--dx", "t.dx", NULL};
+    CHECK(run_captured(p, tiny, 7) == EXIT_BAD_INPUT);
+    CHECK(strstr(err_text, "scale 1e-300") != NULL && strstr(err_text, "box") != NULL);
+    CHECK(strstr(err_text, "atom") == NULL);
+    CHECK(!p->calc_ran && !file_exists("t.dx") && temporaries() == 0);
+    pipeline_free(p);
 }
 
 /* Items 5, 6: atoms are never dropped in silence, and reader warnings reach stderr. */
