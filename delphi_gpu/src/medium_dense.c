@@ -2,6 +2,7 @@
  * a prepared problem back into DelPhi's sparse arrays (dg_sparse_from_dense_*). */
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,37 +41,66 @@ static int dense_parts(long n) {
 }
 
 /* Stable sort of list[0..n) by index (each in 0..limit-1): least-significant-digit radix sort,
- * 11 bits a pass.  Equal indices keep their input order, so merged repeats are summed in list
- * order.  Returns -1 when out of memory (list unchanged). */
+ * 11 bits a pass, on the threads: each takes a contiguous part of the list, counts its digits,
+ * and places its items after those of the same digit from lower digits and earlier parts, in
+ * order.  Equal indices keep their input order (for any number of threads), so merged repeats
+ * are summed in list order.  Returns -1 when out of memory (list unchanged). */
 static int sort_point_charges(point_charge *list, long n, long limit) {
     enum { DIGIT_BITS = 11, BUCKETS = 1 << DIGIT_BITS };
     int bits = 1;
     while (bits < 63 && (limit - 1) >> bits)
         ++bits;
+    const int parts = n < 65536 ? 1 : dense_parts(n);
     point_charge *other = malloc((size_t)(n + 1) * sizeof *other);
-    long *count = malloc(BUCKETS * sizeof *count);
+    long *count = malloc((size_t)parts * BUCKETS * sizeof *count);
     if (!other || !count) {
         free(other), free(count);
         return -1;
     }
     point_charge *from = list, *to = other;
     for (int shift = 0; shift < bits; shift += DIGIT_BITS) {
-        memset(count, 0, BUCKETS * sizeof *count);
-        for (long i = 0; i < n; ++i)
-            count[(from[i].index >> shift) & (BUCKETS - 1)]++;
-        long start = 0;
-        for (int b = 0; b < BUCKETS; ++b) {
-            const long here = count[b];
-            count[b] = start, start += here;
+#pragma omp parallel num_threads(parts)
+        {
+            const int t = omp_get_thread_num(), team = omp_get_num_threads();
+            const long begin = n * t / team, end = n * (t + 1) / team;
+            long *mine = count + (size_t)t * BUCKETS;
+            memset(mine, 0, BUCKETS * sizeof *mine);
+            for (long i = begin; i < end; ++i)
+                mine[(from[i].index >> shift) & (BUCKETS - 1)]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                long start = 0;
+                for (int b = 0; b < BUCKETS; ++b)
+                    for (int u = 0; u < team; ++u) {
+                        const long here = count[(size_t)u * BUCKETS + b];
+                        count[(size_t)u * BUCKETS + b] = start, start += here;
+                    }
+            }
+            for (long i = begin; i < end; ++i)
+                to[mine[(from[i].index >> shift) & (BUCKETS - 1)]++] = from[i];
         }
-        for (long i = 0; i < n; ++i)
-            to[count[(from[i].index >> shift) & (BUCKETS - 1)]++] = from[i];
         point_charge *swap = from;
         from = to, to = swap;
     }
     if (from != list) memcpy(list, from, (size_t)n * sizeof *list);
     free(other), free(count);
     return 0;
+}
+
+/* The first entry of list[0..n) (in list order) whose charge is not finite, or non-zero on a
+   face point of the grid; n when there is none.  On the threads. */
+static long first_bad_charge(const point_charge *list, long n, const dg_prepared *p) {
+    long first = n;
+#pragma omp parallel for schedule(static) reduction(min : first) num_threads(dense_parts(n))
+    for (long i = 0; i < n; ++i) {
+        if (i >= first) continue;
+        int x, y, z;
+        dg_coords_of(p, list[i].index, &x, &y, &z);
+        if (!isfinite(list[i].charge) || (list[i].charge != 0.0 && !dg_is_interior(p, x, y, z)))
+            first = i;
+    }
+    return first;
 }
 
 /* Ionic strength, Debye factor and Taylor coefficients chi2..chi5 of the ionic charge density
@@ -146,6 +176,87 @@ static int media_in_range(const unsigned char *mx, const unsigned char *my, cons
             bad |= top >= count;
         }
     return !bad;
+}
+
+/* Flags of one interior row of the dense derivation, for x = 1 .. nx - 2: ROW_BOUNDARY where
+   the six face permittivities of the point are not all equal, or where mobile ions meet a
+   permittivity other than the solvent's (DelPhi's boundary points); ROW_SALT where mobile ions
+   are allowed (with salt only). */
+enum { ROW_BOUNDARY = 1, ROW_SALT = 2 };
+
+/* The medium-number maps' form of the row flags: the media compared as bytes (equal numbers
+   mean equal permittivities; vector instructions), and only where they differ the
+   permittivities compared (two media may share one).  The salt test needs the permittivity of
+   each mobile-ion point: when a single medium has the solvent's permittivity (the usual case),
+   a byte comparison with it; otherwise a table. */
+typedef struct media_rows {
+    const unsigned char *face[3];   /* medium_x, medium_y, medium_z */
+    const unsigned char *ion;       /* ion_accessible, or NULL without salt */
+    double epsilon[256];            /* medium_epsilon, then zeros */
+    unsigned char off_solvent[256]; /* |epsilon - epsilon_solvent| > 1e-6 epsilon_solvent */
+    int solvent_medium;             /* the one medium not off_solvent, -1 if none, -2 if several */
+    long nx, plane;
+} media_rows;
+
+static void media_rows_init(media_rows *r, const unsigned char *const face[3],
+                            const unsigned char *ion, const double *epsilon, int count,
+                            double epsilon_solvent, long nx, long plane) {
+    memset(r, 0, sizeof *r);
+    for (int a = 0; a < 3; ++a)
+        r->face[a] = face[a];
+    r->ion = ion, r->nx = nx, r->plane = plane;
+    r->solvent_medium = -1;
+    for (int i = 0; i < count; ++i) {
+        r->epsilon[i] = epsilon[i];
+        r->off_solvent[i] = fabs(epsilon[i] - epsilon_solvent) > 1e-6 * epsilon_solvent;
+        if (!r->off_solvent[i]) r->solvent_medium = r->solvent_medium == -1 ? i : -2;
+    }
+}
+
+/* flags[x] for the row whose point x = 0 is w = row (x from 1 to nx - 2); flags holds nx + 8
+   bytes, those outside 1 .. nx - 2 are set to 0. */
+static void media_row_flags(const media_rows *r, long row, unsigned char *flags) {
+    const long nx = r->nx;
+    const unsigned char *mx = r->face[0] + row, *my = r->face[1] + row, *mz = r->face[2] + row;
+    const unsigned char *my_below = my - nx, *mz_below = mz - r->plane;
+    memset(flags + nx - 1, 0, 9);
+    flags[0] = 0;
+    for (long x = 1; x < nx - 1; ++x) {
+        const unsigned char e = mx[x - 1];
+        flags[x] = (unsigned char)((e != mx[x]) | (e != my_below[x]) | (e != my[x]) |
+                                   (e != mz_below[x]) | (e != mz[x]));
+    }
+    /* Where the media differ, the permittivities decide (8 flags at a time skipped when 0). */
+    for (long x0 = 0; x0 < nx - 1; x0 += 8) {
+        uint64_t word;
+        memcpy(&word, flags + x0, sizeof word);
+        if (!word) continue;
+        for (long x = x0; x < x0 + 8; ++x)
+            if (flags[x]) {
+                const double *eps = r->epsilon, e = eps[mx[x - 1]];
+                flags[x] = eps[mx[x]] != e || eps[my_below[x]] != e || eps[my[x]] != e ||
+                           eps[mz_below[x]] != e || eps[mz[x]] != e;
+            }
+    }
+    if (!r->ion) return;
+    const unsigned char *ion = r->ion + row;
+    if (r->solvent_medium >= 0) {
+        const unsigned char solvent = (unsigned char)r->solvent_medium;
+        for (long x = 1; x < nx - 1; ++x) {
+            const unsigned char mobile = ion[x] != 0;
+            flags[x] |= (unsigned char)((mobile & (mx[x - 1] != solvent)) | (mobile << 1));
+        }
+    } else if (r->solvent_medium == -1) {
+        for (long x = 1; x < nx - 1; ++x) {
+            const unsigned char mobile = ion[x] != 0;
+            flags[x] |= (unsigned char)(mobile | (mobile << 1));
+        }
+    } else {
+        for (long x = 1; x < nx - 1; ++x) {
+            const unsigned char mobile = ion[x] != 0;
+            flags[x] |= (unsigned char)((mobile & r->off_solvent[mx[x - 1]]) | (mobile << 1));
+        }
+    }
 }
 
 #define DG_TEMPLATE "medium_dense_template.h"

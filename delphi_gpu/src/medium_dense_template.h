@@ -147,28 +147,49 @@ static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepare
             else
                 list[n++] = list[i];
     }
-    long kept = 0;
-    for (long i = 0; i < n; ++i) {
+    const long bad = first_bad_charge(list, n, p);
+    if (bad < n) {
         int x, y, z;
-        dg_coords_of(p, list[i].index, &x, &y, &z);
-        if (!isfinite(list[i].charge)) {
-            snprintf(msg, size, "charge at point (%d,%d,%d) is %g", x, y, z, list[i].charge);
-            free(list);
-            return DG_ERR_NONFINITE_INPUT;
-        }
-        if (list[i].charge == 0.0) continue;
-        if (!dg_is_interior(p, x, y, z)) {
+        dg_coords_of(p, list[bad].index, &x, &y, &z);
+        if (!isfinite(list[bad].charge))
+            snprintf(msg, size, "charge at point (%d,%d,%d) is %g", x, y, z, list[bad].charge);
+        else
             snprintf(msg, size,
                      "charge %g e at the face point (%d,%d,%d): faces hold boundary values; "
                      "enlarge the grid",
-                     list[i].charge, x, y, z);
-            free(list);
-            return DG_ERR_INDEX_OUT_OF_RANGE;
-        }
-        list[kept++] = list[i];
+                     list[bad].charge, x, y, z);
+        const int st =
+            isfinite(list[bad].charge) ? DG_ERR_INDEX_OUT_OF_RANGE : DG_ERR_NONFINITE_INPUT;
+        free(list);
+        return st;
     }
+    long kept = 0; /* the non-zero charges, in order */
+    for (long i = 0; i < n; ++i)
+        if (list[i].charge != 0.0) list[kept++] = list[i];
     *out = list, *count = kept;
     return DG_OK;
+}
+
+/* The row flags (ROW_BOUNDARY, ROW_SALT) of the interior row whose point x = 0 is w = row: from
+   the medium-number maps through media, else from the permittivity maps point by point. */
+static void SFX(row_flags)(const SFX(dg_dense_medium) * m, const media_rows *media, int with_salt,
+                           long row, unsigned char *flags) {
+    if (media) {
+        media_row_flags(media, row, flags);
+        return;
+    }
+    for (long x = 1; x < m->nx - 1; ++x) {
+        const long w = row + x;
+        double e[6];
+        for (int f = 0; f < 6; ++f)
+            e[f] = SFX(face_eps)(m, w, f);
+        const int jump =
+            e[0] != e[1] || e[0] != e[2] || e[0] != e[3] || e[0] != e[4] || e[0] != e[5];
+        const int mobile = with_salt && m->ion_accessible[w];
+        const int off_solvent = fabs(e[0] - m->epsilon_solvent) > 1e-6 * m->epsilon_solvent;
+        flags[x] = (unsigned char)((jump || (mobile && off_solvent) ? ROW_BOUNDARY : 0) |
+                                   (mobile ? ROW_SALT : 0));
+    }
 }
 
 /* Derive the prepared problem from a dense medium. */
@@ -196,25 +217,37 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
     const int with_salt = salt.present && m->ion_accessible;
     const double epkt = DG_EPKT_NUMERATOR / temp;
 
-    /* Pass 1: count boundary points per colour and plane; pass 2 fills in w order. */
-    const int nz = p->nz;
+    /* Pass 1: count boundary points per colour and plane; pass 2 fills in w order.  Both take
+       each interior row's flags (ROW_BOUNDARY, ROW_SALT) into a row buffer of their thread. */
+    const int nz = p->nz, parts = omp_get_max_threads();
+    const long nx = p->nx, plane = nx * p->ny;
     long *plane_count = calloc((size_t)2 * nz + 2, sizeof(long));
-    if (!plane_count) return DG_ERR_OUT_OF_MEMORY;
-#define DG_IS_BOUNDARY(w, e)                                                                       \
-    ((e)[0] != (e)[1] || (e)[0] != (e)[2] || (e)[0] != (e)[3] || (e)[0] != (e)[4] ||               \
-     (e)[0] != (e)[5] ||                                                                           \
-     (with_salt && m->ion_accessible[w] &&                                                         \
-      fabs((e)[0] - m->epsilon_solvent) > 1e-6 * m->epsilon_solvent))
-#pragma omp parallel for schedule(static)
-    for (int z = 1; z < nz - 1; ++z)
-        for (int y = 1; y < p->ny - 1; ++y)
-            for (int x = 1; x < p->nx - 1; ++x) {
-                long w = x + (long)p->nx * (y + (long)p->ny * z);
-                double e[6];
-                for (int f = 0; f < 6; ++f)
-                    e[f] = SFX(face_eps)(m, w, f);
-                if (DG_IS_BOUNDARY(w, e)) plane_count[2 * z + (w & 1)]++;
+    unsigned char *row_buffers = malloc((size_t)parts * (size_t)(nx + 8));
+    if (!plane_count || !row_buffers) {
+        free(plane_count), free(row_buffers);
+        snprintf(msg, size, "out of memory deriving the medium");
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    media_rows media;
+    if (!m->eps_x) {
+        const unsigned char *face[3] = {m->medium_x, m->medium_y, m->medium_z};
+        media_rows_init(&media, face, with_salt ? m->ion_accessible : NULL, m->medium_epsilon,
+                        m->medium_count, m->epsilon_solvent, nx, plane);
+    }
+#pragma omp parallel num_threads(parts)
+    {
+        unsigned char *flags = row_buffers + (size_t)omp_get_thread_num() * (size_t)(nx + 8);
+#pragma omp for schedule(static)
+        for (int z = 1; z < nz - 1; ++z)
+            for (int y = 1; y < p->ny - 1; ++y) {
+                const long row = nx * y + plane * z;
+                SFX(row_flags)(m, m->eps_x ? NULL : &media, with_salt, row, flags);
+                long count[2] = {0, 0};
+                for (long x = 1; x < nx - 1; ++x)
+                    count[(row + x) & 1] += flags[x] & ROW_BOUNDARY;
+                plane_count[2 * z] += count[0], plane_count[2 * z + 1] += count[1];
             }
+    }
     int bcount[2] = {0, 0};
     for (int z = 0; z < nz; ++z)
         for (int c = 0; c < 2; ++c) {
@@ -233,57 +266,86 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
     if (st == DG_OK && with_salt) st = dg_prepared_alloc_flags(p);
     if (st != DG_OK) {
         if (st == DG_ERR_OUT_OF_MEMORY) snprintf(msg, size, "out of memory deriving the medium");
-        free(plane_count), free(charges);
+        free(plane_count), free(row_buffers), free(charges);
         return st;
     }
     p->has_salt = with_salt;
     p->factor[0] = 1.0 / 6.0;
     p->factor[1] = with_salt ? salt.salt_factor : 1.0 / 6.0;
-#pragma omp parallel for schedule(static)
-    for (int z = 1; z < nz - 1; ++z) {
-        long next[2] = {plane_count[2 * z], plane_count[2 * z + 1]};
-        for (int y = 1; y < p->ny - 1; ++y)
-            for (int x = 1; x < p->nx - 1; ++x) {
-                long w = x + (long)p->nx * (y + (long)p->ny * z);
-                int c = (int)(w & 1);
-                double e[6];
-                for (int f = 0; f < 6; ++f)
-                    e[f] = SFX(face_eps)(m, w, f);
-                const int salt_here = with_salt && m->ion_accessible[w];
-                if (DG_IS_BOUNDARY(w, e)) {
-                    double d = (e[0] + e[1] + e[2] + e[3] + e[4] + e[5]) / epkt;
-                    if (salt_here) d += salt.debfct;
-                    long k = next[c]++;
-                    p->boundary_index[c][k] = (int)(w / 2);
-                    for (int f = 0; f < 6; ++f)
-                        p->boundary_weight[c][6 * k + f] = e[f] / epkt / d - 1.0 / 6.0;
-                } else if (salt_here) {
-                    p->flag[c][w / 2] = 1;
+#pragma omp parallel num_threads(parts)
+    {
+        unsigned char *flags = row_buffers + (size_t)omp_get_thread_num() * (size_t)(nx + 8);
+#pragma omp for schedule(static)
+        for (int z = 1; z < nz - 1; ++z) {
+            long next[2] = {plane_count[2 * z], plane_count[2 * z + 1]};
+            for (int y = 1; y < p->ny - 1; ++y) {
+                const long row = nx * y + plane * z;
+                SFX(row_flags)(m, m->eps_x ? NULL : &media, with_salt, row, flags);
+                for (long x = 1; x < nx - 1; ++x) {
+                    if (!flags[x]) continue;
+                    const long w = row + x;
+                    const int c = (int)(w & 1);
+                    if (flags[x] & ROW_BOUNDARY) {
+                        double e[6];
+                        for (int f = 0; f < 6; ++f)
+                            e[f] = SFX(face_eps)(m, w, f);
+                        double d = (e[0] + e[1] + e[2] + e[3] + e[4] + e[5]) / epkt;
+                        if (flags[x] & ROW_SALT) d += salt.debfct;
+                        long k = next[c]++;
+                        p->boundary_index[c][k] = (int)(w / 2);
+                        for (int f = 0; f < 6; ++f)
+                            p->boundary_weight[c][6 * k + f] = e[f] / epkt / d - 1.0 / 6.0;
+                    } else {
+                        p->flag[c][w / 2] = 1; /* a salt point off the boundary */
+                    }
                 }
             }
+        }
     }
-#undef DG_IS_BOUNDARY
-    free(plane_count);
-    /* Charges: source = 4 pi scale q / D, D = sum of face eps' (+ debfct with salt). */
-    int next_charge[2] = {0, 0};
-    double net = 0.0;
-    for (long i = 0; i < charge_total; ++i) {
-        long w = charges[i].index;
-        int c = (int)(w & 1);
-        double d = 0.0;
-        for (int f = 0; f < 6; ++f)
-            d += SFX(face_eps)(m, w, f) / epkt;
-        int salt_here = with_salt && m->ion_accessible[w];
-        if (salt_here) d += salt.debfct;
-        int k = next_charge[c]++;
-        p->charge_index[c][k] = (int)(w / 2);
-        p->charge_source[c][k] = DG_FOUR_PI * m->scale * charges[i].charge / d;
+    free(plane_count), free(row_buffers);
+    /* Charges: source = 4 pi scale q / D, D = sum of face eps' (+ debfct with salt).  Each
+       thread takes a contiguous part of the list; the counts of its colours give its first
+       slot in each colour's list (the serial order). */
+    long first[2][DG_DENSE_MAX_PARTS + 1];
+    int not_interior = 0;
+#pragma omp parallel num_threads(dense_parts(charge_total)) reduction(+ : not_interior)
+    {
+        const int t = omp_get_thread_num(), team = omp_get_num_threads();
+        const long begin = charge_total * t / team, end = charge_total * (t + 1) / team;
+        long colour0 = 0;
+        for (long i = begin; i < end; ++i)
+            colour0 += !(charges[i].index & 1);
+        first[0][t + 1] = colour0, first[1][t + 1] = end - begin - colour0;
+#pragma omp barrier
+#pragma omp single
+        {
+            first[0][0] = first[1][0] = 0;
+            for (int u = 0; u < team; ++u)
+                for (int c = 0; c < 2; ++c)
+                    first[c][u + 1] += first[c][u];
+        }
+        long next[2] = {first[0][t], first[1][t]};
+        for (long i = begin; i < end; ++i) {
+            const long w = charges[i].index;
+            const int c = (int)(w & 1);
+            double d = 0.0;
+            for (int f = 0; f < 6; ++f)
+                d += SFX(face_eps)(m, w, f) / epkt;
+            const int salt_here = with_salt && m->ion_accessible[w];
+            if (salt_here) d += salt.debfct;
+            const long k = next[c]++;
+            p->charge_index[c][k] = (int)(w / 2);
+            p->charge_source[c][k] = DG_FOUR_PI * m->scale * charges[i].charge / d;
+            int boundary_here = 0;
+            for (int f = 1; f < 6; ++f)
+                boundary_here |= SFX(face_eps)(m, w, f) != SFX(face_eps)(m, w, 0);
+            not_interior += boundary_here || salt_here;
+        }
+    }
+    p->charges_not_interior += not_interior;
+    double net = 0.0; /* in list order */
+    for (long i = 0; i < charge_total; ++i)
         net += charges[i].charge;
-        int boundary_here = 0;
-        for (int f = 1; f < 6; ++f)
-            boundary_here |= SFX(face_eps)(m, w, f) != SFX(face_eps)(m, w, 0);
-        if (boundary_here || salt_here) p->charges_not_interior++;
-    }
     free(charges);
     p->net_charge_known = 1;
     p->net_charge = net;
