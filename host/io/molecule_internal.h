@@ -9,15 +9,21 @@
 /** Append a copy of *a (grows the array). */
 int molecule_push(molecule *mol, const atom *a, io_error *err);
 
+/** Room for count atoms in an empty molecule, with the capacity molecule_push expects for that
+ *  count (so that it may push more).  IO_OK or IO_ERR_MEMORY. */
+int molecule_reserve(molecule *mol, size_t count);
+
 /** Called for every ATOM/HETATM line; fills *a (source_line is set) or fails. */
 typedef int (*atom_line_fn)(void *ctx, const char *path, const char *line, size_t len, int lineno,
                             atom *a, io_error *err);
 
 /** Read the ATOM/HETATM lines of a text file (first model only: stops at ENDMDL or END),
  *  skipping the first skip_lines lines, then molecule_check().  what names the file in
- *  messages ("PQR file").  On error mol is freed. */
+ *  messages ("PQR file").  threaded: fn may run on several threads at once (it changes nothing
+ *  but its atom and error), so a large file's lines are parsed in parallel; the first failing
+ *  line in file order is reported either way.  On error mol is freed. */
 int read_atom_lines(const char *path, const char *what, int skip_lines, atom_line_fn fn, void *ctx,
-                    molecule *mol, io_notes *notes, io_error *err);
+                    int threaded, molecule *mol, io_notes *notes, io_error *err);
 
 /** The model read_atom_lines reads in this thread (0: the first, with a note about the others;
  *  k >= 1: the k-th MODEL/ENDMDL block), set by molecule_load around its reader. */

@@ -136,7 +136,7 @@ int molecule_read_delphi_pdb(const char *path, molecule *mol, io_notes *notes, i
     delphi_columns cols;
     int rc = delphi_format(path, &cols, err);
     if (rc) return rc;
-    return read_atom_lines(path, "DelPhi PDB file", 2, delphi_line, &cols, mol, notes, err);
+    return read_atom_lines(path, "DelPhi PDB file", 2, delphi_line, &cols, 1, mol, notes, err);
 }
 
 /* ---- Plain PDB with radius and charge tables ----------------------------------------------- */
@@ -183,7 +183,7 @@ int molecule_read_pdb(const char *pdb_path, const char *siz_path, const char *cr
         return rc;
     }
     pdb_tables t = {&siz, &crg, 0, 0};
-    rc = read_atom_lines(pdb_path, "PDB file", 0, pdb_line, &t, mol, notes, err);
+    rc = read_atom_lines(pdb_path, "PDB file", 0, pdb_line, &t, 0, mol, notes, err);
     if (rc == IO_OK && t.uncharged > 0)
         io_note(notes, IO_NOTE_INFO,
                 "%s: %zu of %zu atoms have no entry in the charge file %s and get charge 0 "

@@ -17,7 +17,7 @@ static int pqr_line(void *ctx, const char *path, const char *line, size_t len, i
 }
 
 int molecule_read_pqr(const char *path, molecule *mol, io_notes *notes, io_error *err) {
-    return read_atom_lines(path, "PQR file", 0, pqr_line, NULL, mol, notes, err);
+    return read_atom_lines(path, "PQR file", 0, pqr_line, NULL, 1, mol, notes, err);
 }
 
 /* Sites of a plain PDB file: coordinates from columns 31-54, or, if those do not parse, from a
@@ -60,5 +60,5 @@ int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_err
     if (rc) return rc;
     if (is_delphi) return molecule_read_delphi_pdb(path, mol, notes, err);
     if (has_pqr_extension(path)) return molecule_read_pqr(path, mol, notes, err);
-    return read_atom_lines(path, "site file", 0, site_line, NULL, mol, notes, err);
+    return read_atom_lines(path, "site file", 0, site_line, NULL, 1, mol, notes, err);
 }

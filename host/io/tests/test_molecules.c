@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include "host_io.h"
+#include "molecule_internal.h" /* molecule_push */
 
 static int notes_contain(const io_notes *notes, const char *part) {
     for (int i = 0; i < notes->count; i++)
@@ -275,6 +276,73 @@ static void test_sites_and_models(void) {
     molecule_free(&mol);
 }
 
+/* A file large enough to be parsed on several threads: every atom where it belongs, and of
+   several bad lines the first in file order is the one reported, whether it is an atom that
+   does not parse or a line whose shape is wrong (a NUL byte). */
+enum { LARGE = 20000 };
+
+static void write_large(const char *path, int bad_atom_a, int bad_atom_b, int nul_line) {
+    FILE *f = fopen(path, "wb");
+    fprintf(f, "REMARK large\r\n"); /* line 1; atom k (0-based) is on line k + 2 */
+    for (int k = 0; k < LARGE; ++k) {
+        const int line = k + 2;
+        if (line == bad_atom_a || line == bad_atom_b)
+            fprintf(f, "ATOM %d CA GLY %d 1.0 x%d 3.0 0.5 1.7\n", k + 1, k, k);
+        else if (line == nul_line)
+            fprintf(f, "ATOM %d CA GLY %d 1.0 2.0%c3.0 0.5 1.7\n", k + 1, k, '\0');
+        else if (k % 3 == 0) /* the fixed-column form, then the whitespace form */
+            fprintf(f, "ATOM  %5d  CA  GLY A%4d    %8.3f%8.3f%8.3f %7.4f %6.4f\n", k % 100000,
+                    k % 10000, 0.001 * k, -0.002 * k, 5.0, 0.0001 * (k % 997) - 0.05, 1.5);
+        else
+            fprintf(f, "ATOM %d CA GLY %d %.3f %.3f %.3f %.4f %.4f\n", k + 1, k, 0.001 * k,
+                    -0.002 * k, 5.0, 0.0001 * (k % 997) - 0.05, 1.5);
+    }
+    fclose(f);
+}
+
+static void test_large_pqr(void) {
+    molecule mol;
+    io_error err;
+    write_large("large.pqr", 0, 0, 0);
+    int rc = molecule_read_pqr("large.pqr", &mol, NULL, &err);
+    CHECK_OK(rc, err);
+    CHECK(mol.count == LARGE, "%zu atoms", mol.count);
+    int wrong = 0;
+    for (size_t k = 0; k < mol.count && mol.count == LARGE; ++k) {
+        char text[32];
+        const atom *a = &mol.atoms[k];
+        snprintf(text, sizeof text, "%.3f", 0.001 * (double)k);
+        wrong += a->x != atof(text) || a->source_line != (int)k + 2 || a->radius != 1.5;
+        snprintf(text, sizeof text, "%.4f", 0.0001 * (double)(k % 997) - 0.05);
+        wrong += a->charge != atof(text);
+    }
+    CHECK(wrong == 0, "%d atoms read wrongly", wrong);
+    molecule_free(&mol);
+    /* Two atoms that do not parse, far apart: the first is named. */
+    write_large("bad.pqr", 19001, 3001, 0);
+    rc = molecule_read_pqr("bad.pqr", &mol, NULL, &err);
+    CHECK(rc != 0 && err.line == 3001, "line %d: %s", err.line, err.message);
+    CHECK(mol.atoms == NULL && mol.count == 0);
+    /* A NUL byte before a bad atom, and after one. */
+    write_large("bad.pqr", 15002, 0, 5003);
+    rc = molecule_read_pqr("bad.pqr", &mol, NULL, &err);
+    CHECK(rc != 0 && err.line == 5003 && strstr(err.message, "NUL"), "line %d: %s", err.line,
+          err.message);
+    write_large("bad.pqr", 4004, 0, 12005);
+    rc = molecule_read_pqr("bad.pqr", &mol, NULL, &err);
+    CHECK(rc != 0 && err.line == 4004 && !strstr(err.message, "NUL"), "line %d: %s", err.line,
+          err.message);
+    /* A molecule read from a large file takes further atoms as any other (its capacity). */
+    write_large("large.pqr", 0, 0, 0);
+    rc = molecule_read_pqr("large.pqr", &mol, NULL, &err);
+    CHECK_OK(rc, err);
+    atom extra = mol.atoms[0];
+    for (int k = 0; k < 20000 && rc == 0; ++k)
+        rc = molecule_push(&mol, &extra, &err);
+    CHECK(rc == 0 && mol.count == 2 * LARGE && mol.atoms[2 * LARGE - 1].x == extra.x);
+    molecule_free(&mol);
+}
+
 int main(void) {
     test_enter_scratch("molecules");
     test_pqr_whitespace();
@@ -283,5 +351,6 @@ int main(void) {
     test_pdb_tables();
     test_delphi_pdb();
     test_sites_and_models();
+    test_large_pqr();
     return test_finish("host_io_molecules");
 }
