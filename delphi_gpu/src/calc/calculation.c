@@ -78,6 +78,14 @@ static int stage_grid(dg_calc c) {
     r->memory_estimate = memory_estimate_bytes(&plan);
     if (memory_check(&plan, msg, sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "grid", msg);
+    /* A charge that would land on a face is refused now, not after the surface and medium. */
+    if (s->boundary != DG_BOUNDARY_FOCUSING) {
+        const long bad = charges_check_interior(&c->mol, &r->grid, msg, sizeof msg);
+        if (bad >= 0) {
+            r->bad_atom = bad;
+            return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
+        }
+    }
     return CALC_OK;
 }
 

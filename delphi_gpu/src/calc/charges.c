@@ -26,6 +26,59 @@ void charge_list_free(charge_list *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* The 8 shares of atom a: base corner, weights, and which corners are interior points (bit k
+   of the result set for corner k when its weight is non-zero and the point is not on a face). */
+static int atom_shares(const calc_atom *a, const grid_spec *g, double gc[3], int base[3],
+                       double w[8]) {
+    gc[0] = grid_coordinate(g, 0, a->x), gc[1] = grid_coordinate(g, 1, a->y);
+    gc[2] = grid_coordinate(g, 2, a->z);
+    trilinear_weights(gc, base, w);
+    const int n = g->n;
+    int interior = 0;
+    for (int k = 0; k < 8; ++k) {
+        const int p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1), base[2] + ((k >> 2) & 1)};
+        if (w[k] != 0.0 && p[0] > 0 && p[1] > 0 && p[2] > 0 && p[0] < n - 1 && p[1] < n - 1 &&
+            p[2] < n - 1)
+            interior |= 1 << k;
+    }
+    return interior;
+}
+
+/* 1 when a share of atom a with a non-zero weight is not on an interior point. */
+static int shares_outside(int interior, const double w[8]) {
+    for (int k = 0; k < 8; ++k)
+        if (w[k] != 0.0 && !(interior & (1 << k))) return 1;
+    return 0;
+}
+
+static void refuse_atom(const calc_atom *a, size_t i, const double gc[3], int n, char *msg,
+                        size_t msg_size) {
+    snprintf(msg, msg_size,
+             "atom %zu (charge %g e at %.3f %.3f %.3f A) is at 1-based grid coordinates (%.2f, "
+             "%.2f, %.2f): its charge would land on the faces of the %d^3 grid (boundary "
+             "values). Enlarge the grid (lower perfil or scale, raise gsize) or re-centre it",
+             i + 1, a->charge, a->x, a->y, a->z, gc[0] + 1, gc[1] + 1, gc[2] + 1, n);
+}
+
+long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *msg,
+                            size_t msg_size) {
+    long first = (long)mol->count;
+#pragma omp parallel for schedule(static) reduction(min : first)
+    for (long i = 0; i < (long)mol->count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        if (i >= first || a->charge == 0.0 || !isfinite(a->charge)) continue;
+        double gc[3], w[8];
+        int base[3];
+        if (shares_outside(atom_shares(a, g, gc, base, w), w)) first = i;
+    }
+    if (first == (long)mol->count) return -1;
+    double gc[3], w[8];
+    int base[3];
+    atom_shares(&mol->atoms[first], g, gc, base, w);
+    refuse_atom(&mol->atoms[first], (size_t)first, gc, g->n, msg, msg_size);
+    return first;
+}
+
 int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outside,
                    charge_list *out, char *msg, size_t msg_size) {
     memset(out, 0, sizeof *out);
@@ -50,35 +103,25 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
             return -1;
         }
         out->charged_atoms++;
-        const double gc[3] = {grid_coordinate(g, 0, a->x), grid_coordinate(g, 1, a->y),
-                              grid_coordinate(g, 2, a->z)};
+        double gc[3], w[8];
         int base[3];
-        double w[8];
-        trilinear_weights(gc, base, w);
+        const int interior = atom_shares(a, g, gc, base, w);
+        if (!allow_outside && shares_outside(interior, w)) {
+            refuse_atom(a, i, gc, n, msg, msg_size);
+            charge_list_free(out);
+            out->failed_atom = (long)i;
+            return -1;
+        }
         int dropped = 0;
         for (int k = 0; k < 8; ++k) {
             if (w[k] == 0.0) continue;
-            const int p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1),
-                              base[2] + ((k >> 2) & 1)};
-            const int interior =
-                p[0] > 0 && p[1] > 0 && p[2] > 0 && p[0] < n - 1 && p[1] < n - 1 && p[2] < n - 1;
-            if (!interior) {
-                if (!allow_outside) {
-                    snprintf(
-                        msg, msg_size,
-                        "atom %zu (charge %g e at %.3f %.3f %.3f A) is "
-                        "at 1-based grid coordinates (%.2f, %.2f, %.2f): its charge would land on "
-                        "the faces of the %d^3 grid (boundary values). Enlarge the grid "
-                        "(lower perfil or scale, raise gsize) or re-centre it",
-                        i + 1, a->charge, a->x, a->y, a->z, gc[0] + 1, gc[1] + 1, gc[2] + 1, n);
-                    charge_list_free(out);
-                    out->failed_atom = (long)i;
-                    return -1;
-                }
+            if (!(interior & (1 << k))) {
                 dropped = 1;
                 out->charge_outside += w[k] * a->charge;
                 continue;
             }
+            const int p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1),
+                              base[2] + ((k >> 2) & 1)};
             out->index[out->count] = p[0] + (long)n * (p[1] + (long)n * p[2]);
             out->value[out->count] = w[k] * a->charge;
             out->net_charge += w[k] * a->charge;

@@ -26,6 +26,12 @@ typedef struct charge_list {
 int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outside,
                    charge_list *out, char *msg, size_t msg_size);
 
+/* Before the geometry: the first charged atom (in atom order) whose shares would not all land
+ * on interior points, with charges_spread's message for it; -1 when every charge fits.  On
+ * the threads. */
+long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *msg,
+                            size_t msg_size);
+
 void charge_list_free(charge_list *c);
 
 /* The 8 trilinear shares of a point at 0-based grid coordinates gc: base corner and weights

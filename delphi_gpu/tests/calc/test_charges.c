@@ -58,6 +58,20 @@ int main(void) {
     mol.atoms[1].x = 4.8; /* grid x = 19.6: shares on x = 19 and the face 20 */
     CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) != 0);
     CHECK(strstr(msg, "atom 2 ") != NULL && strstr(msg, "face") != NULL && c.failed_atom == 1);
+    /* The check made before the geometry names the same atom with the same message, the
+       first in atom order when several would land on a face, and -1 when all fit. */
+    char early[512];
+    CHECK(charges_check_interior(&mol, &g, early, sizeof early) == 1 && strcmp(early, msg) == 0);
+    mol.atoms[2].z = -4.9; /* grid z = 0.2: shares on the face z = 0 */
+    CHECK(charges_check_interior(&mol, &g, early, sizeof early) == 1);
+    mol.atoms[1].x = 2.21;
+    CHECK(charges_check_interior(&mol, &g, early, sizeof early) == 2 && strstr(early, "atom 3 "));
+    mol.atoms[2].z = -4.05;
+    CHECK(charges_check_interior(&mol, &g, early, sizeof early) == -1);
+    mol.atoms[2].charge = 0.0; /* an uncharged atom on a face is no problem */
+    mol.atoms[2].z = -5.0;
+    CHECK(charges_check_interior(&mol, &g, early, sizeof early) == -1);
+    mol.atoms[2].charge = 0.25, mol.atoms[2].z = -4.05, mol.atoms[1].x = 4.8;
     /* ... unless focusing, where the shares outside the interior are dropped and counted. */
     CHECK(charges_spread(&mol, &g, 1, &c, msg, sizeof msg) == 0);
     CHECK(c.atoms_outside == 1);

@@ -134,6 +134,12 @@ static void refused_early(pipeline *p) {
     CHECK(strstr(err_text, "atom") == NULL);
     CHECK(!p->calc_ran && !file_exists("t.dx") && temporaries() == 0);
     pipeline_free(p);
+    /* A grid too small for the charges is refused before the surface and medium are built. */
+    char *small[] = {"delphi-gpu", "--pqr", "m.pqr", "--scale", "1", "--gsize", "5", NULL};
+    CHECK(run_captured(p, small, 7) == EXIT_BAD_INPUT);
+    CHECK(strstr(err_text, "faces of the 5^3 grid") != NULL);
+    CHECK(p->result && p->result->time_surface == 0.0 && p->result->time_medium == 0.0);
+    pipeline_free(p);
 }
 
 /* Items 5, 6: atoms are never dropped in silence, and reader warnings reach stderr. */
