@@ -2,6 +2,7 @@
 #include "charges.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,87 @@ long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *
     return first;
 }
 
+/* charges_spread without focusing, on the threads: the first atom (in atom order) with a
+   non-finite charge or a share off the interior is refused as the serial loop refuses it;
+   otherwise each thread takes a contiguous run of atoms, whose share counts give its first
+   entry, and writes the shares where the serial loop puts them.  The net charge is summed in
+   list order afterwards (the serial loop's sum). */
+static int spread_threads(const calc_molecule *mol, const grid_spec *g, long charged,
+                          charge_list *out, char *msg, size_t msg_size) {
+    const long count = (long)mol->count;
+    long first = count;
+#pragma omp parallel for schedule(static) reduction(min : first)
+    for (long i = 0; i < count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        if (i >= first || a->charge == 0.0) continue;
+        double gc[3], w[8];
+        int base[3];
+        if (!isfinite(a->charge) || shares_outside(atom_shares(a, g, gc, base, w), w)) first = i;
+    }
+    if (first < count) {
+        const calc_atom *a = &mol->atoms[first];
+        if (!isfinite(a->charge)) {
+            snprintf(msg, msg_size, "atom %ld has a non-finite charge", first + 1);
+        } else {
+            double gc[3], w[8];
+            int base[3];
+            atom_shares(a, g, gc, base, w);
+            refuse_atom(a, (size_t)first, gc, g->n, msg, msg_size);
+        }
+        charge_list_free(out);
+        out->failed_atom = first;
+        return -1;
+    }
+    enum { MAX_PARTS = 256 };
+    long start[MAX_PARTS + 1] = {0};
+    const long n = g->n;
+    int team = 1;
+#pragma omp parallel
+    {
+        const int t = omp_get_thread_num(), parts = omp_get_num_threads();
+        const int used = parts < MAX_PARTS ? parts : MAX_PARTS;
+        const long begin = t < used ? count * t / used : count;
+        const long end = t < used ? count * (t + 1) / used : count;
+        long shares = 0;
+        for (long i = begin; i < end; ++i)
+            if (mol->atoms[i].charge != 0.0) {
+                double gc[3], w[8];
+                int base[3];
+                atom_shares(&mol->atoms[i], g, gc, base, w);
+                for (int k = 0; k < 8; ++k)
+                    shares += w[k] != 0.0;
+            }
+        if (t < used) start[t + 1] = shares;
+#pragma omp barrier
+#pragma omp single
+        {
+            team = used;
+            for (int u = 0; u < used; ++u)
+                start[u + 1] += start[u];
+        }
+        long e = t < used ? start[t] : 0;
+        for (long i = begin; i < end; ++i) {
+            const calc_atom *a = &mol->atoms[i];
+            if (a->charge == 0.0) continue;
+            double gc[3], w[8];
+            int base[3];
+            atom_shares(a, g, gc, base, w);
+            for (int k = 0; k < 8; ++k) {
+                if (w[k] == 0.0) continue;
+                const long p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1),
+                                   base[2] + ((k >> 2) & 1)};
+                out->index[e] = p[0] + n * (p[1] + n * p[2]);
+                out->value[e++] = w[k] * a->charge;
+            }
+        }
+    }
+    out->count = start[team];
+    out->charged_atoms = (int)charged;
+    for (long e = 0; e < out->count; ++e)
+        out->net_charge += out->value[e];
+    return 0;
+}
+
 int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outside,
                    charge_list *out, char *msg, size_t msg_size) {
     memset(out, 0, sizeof *out);
@@ -94,12 +176,15 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
         return -1;
     }
     const int n = g->n;
+    if (!allow_outside && mol->count >= 4096)
+        return spread_threads(mol, g, charged, out, msg, msg_size);
     for (size_t i = 0; i < mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
         if (a->charge == 0.0) continue;
         if (!isfinite(a->charge)) {
             snprintf(msg, msg_size, "atom %zu has a non-finite charge", i + 1);
             charge_list_free(out);
+            out->failed_atom = (long)i;
             return -1;
         }
         out->charged_atoms++;

@@ -1,4 +1,5 @@
 /* Trilinear charge assignment: weights, sums, first moments, refusals at the faces. */
+#include <omp.h>
 #include <string.h>
 
 #include "charges.h"
@@ -79,5 +80,62 @@ int main(void) {
     CHECK_NEAR(c.net_charge + c.charge_outside, 0.7 - 1.3 + 0.25, 1e-12);
     charge_list_free(&c);
     test_molecule_free(&mol);
+
+    /* A large molecule is spread on the threads: the same list, bit for bit and in order, as
+       the atom-by-atom definition (and as the serial loop focusing uses); the first bad atom in
+       atom order refused. */
+    omp_set_num_threads(4);
+    enum { MANY = 20000 };
+    double *many_xyz = malloc(3 * MANY * sizeof *many_xyz), *many_q = malloc(MANY * sizeof *many_q);
+    double *many_r = malloc(MANY * sizeof *many_r);
+    for (int i = 0; i < MANY; ++i) {
+        for (int a = 0; a < 3; ++a) {
+            seed = seed * 1103515245u + 12345u;
+            many_xyz[3 * i + a] = -4.4 + 8.8 * ((seed >> 8) & 0xffff) / 65536.0;
+        }
+        seed = seed * 1103515245u + 12345u;
+        many_q[i] = i % 7 == 3 ? 0.0 : ((seed >> 8) & 0xffff) / 65536.0 - 0.5;
+        many_r[i] = 1.5;
+    }
+    calc_molecule big = test_molecule(MANY, many_xyz, many_q, many_r);
+    CHECK(charges_spread(&big, &g, 0, &c, msg, sizeof msg) == 0);
+    charge_list serial;
+    CHECK(charges_spread(&big, &g, 1, &serial, msg, sizeof msg) == 0 && serial.atoms_outside == 0);
+    long entries = 0, wrong = 0;
+    double net = 0.0;
+    int charged = 0;
+    for (int i = 0; i < MANY; ++i) {
+        if (many_q[i] == 0.0) continue;
+        ++charged;
+        const double gc[3] = {grid_coordinate(&g, 0, many_xyz[3 * i]),
+                              grid_coordinate(&g, 1, many_xyz[3 * i + 1]),
+                              grid_coordinate(&g, 2, many_xyz[3 * i + 2])};
+        int base[3];
+        double w[8];
+        trilinear_weights(gc, base, w);
+        for (int k = 0; k < 8; ++k) {
+            if (w[k] == 0.0) continue;
+            const long index = (base[0] + (k & 1)) + 21L * ((base[1] + ((k >> 1) & 1)) +
+                                                            21L * (base[2] + ((k >> 2) & 1)));
+            const double value = w[k] * many_q[i];
+            if (entries < c.count) wrong += c.index[entries] != index || c.value[entries] != value;
+            net += value, ++entries;
+        }
+    }
+    CHECK(c.count == entries && wrong == 0, "%ld entries (%ld expected), %ld wrong", c.count,
+          entries, wrong);
+    CHECK(c.net_charge == net && c.charged_atoms == charged && c.failed_atom == -1);
+    CHECK(serial.count == c.count && serial.net_charge == c.net_charge &&
+          memcmp(serial.index, c.index, (size_t)c.count * sizeof *c.index) == 0 &&
+          memcmp(serial.value, c.value, (size_t)c.count * sizeof *c.value) == 0);
+    charge_list_free(&c), charge_list_free(&serial);
+    big.atoms[15000].charge = NAN, big.atoms[12000].x = 4.8; /* 12000 lands on a face */
+    CHECK(charges_spread(&big, &g, 0, &c, msg, sizeof msg) != 0 && c.failed_atom == 12000 &&
+          strstr(msg, "atom 12001 ") && strstr(msg, "face"));
+    big.atoms[3000].charge = INFINITY;
+    CHECK(charges_spread(&big, &g, 0, &c, msg, sizeof msg) != 0 && c.failed_atom == 3000 &&
+          strstr(msg, "atom 3001 has a non-finite charge"));
+    test_molecule_free(&big);
+    free(many_xyz), free(many_q), free(many_r);
     CHECK_DONE();
 }
