@@ -328,7 +328,8 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     }
     /* --backend cuda: CUDA's start-up (0.2-0.35 s) begins now, on the library's background
        thread, and overlaps reading the inputs (0.06-0.09 s for 250 000 atoms on 16 threads);
-       the calculation's handle waits for it.  One rank only (under mpirun each rank's device is chosen later). */
+       the calculation's handle waits for it.  One rank only (under mpirun each rank's device
+       is chosen later). */
     if (s->backend == DG_BACKEND_CUDA && app_mpi_size() == 1 && dg_backend_built(DG_BACKEND_CUDA))
         (void)dg_begin_cuda_start(s->device); /* its failures are the handle's to report */
     /* Every output is staged under a temporary name and renamed only when the whole run
