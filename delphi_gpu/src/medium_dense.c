@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid_charges.h"
 #include "medium_common.h"
 #include "solver_internal.h"
 
@@ -25,12 +26,6 @@ typedef struct salt_terms {
     double nonlinear_coefficient, chi[4];
 } salt_terms;
 
-/* A charged grid point of the merged charge list. */
-typedef struct point_charge {
-    long index;
-    double charge;
-} point_charge;
-
 /* Threads of the list-building passes over n items (one below a size where forking costs more
    than it saves), at most DG_DENSE_MAX_PARTS. */
 #define DG_DENSE_MAX_PARTS 256
@@ -40,57 +35,9 @@ static int dense_parts(long n) {
     return n < 4096 ? 1 : parts;
 }
 
-/* Stable sort of list[0..n) by index (each in 0..limit-1): least-significant-digit radix sort,
- * 11 bits a pass, on the threads: each takes a contiguous part of the list, counts its digits,
- * and places its items after those of the same digit from lower digits and earlier parts, in
- * order.  Equal indices keep their input order (for any number of threads), so merged repeats
- * are summed in list order.  Returns -1 when out of memory (list unchanged). */
-static int sort_point_charges(point_charge *list, long n, long limit) {
-    enum { DIGIT_BITS = 11, BUCKETS = 1 << DIGIT_BITS };
-    int bits = 1;
-    while (bits < 63 && (limit - 1) >> bits)
-        ++bits;
-    const int parts = n < 65536 ? 1 : dense_parts(n);
-    point_charge *other = malloc((size_t)(n + 1) * sizeof *other);
-    long *count = malloc((size_t)parts * BUCKETS * sizeof *count);
-    if (!other || !count) {
-        free(other), free(count);
-        return -1;
-    }
-    point_charge *from = list, *to = other;
-    for (int shift = 0; shift < bits; shift += DIGIT_BITS) {
-#pragma omp parallel num_threads(parts)
-        {
-            const int t = omp_get_thread_num(), team = omp_get_num_threads();
-            const long begin = n * t / team, end = n * (t + 1) / team;
-            long *mine = count + (size_t)t * BUCKETS;
-            memset(mine, 0, BUCKETS * sizeof *mine);
-            for (long i = begin; i < end; ++i)
-                mine[(from[i].index >> shift) & (BUCKETS - 1)]++;
-#pragma omp barrier
-#pragma omp single
-            {
-                long start = 0;
-                for (int b = 0; b < BUCKETS; ++b)
-                    for (int u = 0; u < team; ++u) {
-                        const long here = count[(size_t)u * BUCKETS + b];
-                        count[(size_t)u * BUCKETS + b] = start, start += here;
-                    }
-            }
-            for (long i = begin; i < end; ++i)
-                to[mine[(from[i].index >> shift) & (BUCKETS - 1)]++] = from[i];
-        }
-        point_charge *swap = from;
-        from = to, to = swap;
-    }
-    if (from != list) memcpy(list, from, (size_t)n * sizeof *list);
-    free(other), free(count);
-    return 0;
-}
-
 /* The first entry of list[0..n) (in list order) whose charge is not finite, or non-zero on a
    face point of the grid; n when there is none.  On the threads. */
-static long first_bad_charge(const point_charge *list, long n, const dg_prepared *p) {
+static long first_bad_charge(const dg_grid_charge *list, long n, const dg_prepared *p) {
     long first = n;
 #pragma omp parallel for schedule(static) reduction(min : first) num_threads(dense_parts(n))
     for (long i = 0; i < n; ++i) {

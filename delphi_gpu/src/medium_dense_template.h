@@ -86,10 +86,10 @@ static int SFX(check_permittivity)(const SFX(dg_dense_medium) * m, const dg_prep
 
 /* Merge the fixed charges into a sorted list of distinct non-zero grid points. */
 static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepared *p,
-                                point_charge **out, long *count, char *msg, size_t size) {
+                                dg_grid_charge **out, long *count, char *msg, size_t size) {
     *out = NULL, *count = 0;
     long n = 0;
-    point_charge *list = NULL;
+    dg_grid_charge *list = NULL;
     if (m->charge) {
         /* Per-thread ranges of the grid: counts, prefix sums, then each fills its slots (the
            list in grid order, as a serial pass makes it). */
@@ -137,7 +137,7 @@ static int SFX(collect_charges)(const SFX(dg_dense_medium) * m, const dg_prepare
             }
             list[i].index = w, list[i].charge = (double)m->charge_list_value[i];
         }
-        if (sort_point_charges(list, m->charge_list_count, (long)p->point_count) != 0) {
+        if (dg_sort_grid_charges(list, m->charge_list_count, (long)p->point_count) != 0) {
             free(list);
             return DG_ERR_OUT_OF_MEMORY;
         }
@@ -255,7 +255,7 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
             plane_count[2 * z + c] = bcount[c]; /* becomes the plane's first slot */
             bcount[c] += (int)here;
         }
-    point_charge *charges = NULL;
+    dg_grid_charge *charges = NULL;
     long charge_total = 0;
     st = SFX(collect_charges)(m, p, &charges, &charge_total, msg, size);
     if (st == DG_OK && charge_total > 0x7fffffff) st = DG_ERR_UNSUPPORTED;

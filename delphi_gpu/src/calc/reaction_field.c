@@ -7,29 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid_charges.h"
 #include "medium.h"
 #include "physics_constants.h"
 #include "stages.h"
 
-typedef struct grid_charge {
-    long index;
-    long at; /* position in the charge list */
-    double q;
-} grid_charge;
-
-/* By grid point, then list position: repeats of a point stay in list order for any qsort. */
-static int by_index(const void *a, const void *b) {
-    const grid_charge *x = a, *y = b;
-    if (x->index != y->index) return (x->index > y->index) - (x->index < y->index);
-    return (x->at > y->at) - (x->at < y->at);
-}
-
 /* Charges merged per grid point and sorted, for lookups at boundary points.  Only the entries
- * at boundary points are needed (a bitmap of the grid marks them): they keep their list order,
- * so the repeats of a point are summed as a merge of the whole list would sum them. */
-static grid_charge *merge_charges(const charge_list *c, const long *boundary, size_t boundary_count,
-                                  size_t points, long *count) {
-    grid_charge *list = malloc(((size_t)c->count + 1) * sizeof *list);
+ * at boundary points are needed (a bitmap of the grid marks them): they keep their list order
+ * through the stable sort, so the repeats of a point are summed as a merge of the whole list
+ * would sum them. */
+static dg_grid_charge *merge_charges(const charge_list *c, const long *boundary,
+                                     size_t boundary_count, size_t points, long *count) {
+    dg_grid_charge *list = malloc(((size_t)c->count + 1) * sizeof *list);
     unsigned char *marked = calloc(points / 8 + 1, 1);
     if (!list || !marked) {
         free(list), free(marked);
@@ -41,25 +30,28 @@ static grid_charge *merge_charges(const charge_list *c, const long *boundary, si
     for (long k = 0; k < c->count; ++k) {
         const size_t w = (size_t)c->index[k];
         if (marked[w / 8] & (1u << (w % 8)))
-            list[kept].index = c->index[k], list[kept].at = k, list[kept++].q = c->value[k];
+            list[kept].index = c->index[k], list[kept++].charge = c->value[k];
     }
     free(marked);
-    qsort(list, (size_t)kept, sizeof *list, by_index);
+    if (dg_sort_grid_charges(list, kept, (long)points) != 0) {
+        free(list);
+        return NULL;
+    }
     long m = 0;
     for (long k = 0; k < kept; ++k)
         if (m > 0 && list[m - 1].index == list[k].index)
-            list[m - 1].q += list[k].q;
+            list[m - 1].charge += list[k].charge;
         else
             list[m++] = list[k];
     *count = m;
     return list;
 }
 
-static double charge_at(const grid_charge *list, long count, long w) {
+static double charge_at(const dg_grid_charge *list, long count, long w) {
     long lo = 0, hi = count - 1;
     while (lo <= hi) {
         const long mid = (lo + hi) / 2;
-        if (list[mid].index == w) return list[mid].q;
+        if (list[mid].index == w) return list[mid].charge;
         if (list[mid].index < w)
             lo = mid + 1;
         else
@@ -78,7 +70,7 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     out->expected_induced_charge = charges->net_charge * (1.0 / eps_out - 1.0 / eps_in);
     const double started = omp_get_wtime();
     long merged = 0;
-    grid_charge *point_q =
+    dg_grid_charge *point_q =
         merge_charges(charges, boundary, boundary_count, (size_t)g->n * g->n * g->n, &merged);
     double *sigma = malloc((boundary_count + 1) * sizeof *sigma);
     double *field = malloc((boundary_count + 1) * sizeof *field);     /* sum_i q_i / |s_k - r_i| */
