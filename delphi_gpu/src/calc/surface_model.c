@@ -36,6 +36,12 @@ static double distance2(const double *a, const double *b) {
  * list of its own, then the lists in atom order (CSR).  Returns 0, -1 when out of memory, 1 when
  * an atom has more than SURFACE_MAX_NEIGHBORS neighbours (msg says which; counting stops there,
  * so many atoms at one point fail fast). */
+/* Distance along axis a from x to cell c of that axis (0 when x lies within it). */
+static inline double axis_gap(const cell_list *cl, int a, int c, double x) {
+    const double lo = cl->origin[a] + c * cl->cell, hi = lo + cl->cell;
+    return x < lo ? lo - x : x > hi ? x - hi : 0.0;
+}
+
 static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
     int **own = calloc((size_t)sm->count + 1, sizeof *own);
@@ -57,23 +63,32 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
             const double *ci = sm->xyz + 3 * i;
             int lo[3], hi[3], found = 0;
             const double reach = sm->sas_radius[i] + sm->max_sas_radius;
-            if (cell_list_range(&sm->atoms, ci, reach, lo, hi))
-                for (int cz = lo[2]; cz <= hi[2]; ++cz)
-                    for (int cy = lo[1]; cy <= hi[1]; ++cy)
-                        for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                            const int c = cell_list_index(&sm->atoms, cx, cy, cz);
-                            for (int k = sm->atoms.start[c]; k < sm->atoms.start[c + 1]; ++k) {
-                                const int j = sm->atoms.items[k];
-                                const double rr = sm->sas_radius[i] + sm->sas_radius[j];
-                                if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
-                                if (found < SURFACE_MAX_NEIGHBORS) found_list[found] = j;
-                                if (++found > SURFACE_MAX_NEIGHBORS) {
+            /* The cells of one row (cy, cz) from lo[0] to hi[0] hold consecutive items, taken
+               as one run (the same items in the same order as cell by cell); rows whose cells
+               all lie farther than reach in y and z together hold no neighbour and are skipped
+               (with 1e-6 A to spare for the rounding of a point's cell). */
+            const cell_list *cl = &sm->atoms;
+            const double skip2 = (reach + 1e-6) * (reach + 1e-6);
+            if (cell_list_range(cl, ci, reach, lo, hi))
+                for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+                    const double gz = axis_gap(cl, 2, cz, ci[2]);
+                    for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                        const double gy = axis_gap(cl, 1, cy, ci[1]);
+                        if (!(gy * gy + gz * gz < skip2)) continue;
+                        const int end = cl->start[cell_list_index(cl, hi[0], cy, cz) + 1];
+                        for (int k = cl->start[cell_list_index(cl, lo[0], cy, cz)]; k < end; ++k) {
+                            const int j = cl->items[k];
+                            const double rr = sm->sas_radius[i] + sm->sas_radius[j];
+                            if (j == i || distance2(ci, sm->xyz + 3 * j) >= rr * rr) continue;
+                            if (found < SURFACE_MAX_NEIGHBORS) found_list[found] = j;
+                            if (++found > SURFACE_MAX_NEIGHBORS) {
 #pragma omp atomic write
-                                    any_crowded = 1;
-                                    goto counted;
-                                }
+                                any_crowded = 1;
+                                goto counted;
                             }
                         }
+                    }
+                }
         counted:
             sm->neighbor_start[i + 1] = found;
             if (found > 0 && found <= SURFACE_MAX_NEIGHBORS) {
