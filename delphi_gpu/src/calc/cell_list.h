@@ -31,4 +31,10 @@ static inline int cell_list_index(const cell_list *cl, int cx, int cy, int cz) {
     return cx + cl->dim[0] * (cy + cl->dim[1] * cz);
 }
 
+/* Distance along axis a from coordinate x to cell c of that axis (0 when x lies within it). */
+static inline double cell_list_gap(const cell_list *cl, int a, int c, double x) {
+    const double lo = cl->origin[a] + c * cl->cell, hi = lo + cl->cell;
+    return x < lo ? lo - x : x > hi ? x - hi : 0.0;
+}
+
 #endif /* HOST_CELL_LIST_H */

@@ -52,31 +52,49 @@ static int shares_outside(int interior, const double w[8]) {
     return 0;
 }
 
-static void refuse_atom(const calc_atom *a, size_t i, const double gc[3], int n, char *msg,
-                        size_t msg_size) {
-    snprintf(msg, msg_size,
-             "atom %zu (charge %g e at %.3f %.3f %.3f A) is at 1-based grid coordinates (%.2f, "
-             "%.2f, %.2f): its charge would land on the faces of the %d^3 grid (boundary "
-             "values). Enlarge the grid (lower perfil or scale, raise gsize) or re-centre it",
-             i + 1, a->charge, a->x, a->y, a->z, gc[0] + 1, gc[1] + 1, gc[2] + 1, n);
-}
-
-long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *msg,
-                            size_t msg_size) {
+/* The first charged atom (in atom order) that charges_spread refuses: a share off the interior,
+   or (unless finite_only) a non-finite charge; the atom count when there is none.  On the
+   threads. */
+static long first_refused(const calc_molecule *mol, const grid_spec *g, int finite_only) {
     long first = (long)mol->count;
 #pragma omp parallel for schedule(static) reduction(min : first)
     for (long i = 0; i < (long)mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
-        if (i >= first || a->charge == 0.0 || !isfinite(a->charge)) continue;
+        if (i >= first || a->charge == 0.0) continue;
+        if (!isfinite(a->charge)) {
+            if (!finite_only) first = i;
+            continue;
+        }
         double gc[3], w[8];
         int base[3];
         if (shares_outside(atom_shares(a, g, gc, base, w), w)) first = i;
     }
-    if (first == (long)mol->count) return -1;
+    return first;
+}
+
+/* charges_spread's message refusing atom i (0-based). */
+static void describe_refusal(const calc_molecule *mol, const grid_spec *g, size_t i, char *msg,
+                             size_t msg_size) {
+    const calc_atom *a = &mol->atoms[i];
+    if (!isfinite(a->charge)) {
+        snprintf(msg, msg_size, "atom %zu has a non-finite charge", i + 1);
+        return;
+    }
     double gc[3], w[8];
     int base[3];
-    atom_shares(&mol->atoms[first], g, gc, base, w);
-    refuse_atom(&mol->atoms[first], (size_t)first, gc, g->n, msg, msg_size);
+    atom_shares(a, g, gc, base, w);
+    snprintf(msg, msg_size,
+             "atom %zu (charge %g e at %.3f %.3f %.3f A) is at 1-based grid coordinates (%.2f, "
+             "%.2f, %.2f): its charge would land on the faces of the %d^3 grid (boundary "
+             "values). Enlarge the grid (lower perfil or scale, raise gsize) or re-centre it",
+             i + 1, a->charge, a->x, a->y, a->z, gc[0] + 1, gc[1] + 1, gc[2] + 1, g->n);
+}
+
+long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *msg,
+                            size_t msg_size) {
+    const long first = first_refused(mol, g, 1);
+    if (first == (long)mol->count) return -1;
+    describe_refusal(mol, g, (size_t)first, msg, msg_size);
     return first;
 }
 
@@ -88,25 +106,9 @@ long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *
 static int spread_threads(const calc_molecule *mol, const grid_spec *g, long charged,
                           charge_list *out, char *msg, size_t msg_size) {
     const long count = (long)mol->count;
-    long first = count;
-#pragma omp parallel for schedule(static) reduction(min : first)
-    for (long i = 0; i < count; ++i) {
-        const calc_atom *a = &mol->atoms[i];
-        if (i >= first || a->charge == 0.0) continue;
-        double gc[3], w[8];
-        int base[3];
-        if (!isfinite(a->charge) || shares_outside(atom_shares(a, g, gc, base, w), w)) first = i;
-    }
+    const long first = first_refused(mol, g, 0);
     if (first < count) {
-        const calc_atom *a = &mol->atoms[first];
-        if (!isfinite(a->charge)) {
-            snprintf(msg, msg_size, "atom %ld has a non-finite charge", first + 1);
-        } else {
-            double gc[3], w[8];
-            int base[3];
-            atom_shares(a, g, gc, base, w);
-            refuse_atom(a, (size_t)first, gc, g->n, msg, msg_size);
-        }
+        describe_refusal(mol, g, (size_t)first, msg, msg_size);
         charge_list_free(out);
         out->failed_atom = first;
         return -1;
@@ -181,22 +183,16 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
     for (size_t i = 0; i < mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
         if (a->charge == 0.0) continue;
-        if (!isfinite(a->charge)) {
-            snprintf(msg, msg_size, "atom %zu has a non-finite charge", i + 1);
+        double gc[3], w[8];
+        int base[3];
+        const int interior = isfinite(a->charge) ? atom_shares(a, g, gc, base, w) : 0;
+        if (!isfinite(a->charge) || (!allow_outside && shares_outside(interior, w))) {
+            describe_refusal(mol, g, i, msg, msg_size);
             charge_list_free(out);
             out->failed_atom = (long)i;
             return -1;
         }
         out->charged_atoms++;
-        double gc[3], w[8];
-        int base[3];
-        const int interior = atom_shares(a, g, gc, base, w);
-        if (!allow_outside && shares_outside(interior, w)) {
-            refuse_atom(a, i, gc, n, msg, msg_size);
-            charge_list_free(out);
-            out->failed_atom = (long)i;
-            return -1;
-        }
         int dropped = 0;
         for (int k = 0; k < 8; ++k) {
             if (w[k] == 0.0) continue;

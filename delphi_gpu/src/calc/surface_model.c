@@ -36,12 +36,6 @@ static double distance2(const double *a, const double *b) {
  * list of its own, then the lists in atom order (CSR).  Returns 0, -1 when out of memory, 1 when
  * an atom has more than SURFACE_MAX_NEIGHBORS neighbours (msg says which; counting stops there,
  * so many atoms at one point fail fast). */
-/* Distance along axis a from x to cell c of that axis (0 when x lies within it). */
-static inline double axis_gap(const cell_list *cl, int a, int c, double x) {
-    const double lo = cl->origin[a] + c * cl->cell, hi = lo + cl->cell;
-    return x < lo ? lo - x : x > hi ? x - hi : 0.0;
-}
-
 static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
     sm->neighbor_start = calloc((size_t)sm->count + 1, sizeof *sm->neighbor_start);
     int **own = calloc((size_t)sm->count + 1, sizeof *own);
@@ -71,9 +65,9 @@ static int build_neighbors(surface_model *sm, char *msg, size_t msg_size) {
             const double skip2 = (reach + 1e-6) * (reach + 1e-6);
             if (cell_list_range(cl, ci, reach, lo, hi))
                 for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-                    const double gz = axis_gap(cl, 2, cz, ci[2]);
+                    const double gz = cell_list_gap(cl, 2, cz, ci[2]);
                     for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-                        const double gy = axis_gap(cl, 1, cy, ci[1]);
+                        const double gy = cell_list_gap(cl, 1, cy, ci[1]);
                         if (!(gy * gy + gz * gz < skip2)) continue;
                         const int end = cl->start[cell_list_index(cl, hi[0], cy, cz) + 1];
                         for (int k = cl->start[cell_list_index(cl, lo[0], cy, cz)]; k < end; ++k) {

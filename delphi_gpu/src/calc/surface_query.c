@@ -24,8 +24,7 @@ static int cell_gaps_init(const cell_list *cl, const double x[3], double r, cell
     for (int a = 0; a < 3; ++a) {
         if (cg->hi[a] - cg->lo[a] >= GAP_TABLE) cg->hi[a] = cg->lo[a] + GAP_TABLE - 1;
         for (int c = cg->lo[a]; c <= cg->hi[a]; ++c) {
-            const double lo = cl->origin[a] + c * cl->cell, hi = lo + cl->cell;
-            const double gap = x[a] < lo ? lo - x[a] : x[a] > hi ? x[a] - hi : 0.0;
+            const double gap = cell_list_gap(cl, a, c, x[a]);
             cg->g2[a][c - cg->lo[a]] = gap * gap;
         }
     }
