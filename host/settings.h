@@ -121,12 +121,14 @@ typedef struct run_settings {
     int quiet; /* --quiet: no progress lines */
 
     /* Added by host_io (additive). */
-    int autoc;        /* 1 = automatic iteration count (default; linit= turns it off, autoc= on) */
-    double grdcon;    /* grdcon= as given (not implemented: logged as a notice), 0 = off */
-    int site_field;   /* site(f): write the field column in the frc output */
-    int show_help;    /* --help: print settings_usage() and exit 0 */
-    int show_version; /* --version */
-    int input_source[INPUT_KIND_COUNT];                       /* enum settings_source */
+    int autoc;         /* 1 = automatic iteration count (default; linit= turns it off, autoc= on) */
+    double grdcon;     /* grdcon= as given (not implemented: logged as a notice), 0 = off */
+    int site_field;    /* site(f): write the field column in the frc output */
+    int site_reaction; /* site(r): the reaction field's potential column (computes the field) */
+    int site_coulombic;                 /* site(c): the Coulombic potential column */
+    int show_help;                      /* --help: print settings_usage() and exit 0 */
+    int show_version;                   /* --version */
+    int input_source[INPUT_KIND_COUNT]; /* enum settings_source */
     char input_origin[INPUT_KIND_COUNT][SETTINGS_ORIGIN_MAX]; /* "prm:12", "--pdb"; "" = default */
 
     /* Added by host_app (batch runs, --frames). */

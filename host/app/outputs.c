@@ -65,8 +65,8 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
             for (size_t i = 0; i < list->count; ++i)
                 site_field(&r->phi, &list->atoms[i], field + 3 * i);
         }
-        st = sites_write(s->frc_out_file, list, r->site_potential, field,
-                         "delphi-gpu site potentials (kT/e)", err);
+        const site_values values = {r->site_potential, r->site_reaction, r->site_coulombic, field};
+        st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
         free(field);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);

@@ -209,7 +209,9 @@ static void run_calc(pipeline *p, dg_calc *shared) {
                         calc_atoms_from_molecule(sites, &site_list) != 0))
         st = DG_ERR_OUT_OF_MEMORY;
     if (st == DG_OK)
-        st = calc_set_sites(p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count);
+        st = calc_set_sites(p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count,
+                            (s->site_reaction ? CALC_SITE_REACTION : 0) |
+                                (s->site_coulombic ? CALC_SITE_COULOMBIC : 0));
     if (st == DG_OK) st = dg_calc_set_atoms(p->calc, &atoms);
     calc_atoms_free(&atoms), calc_atoms_free(&site_list);
     if (st != DG_OK) {

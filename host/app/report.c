@@ -281,8 +281,9 @@ void report_timing(io_log *log, const calc_result *r, double read_seconds, doubl
              r->time_boundary, r->time_solve, r->time_energies, reference, output_seconds);
     log_info(log,
              "stage parts (wall s) : surface model %.3f, medium maps %.3f, coulombic %.3f, "
-             "reaction field sites %.3f, reaction field sums %.3f",
-             r->time_surface, r->time_medium, r->time_coulombic, r->rf.time_sites, r->rf.time_sums);
+             "reaction field sites %.3f, reaction field sums %.3f, site sums %.3f",
+             r->time_surface, r->time_medium, r->time_coulombic, r->rf.time_sites, r->rf.time_sums,
+             r->time_site_sums);
     for (int k = 0; k < 1 + r->two_run; ++k) {
         const calc_solve_parts *t = k ? &r->reference_parts : &r->solve_parts;
         log_info(log,

@@ -267,6 +267,10 @@ static int apply_site(param_context *ctx, const func_args *a) {
         params_lower(item, sizeof item, a->value[i]);
         if (!strcmp(item, "f") || !strcmp(item, "field"))
             ctx->s->site_field = 1;
+        else if (!strcmp(item, "r") || !strcmp(item, "reaction"))
+            ctx->s->site_reaction = 1;
+        else if (!strcmp(item, "c") || !strcmp(item, "coulomb") || !strcmp(item, "coulombic"))
+            ctx->s->site_coulombic = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -274,7 +278,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
         else
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: site(%s): this column is not produced (the frc output has atom, "
-                    "coordinates, charge, potential and, with f, the field)",
+                    "coordinates, charge, potential and, when asked, the reaction (r) and "
+                    "Coulombic (c) potentials and the field (f))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

@@ -4,9 +4,9 @@
 
 #include "io_sites.h"
 
-int sites_write(const char *path, const molecule *sites, const double *potential,
-                const double *field, const char *title, io_error *err) {
-    if (!sites || !potential)
+int sites_write(const char *path, const molecule *sites, const site_values *v, const char *title,
+                io_error *err) {
+    if (!sites || !v || !v->potential)
         return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "no sites or no potentials to write");
     atomic_file af;
     int rc = atomic_file_open(&af, path, 0, err);
@@ -16,20 +16,36 @@ int sites_write(const char *path, const molecule *sites, const double *potential
     if (title && title[0]) fprintf(fp, "# %s\n", title);
     fprintf(fp,
             "# record serial atom residue chain resnum x(A) y(A) z(A) charge(e) "
-            "potential(kT/e)%s\n",
-            field ? " Ex Ey Ez (kT/e/A)" : "");
-    double energy = 0.0;
+            "potential(kT/e)%s%s%s\n",
+            v->reaction ? " reaction(kT/e)" : "", v->coulombic ? " coulombic(kT/e)" : "",
+            v->field ? " Ex Ey Ez (kT/e/A)" : "");
+    double energy = 0.0, reaction = 0.0, coulombic = 0.0;
     for (size_t i = 0; i < sites->count; i++) {
         const atom *a = &sites->atoms[i];
         fprintf(fp, "%-6s %6d %-5s %-4s %c %5d %10.4f %10.4f %10.4f %9.5f %15.7e",
                 a->record[0] ? a->record : "ATOM", a->serial, a->name[0] ? a->name : "-",
                 a->residue[0] ? a->residue : "-", a->chain != ' ' && a->chain ? a->chain : '-',
-                a->residue_number, a->x, a->y, a->z, a->charge, potential[i]);
-        if (field)
-            fprintf(fp, " %15.7e %15.7e %15.7e", field[3 * i], field[3 * i + 1], field[3 * i + 2]);
+                a->residue_number, a->x, a->y, a->z, a->charge, v->potential[i]);
+        if (v->reaction) fprintf(fp, " %15.7e", v->reaction[i]);
+        if (v->coulombic) fprintf(fp, " %15.7e", v->coulombic[i]);
+        if (v->field)
+            fprintf(fp, " %15.7e %15.7e %15.7e", v->field[3 * i], v->field[3 * i + 1],
+                    v->field[3 * i + 2]);
         fputc('\n', fp);
-        energy += 0.5 * a->charge * potential[i];
+        energy += 0.5 * a->charge * v->potential[i];
+        if (v->reaction) reaction += 0.5 * a->charge * v->reaction[i];
+        if (v->coulombic) coulombic += 0.5 * a->charge * v->coulombic[i];
     }
+    if (v->reaction)
+        fprintf(fp,
+                "# sum of charge*reaction/2 = %.8e kT (with the molecule's atoms as sites: the "
+                "corrected reaction-field energy)\n",
+                reaction);
+    if (v->coulombic)
+        fprintf(fp,
+                "# sum of charge*coulombic/2 = %.8e kT (with the molecule's atoms as sites: the "
+                "Coulombic energy)\n",
+                coulombic);
     fprintf(fp, "# sites %zu, sum of charge*potential/2 = %.8e kT\n", sites->count, energy);
     return atomic_file_commit(&af, err);
 }

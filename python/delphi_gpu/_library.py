@@ -133,4 +133,6 @@ _PROTOTYPES = {
     "dg_calc_potential_f": (ctypes.c_int, [_calc, _flt_p]),
     "dg_calc_potential_d": (ctypes.c_int, [_calc, _dbl_p]),
     "dg_calc_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
+    "dg_calc_reaction_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
+    "dg_calc_coulombic_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
 }

@@ -290,6 +290,23 @@ class Calculation:
             self._live(), _ptr(pts), pts.shape[0], _ptr(out)), "dg_calc_potentials_at")
         return out
 
+    def _sums_at(self, fn, points):
+        pts = _array(points, "points", (3,))
+        out = np.empty(pts.shape[0], dtype=np.float64)
+        self._check(self._lib.function(fn)(self._live(), _ptr(pts), pts.shape[0], _ptr(out)), fn)
+        return out
+
+    def reaction_potentials_at(self, points):
+        """Reaction-field potential (kT/e) at points (M, 3) in Angstrom, anywhere: the potential
+        of the last run's induced surface charges (DelPhi's site(r)); needs a run with the
+        "reaction_field" energy.  At the charged atoms, sum(q * it) / 2 is that energy."""
+        return self._sums_at("dg_calc_reaction_potentials_at", points)
+
+    def coulombic_potentials_at(self, points):
+        """Coulombic potential (kT/e) at points (M, 3) of the atoms' charges in a uniform
+        epsilon_in (DelPhi's site(c)); an atom's own charge at its centre is left out."""
+        return self._sums_at("dg_calc_coulombic_potentials_at", points)
+
 
 def _vec(value):
     v = [float(x) for x in value]

@@ -38,6 +38,40 @@ def test_born_energy_matches_analytic(backend):
         np.testing.assert_allclose(f32, phi, rtol=1e-6, atol=1e-6)
 
 
+def test_born_reaction_and_coulombic_potentials(backend):
+    """DelPhi's site(r) and site(c): the induced charges' potential and the charges' own in
+    eps_in, at the ion and outside the sphere."""
+    pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
+    options = dict(OPTIONS, energies="g,s,c")
+    with dg.Calculation(pos, q, r, backend=backend, **options) as calc:
+        res = calc.run()
+        points = [[0.0, 0.0, 0.0], [6.0, 0.0, 0.0], [0.0, 0.0, -7.5], [0.5, -0.25, 0.0]]
+        rp = calc.reaction_potentials_at(points)
+        # At the ion, q rp / 2 is the corrected energy (the same sums in the other order) and
+        # Born's q (1/eps_out - 1/eps_in) / a within the 0.5 % above.
+        assert 0.5 * rp[0] == pytest.approx(res.energies["reaction_field"], rel=1e-12)
+        assert rp[0] == pytest.approx(2.0 * BORN, rel=5e-3)
+        # Outside the sphere the shell of induced charge acts as one charge at the centre, and
+        # inside it the potential is nearly that at the centre.
+        shell = EPKT * (1.0 / 80.0 - 1.0)
+        np.testing.assert_allclose(rp[1:3], shell / np.array([6.0, 7.5]), rtol=0.01)
+        assert rp[3] == pytest.approx(rp[0], rel=0.01)
+        cp = calc.coulombic_potentials_at(points)
+        assert cp[0] == 0.0  # the ion's own charge at its centre is left out
+        np.testing.assert_allclose(cp[1:], EPKT / np.array([6.0, 7.5, np.hypot(0.5, 0.25)]),
+                                   rtol=1e-14)
+        # Outside, the two add up to the solved potential (q / (eps_out r)).
+        np.testing.assert_allclose(rp[1:3] + cp[1:3], calc.potentials_at(points[1:3]), rtol=0.03)
+        with pytest.raises(dg.InvalidInputError, match="point 2: coordinate y"):
+            calc.reaction_potentials_at([[0.0, 0.0, 0.0], [1.0, np.nan, 0.0]])
+    # Without the reaction-field energy the induced charges are not there to sum.
+    with dg.Calculation(pos, q, r, backend=backend, **OPTIONS | dict(energies="g")) as calc:
+        calc.run()
+        with pytest.raises(dg.DelphiGpuError, match="did not compute the reaction field"):
+            calc.reaction_potentials_at([[0.0, 0.0, 0.0]])
+        assert calc.coulombic_potentials_at([[0.0, 3.0, 4.0]])[0] == pytest.approx(EPKT / 5.0)
+
+
 def test_born_two_run(backend):
     pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
     res = dg.Calculation(pos, q, r, backend=backend, solvation_two_run=True, **OPTIONS).run()

@@ -217,6 +217,23 @@ DG_API int dg_calc_potential_d(dg_calc calc, double *phi);
  *  run's map; NaN outside the grid. */
 DG_API int dg_calc_potentials_at(dg_calc calc, const double *points, long count, double *potential);
 
+/** Reaction-field potential (kT/e) at points (3 per point, Angstrom, anywhere): the potential
+ *  of the last run's induced surface charges, those of its corrected reaction-field energy,
+ *  epkt sum_k sigma_k / |x - s_k| (pairs closer than 1e-9 A left out), as DelPhi's site(r)
+ *  column.  At the charged atoms (1/2) sum_i q_i of it is energies.reaction_field.  Needs a run
+ *  with DG_ENERGY_REACTION_FIELD (else DG_ERR_STATE); the sums run on the calculation's
+ *  backend; a non-finite coordinate is DG_ERR_NONFINITE_INPUT naming the point. */
+DG_API int dg_calc_reaction_potentials_at(dg_calc calc, const double *points, long count,
+                                          double *potential);
+
+/** Coulombic potential (kT/e) at points of the current atoms' charges in a uniform
+ *  epsilon_in, epkt / epsilon_in sum_i q_i / |x - r_i|, atoms closer than 1e-6 A to a point
+ *  left out (an atom's own charge at its centre), as DelPhi's site(c) column.  At the charged
+ *  atoms (1/2) sum_i q_i of it is energies.coulombic.  Needs atoms, not a run; the sums run
+ *  on the calculation's backend. */
+DG_API int dg_calc_coulombic_potentials_at(dg_calc calc, const double *points, long count,
+                                           double *potential);
+
 #ifdef __cplusplus
 }
 #endif

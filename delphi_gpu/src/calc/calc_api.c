@@ -353,6 +353,45 @@ int dg_calc_potentials_at(dg_calc c, const double *points, long count, double *p
     return DG_OK;
 }
 
+/* Points for the analytic sums: an array of finite coordinates. */
+static int check_points(dg_calc c, const double *points, long count) {
+    if (count < 0 || (count > 0 && !points))
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "points is NULL or count = %ld", count);
+    for (long i = 0; i < 3 * count; ++i)
+        if (!isfinite(points[i]))
+            return calc_fail(c, DG_ERR_NONFINITE_INPUT, "point %ld: coordinate %c is %g", i / 3 + 1,
+                             "xyz"[i % 3], points[i]);
+    return DG_OK;
+}
+
+int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, double *potential) {
+    int st = have_potential(c, potential);
+    if (st != DG_OK) return st;
+    if (isnan(c->r.energy_reaction_field))
+        return calc_fail(c, DG_ERR_STATE,
+                         "the last run did not compute the reaction field (energies without "
+                         "DG_ENERGY_REACTION_FIELD)");
+    if ((st = check_points(c, points, count)) != DG_OK) return st;
+    char msg[1024];
+    st = reaction_field_potentials(&c->r.rf, c->params.temperature, c->solver, points, count,
+                                   potential, msg, sizeof msg);
+    return st == DG_OK ? DG_OK : calc_fail(c, st, "reaction potentials: %s", msg);
+}
+
+int dg_calc_coulombic_potentials_at(dg_calc c, const double *points, long count,
+                                    double *potential) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!potential) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
+    if (!c->mol.atoms || c->mol.count == 0)
+        return calc_fail(c, DG_ERR_STATE, "no atoms (dg_calc_set_atoms first)");
+    if ((st = check_points(c, points, count)) != DG_OK) return st;
+    char msg[1024];
+    st = coulombic_potentials_on(c->solver, &c->mol, c->params.epsilon_in, c->params.temperature,
+                                 points, count, potential, NULL, msg, sizeof msg);
+    return st == DG_OK ? DG_OK : calc_fail(c, st, "coulombic potentials: %s", msg);
+}
+
 const calc_result *calc_state(dg_calc c) {
     return c ? &c->r : NULL;
 }
@@ -361,16 +400,16 @@ void calc_set_hooks(dg_calc c, const calc_hooks *hooks) {
     if (c) c->hooks = hooks ? *hooks : (calc_hooks){NULL, NULL, NULL};
 }
 
-int calc_set_sites(dg_calc c, const double *xyz, size_t count) {
+int calc_set_sites(dg_calc c, const double *xyz, size_t count, int columns) {
     if (!c) return DG_ERR_INVALID_ARGUMENT;
     free(c->site_xyz);
-    c->site_xyz = NULL, c->site_count = 0;
+    c->site_xyz = NULL, c->site_count = 0, c->site_columns = 0;
     if (!xyz) return DG_OK;
     c->site_xyz = malloc((3 * count + 1) * sizeof *c->site_xyz);
     if (!c->site_xyz)
         return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for %zu sites", count);
     memcpy(c->site_xyz, xyz, 3 * count * sizeof *xyz);
-    c->site_count = count;
+    c->site_count = count, c->site_columns = columns;
     return DG_OK;
 }
 

@@ -224,6 +224,36 @@ static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_o
     return CALC_OK;
 }
 
+/* The sites' reaction-field and Coulombic potentials the program asked for (calc_set_sites). */
+static int site_sums(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    const double t = omp_get_wtime();
+    const long count = (long)c->site_count;
+    char msg[1024];
+    int st = DG_OK;
+    if (c->site_columns & CALC_SITE_REACTION) {
+        r->site_reaction = malloc((c->site_count + 1) * sizeof(double));
+        st = r->site_reaction
+                 ? reaction_field_potentials(&r->rf, s->temperature, c->solver, c->site_xyz, count,
+                                             r->site_reaction, msg, sizeof msg)
+                 : DG_ERR_OUT_OF_MEMORY;
+    }
+    if (st == DG_OK && (c->site_columns & CALC_SITE_COULOMBIC)) {
+        r->site_coulombic = malloc((c->site_count + 1) * sizeof(double));
+        st = r->site_coulombic ? coulombic_potentials_on(c->solver, &c->mol, s->epsilon_in,
+                                                         s->temperature, c->site_xyz, count,
+                                                         r->site_coulombic, NULL, msg, sizeof msg)
+                               : DG_ERR_OUT_OF_MEMORY;
+    }
+    r->time_site_sums = omp_get_wtime() - t;
+    if (st == DG_ERR_OUT_OF_MEMORY)
+        return fail(r, CALC_BAD_INPUT, st, "site potentials",
+                    "out of memory for the reaction-field and Coulombic columns");
+    if (st != DG_OK) return fail(r, CALC_SOLVER_FAILED, st, "site potentials", msg);
+    return CALC_OK;
+}
+
 static int stage_energies(dg_calc c) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
@@ -240,7 +270,8 @@ static int stage_energies(dg_calc c) {
     if (r->coincident_pairs)
         add_note(r, "coulombic energy: %ld pairs of charged atoms at the same position skipped",
                  r->coincident_pairs);
-    if (s->energies & DG_ENERGY_REACTION_FIELD) {
+    const int site_reaction = c->site_xyz && (c->site_columns & CALC_SITE_REACTION);
+    if ((s->energies & DG_ENERGY_REACTION_FIELD) || site_reaction) {
         if (reaction_field_compute(&r->phi, &r->grid, r->boundary, r->boundary_count, &r->charges,
                                    &c->surface, &c->mol, s->epsilon_in, s->epsilon_out,
                                    s->temperature, c->solver, &r->rf, msg, sizeof msg) != 0)
@@ -260,6 +291,7 @@ static int stage_energies(dg_calc c) {
             return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "site potentials",
                         "out of memory");
         r->sites_outside = site_potentials(&r->phi, c->site_xyz, c->site_count, r->site_potential);
+        return site_sums(c);
     }
     return CALC_OK;
 }
@@ -303,8 +335,9 @@ static void reset_run(dg_calc c) {
     calc_result *r = &c->r;
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
-    free(r->site_potential);
-    r->site_potential = NULL, r->site_count = r->sites_outside = 0;
+    free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
+    r->site_potential = r->site_reaction = r->site_coulombic = NULL;
+    r->site_count = r->sites_outside = 0;
     if (!c->geometry_current) {
         medium_free(&r->medium);
         free(r->boundary);
@@ -316,7 +349,7 @@ static void reset_run(dg_calc c) {
     r->nonlinear = r->ionic_computed = r->two_run = 0;
     memset(&r->solve, 0, sizeof r->solve);
     memset(&r->reference_solve, 0, sizeof r->reference_solve);
-    memset(&r->rf, 0, sizeof r->rf);
+    reaction_field_free(&r->rf);
     memset(&r->ionic, 0, sizeof r->ionic);
     r->coincident_pairs = 0;
     r->energy_grid = r->energy_coulombic = r->energy_self_reaction = NAN;
@@ -324,7 +357,7 @@ static void reset_run(dg_calc c) {
     r->energy_grid_reference = r->energy_solvation_two_run = NAN;
     r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
     r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
-    r->time_coulombic = 0.0;
+    r->time_coulombic = r->time_site_sums = 0.0;
     memset(&r->solve_parts, 0, sizeof r->solve_parts);
     memset(&r->reference_parts, 0, sizeof r->reference_parts);
 }
@@ -380,7 +413,8 @@ void calc_result_free(calc_result *r) {
     free(r->boundary);
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
-    free(r->site_potential);
-    r->boundary = NULL, r->site_potential = NULL;
+    free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
+    reaction_field_free(&r->rf);
+    r->boundary = NULL, r->site_potential = r->site_reaction = r->site_coulombic = NULL;
     r->boundary_count = r->site_count = 0;
 }

@@ -100,6 +100,8 @@ struct calc_result {
     dg_result reference_solve;
 
     double *site_potential; /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
+    double *site_reaction;  /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
+    double *site_coulombic; /* [site_count] kT/e with CALC_SITE_COULOMBIC, else NULL */
     size_t site_count, sites_outside;
 
     /* Wall seconds. */
@@ -107,7 +109,7 @@ struct calc_result {
         time_energies, time_reference;
     /* ... within the stages: the Coulombic energy (the reaction field's parts are in rf) and the
        solves' parts. */
-    double time_coulombic;
+    double time_coulombic, time_site_sums;
     calc_solve_parts solve_parts, reference_parts;
 };
 
@@ -122,8 +124,9 @@ struct dg_calc_s {
     phi_map focus;         /* DG_BOUNDARY_FOCUSING: the coarser map (owned) */
     double *site_xyz;      /* calc_set_sites; NULL = none */
     size_t site_count;
-    int map_copy; /* the program writes a double copy of a float potential (memory plan) */
-    int ran;      /* a run completed with a potential */
+    int site_columns; /* calc_site_column bits beyond the potential */
+    int map_copy;     /* the program writes a double copy of a float potential (memory plan) */
+    int ran;          /* a run completed with a potential */
     calc_hooks hooks;
     calc_result r;
     char error[2048];
@@ -139,11 +142,18 @@ void calc_result_free(calc_result *r);
 /* Equation name for the summary: "poisson", "linear_pb" or "nonlinear_pb". */
 const char *calc_equation_name(const calc_result *r);
 
+/* What the program's site list gets beside the potential (calc_set_sites): the reaction
+ * field's potential (the reaction field is then computed even when its energy is not asked
+ * for) and the Coulombic potential, as dg_calc_reaction_potentials_at and
+ * dg_calc_coulombic_potentials_at give them. */
+typedef enum calc_site_column { CALC_SITE_REACTION = 1, CALC_SITE_COULOMBIC = 2 } calc_site_column;
+
 /* For the program: the last run's state, stage hooks, site positions (copied; NULL = none) for
- * the site potentials computed with the energies, and the memory plan's map copy. */
+ * the site potentials computed with the energies (and the calc_site_column bits in columns),
+ * and the memory plan's map copy. */
 const calc_result *calc_state(dg_calc calc);
 void calc_set_hooks(dg_calc calc, const calc_hooks *hooks);
-int calc_set_sites(dg_calc calc, const double *xyz, size_t count);
+int calc_set_sites(dg_calc calc, const double *xyz, size_t count, int columns);
 void calc_set_map_copy(dg_calc calc, int map_copy);
 
 /* For the program's backend choice, made before any handle (and so any backend) exists: the

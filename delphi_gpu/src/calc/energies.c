@@ -15,19 +15,17 @@ double energy_grid(const phi_map *phi, const charge_list *charges) {
     return 0.5 * sum;
 }
 
-double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
-                           double temperature, long *coincident, char *msg, size_t msg_size) {
-    if (coincident) *coincident = 0;
+/* The charged atoms' positions (3 per atom) and charges, in atom order (malloc'ed; -1 when out
+ * of memory). */
+static long charged_atoms(const calc_molecule *mol, double **xyz_out, double **q_out) {
     long charged = 0;
     for (size_t i = 0; i < mol->count; ++i)
         charged += mol->atoms[i].charge != 0.0;
     double *xyz = malloc(((size_t)charged + 1) * 3 * sizeof *xyz);
     double *q = malloc(((size_t)charged + 1) * sizeof *q);
-    double *row = malloc(((size_t)charged + 1) * sizeof *row);
-    if (!xyz || !q || !row) {
-        free(xyz), free(q), free(row);
-        snprintf(msg, msg_size, "out of memory for %ld charged atoms", charged);
-        return NAN;
+    if (!xyz || !q) {
+        free(xyz), free(q);
+        return -1;
     }
     long k = 0;
     for (size_t i = 0; i < mol->count; ++i) {
@@ -35,9 +33,24 @@ double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double ep
         if (a->charge == 0.0) continue;
         xyz[3 * k] = a->x, xyz[3 * k + 1] = a->y, xyz[3 * k + 2] = a->z, q[k++] = a->charge;
     }
+    *xyz_out = xyz, *q_out = q;
+    return charged;
+}
+
+double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                           double temperature, long *coincident, char *msg, size_t msg_size) {
+    if (coincident) *coincident = 0;
+    double *xyz = NULL, *q = NULL;
+    const long charged = charged_atoms(mol, &xyz, &q);
+    double *row = charged >= 0 ? malloc(((size_t)charged + 1) * sizeof *row) : NULL;
+    if (!row) {
+        free(xyz), free(q);
+        snprintf(msg, msg_size, "out of memory for the charged atoms of %zu", mol->count);
+        return NAN;
+    }
     /* Row sums over the later atoms on the solver's backend, then a serial total: the same
        result for any backend, thread count and schedule. */
-    const dg_pair_request request = {xyz, charged, xyz, q, charged, 1, 1e-6};
+    const dg_pair_request request = {xyz, charged, xyz, q, charged, 1, COULOMB_MIN_DISTANCE};
     long close = 0;
     const int st = dg_stage_pair_potentials_on(solver, &request, row, &close, msg, msg_size);
     double sum = 0.0;
@@ -47,6 +60,32 @@ double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double ep
     if (st != DG_OK) return NAN;
     if (coincident) *coincident = close;
     return sum * epkt_at(temperature) / eps_in;
+}
+
+int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                            double temperature, const double *points, long count, double *out,
+                            long *close, char *msg, size_t msg_size) {
+    if (close) *close = 0;
+    if (count <= 0) return DG_OK;
+    double *xyz = NULL, *q = NULL;
+    const long charged = charged_atoms(mol, &xyz, &q);
+    if (charged < 0) {
+        snprintf(msg, msg_size, "out of memory for the charged atoms of %zu", mol->count);
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    int st = DG_OK;
+    if (charged == 0) {
+        for (long i = 0; i < count; ++i)
+            out[i] = 0.0;
+    } else {
+        const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_MIN_DISTANCE};
+        st = dg_stage_pair_potentials_on(solver, &request, out, close, msg, msg_size);
+        const double factor = epkt_at(temperature) / eps_in;
+        for (long i = 0; st == DG_OK && i < count; ++i)
+            out[i] *= factor;
+    }
+    free(xyz), free(q);
+    return st;
 }
 
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,

@@ -14,8 +14,12 @@
 /* 1/2 sum phi q over the charged grid points (repeated indices simply add). */
 double energy_grid(const phi_map *phi, const charge_list *charges);
 
-/* sum_{i<j} q_i q_j / (eps_in r_ij) * epkt.  Pairs closer than 1e-6 A are skipped and counted
- * in *coincident (may be NULL). */
+/* Charged atoms closer than this (A) to each other, or to a point where their potential is
+ * asked, are left out: an atom's own charge at its centre, coincident atoms. */
+#define COULOMB_MIN_DISTANCE 1e-6
+
+/* sum_{i<j} q_i q_j / (eps_in r_ij) * epkt.  Pairs closer than COULOMB_MIN_DISTANCE are
+ * skipped and counted in *coincident (may be NULL). */
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
                         long *coincident);
 
@@ -24,6 +28,15 @@ double energy_coulombic(const calc_molecule *mol, double eps_in, double temperat
  * message when the backend fails. */
 double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
                            double temperature, long *coincident, char *msg, size_t msg_size);
+
+/* Coulombic potential (kT/e) of the charged atoms in a uniform eps_in at points (3 per point,
+ * A): epkt / eps_in sum_i q_i / |x - r_i|, atoms closer than COULOMB_MIN_DISTANCE to a point
+ * left out and counted in *close (may be NULL).  At the charged atoms themselves,
+ * (1/2) sum_i q_i of it is the Coulombic energy.  On the solver's backend (NULL: a temporary
+ * CPU handle).  Returns a dg_status (msg says why). */
+int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                            double temperature, const double *points, long count, double *out,
+                            long *close, char *msg, size_t msg_size);
 
 typedef struct ionic_energy {
     double rho_phi_half; /* -1/2 sum rho_ion phi h^3 over the ion-accessible points */

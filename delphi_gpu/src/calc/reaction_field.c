@@ -137,6 +137,40 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     out->unprojected = unprojected;
     out->time_sites = projected - started;
     out->time_sums = omp_get_wtime() - projected;
-    free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz), free(atom_q);
-    return st == DG_OK ? 0 : -1;
+    free(point_q), free(field), free(point), free(atom_xyz), free(atom_q);
+    if (st != DG_OK) {
+        free(sigma), free(site);
+        return -1;
+    }
+    out->sigma = sigma, out->site = site;
+    return 0;
+}
+
+int reaction_field_potentials(const reaction_field *rf, double temperature, dg_solver solver,
+                              const double *points, long count, double *out, char *msg,
+                              size_t msg_size) {
+    if (count <= 0) return DG_OK;
+    const long charges = (long)rf->boundary_points;
+    if (charges == 0) {
+        for (long i = 0; i < count; ++i)
+            out[i] = 0.0;
+        return DG_OK;
+    }
+    if (!rf->sigma || !rf->site) {
+        snprintf(msg, msg_size, "the induced charges were not kept");
+        return DG_ERR_STATE;
+    }
+    const dg_pair_request request = {
+        points, count, rf->site, rf->sigma, charges, 0, nextafter(1e-9, INFINITY)};
+    const int st = dg_stage_pair_potentials_on(solver, &request, out, NULL, msg, msg_size);
+    if (st != DG_OK) return st;
+    const double epkt = epkt_at(temperature);
+    for (long i = 0; i < count; ++i)
+        out[i] *= epkt;
+    return DG_OK;
+}
+
+void reaction_field_free(reaction_field *rf) {
+    free(rf->sigma), free(rf->site);
+    memset(rf, 0, sizeof *rf);
 }

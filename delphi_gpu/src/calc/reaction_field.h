@@ -33,6 +33,10 @@ typedef struct reaction_field {
     size_t unprojected;             /* boundary points with no atom in reach (left in place) */
     double time_sites;              /* s, induced charges and surface sites (host threads) */
     double time_sums;               /* s, the boundary points x atoms sums (solve's backend) */
+    /* The induced charges themselves, kept for the reaction potential at other points
+       (reaction_field_potentials; freed by reaction_field_free): sigma_k in e and s_k in A. */
+    double *sigma; /* [boundary_points] */
+    double *site;  /* [3 * boundary_points] */
 } reaction_field;
 
 /* boundary: 0-based full indices of the dielectric-boundary points (all interior).  The
@@ -42,5 +46,16 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
                            const surface_model *sm, const calc_molecule *mol, double eps_in,
                            double eps_out, double temperature, dg_solver solver,
                            reaction_field *out, char *msg, size_t msg_size);
+
+/* The reaction field's potential (kT/e) at points (3 per point, A): the potential of the kept
+ * induced charges in vacuum, epkt sum_k sigma_k / |x - s_k|, pairs closer than 1e-9 A left out
+ * (as in the energy).  At the charged atoms, (1/2) sum_i q_i of it is the corrected energy.
+ * On the solver's backend (NULL: a temporary CPU handle).  Returns a dg_status (msg says why). */
+int reaction_field_potentials(const reaction_field *rf, double temperature, dg_solver solver,
+                              const double *points, long count, double *out, char *msg,
+                              size_t msg_size);
+
+/* Free the kept induced charges and clear *rf. */
+void reaction_field_free(reaction_field *rf);
 
 #endif /* HOST_REACTION_FIELD_H */

@@ -75,8 +75,74 @@ static void check_params(void) {
     CHECK(strlen(dg_calc_last_error(NULL)) > 0);
 }
 
+/* dg_calc_reaction_potentials_at and dg_calc_coulombic_potentials_at: their order of calls,
+ * argument checks, and their sums at the atoms against the energies. */
+static void check_site_sums(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    dg_calc c = NULL;
+    CHECK(dg_calc_create(&c, &p) == DG_OK);
+    double v[5];
+    CHECK(dg_calc_coulombic_potentials_at(c, xyz, 1, v) == DG_ERR_STATE);
+    CHECK(strstr(dg_calc_last_error(c), "no atoms") != NULL);
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, v) == DG_ERR_STATE);
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+    /* The Coulombic potential needs the atoms only; far away it is epkt/eps_in sum q/r. */
+    const double far[3] = {40.0, -25.0, 7.0};
+    CHECK(dg_calc_coulombic_potentials_at(c, far, 1, v) == DG_OK);
+    double direct = 0.0;
+    for (int i = 0; i < 4; ++i)
+        direct += charge[i] / sqrt(pow(far[0] - xyz[3 * i], 2) + pow(far[1] - xyz[3 * i + 1], 2) +
+                                   pow(far[2] - xyz[3 * i + 2], 2));
+    CHECK_REL(v[0], 166804.4928 / p.temperature / p.epsilon_in * direct, 1e-13);
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, v) == DG_ERR_STATE); /* no run yet */
+    dg_calc_result r;
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    /* At the atoms, half the charge-weighted sums are the energies. */
+    double rp[4], cp[4];
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 4, rp) == DG_OK);
+    CHECK(dg_calc_coulombic_potentials_at(c, xyz, 4, cp) == DG_OK);
+    double rsum = 0.0, csum = 0.0;
+    for (int i = 0; i < 4; ++i)
+        rsum += 0.5 * charge[i] * rp[i], csum += 0.5 * charge[i] * cp[i];
+    CHECK_REL(rsum, r.energies.reaction_field, 1e-12);
+    CHECK_REL(csum, r.energies.coulombic, 1e-12);
+    /* Far away (well outside the grid: the sums are analytic) the induced charges act as their
+       total at the molecule (their dipole, about 7 A times the total, adds 0.5 % at 1 400 A). */
+    const double away[3] = {1200.0, -700.0, 250.0};
+    CHECK(dg_calc_reaction_potentials_at(c, away, 1, v) == DG_OK);
+    const double distance = sqrt(pow(away[0] - 0.425, 2) + pow(away[1] - 0.275, 2) +
+                                 pow(away[2] - 0.425, 2)); /* from the atoms' centroid */
+    printf("reaction potential far away %.6f kT/e; its total induced charge %.6f e gives %.6f\n",
+           v[0], r.induced_charge, 166804.4928 / p.temperature * r.induced_charge / distance);
+    CHECK_REL(v[0], 166804.4928 / p.temperature * r.induced_charge / distance, 0.01);
+    /* Arguments: NULL output, negative count, a non-finite coordinate named; zero points. */
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, NULL) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_coulombic_potentials_at(c, NULL, 2, v) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_coulombic_potentials_at(c, xyz, -1, v) == DG_ERR_INVALID_ARGUMENT);
+    const double bad[6] = {0, 0, 0, 1, 2, INFINITY};
+    CHECK(dg_calc_reaction_potentials_at(c, bad, 2, v) == DG_ERR_NONFINITE_INPUT);
+    CHECK(strstr(dg_calc_last_error(c), "point 2: coordinate z") != NULL);
+    CHECK(dg_calc_coulombic_potentials_at(c, bad, 2, v) == DG_ERR_NONFINITE_INPUT);
+    CHECK(dg_calc_reaction_potentials_at(c, NULL, 0, v) == DG_OK);
+    /* New charges: no completed run until the next one. */
+    CHECK(dg_calc_set_charges(c, charge) == DG_OK);
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, v) == DG_ERR_STATE);
+    /* A run without the reaction-field energy has no induced charges to sum. */
+    p.energies = DG_ENERGY_GRID;
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, v) == DG_ERR_STATE);
+    CHECK(strstr(dg_calc_last_error(c), "DG_ENERGY_REACTION_FIELD") != NULL);
+    CHECK(dg_calc_coulombic_potentials_at(c, xyz, 4, v) == DG_OK);
+    CHECK(memcmp(v, cp, sizeof cp) == 0);
+    dg_calc_destroy(c);
+}
+
 int main(void) {
     check_params();
+    check_site_sums();
     dg_calc_params p;
     fixed_grid_params(&p);
     dg_calc c = NULL;

@@ -19,8 +19,10 @@ static void make_atoms(double *xyz, double *q, double *r) {
     }
 }
 
+/* A two-run calculation; rp and cp get the reaction-field and Coulombic potentials at the
+ * atoms (on the calculation's backend). */
 static int run(int backend, const double *xyz, const double *q, const double *r,
-               dg_calc_result *out) {
+               dg_calc_result *out, double *rp, double *cp) {
     dg_calc_params p;
     dg_calc_default_params(&p);
     p.scale = 2.0, p.perfil = 60;
@@ -33,6 +35,8 @@ static int run(int backend, const double *xyz, const double *q, const double *r,
     const dg_atoms atoms = {ATOMS, xyz, q, r};
     if (st == DG_OK) st = dg_calc_set_atoms(c, &atoms);
     if (st == DG_OK) st = dg_calc_run(c, out);
+    if (st == DG_OK) st = dg_calc_reaction_potentials_at(c, xyz, ATOMS, rp);
+    if (st == DG_OK) st = dg_calc_coulombic_potentials_at(c, xyz, ATOMS, cp);
     if (st != DG_OK) fprintf(stderr, "run: %s\n", dg_calc_last_error(c));
     dg_calc_destroy(c);
     return st;
@@ -47,8 +51,9 @@ int main(void) {
     double xyz[3 * ATOMS], q[ATOMS], r[ATOMS];
     make_atoms(xyz, q, r);
     dg_calc_result cpu, gpu, warm;
-    CHECK(run(DG_BACKEND_CPU, xyz, q, r, &cpu) == DG_OK);
-    CHECK(run(DG_BACKEND_CUDA, xyz, q, r, &gpu) == DG_OK);
+    double rp_cpu[ATOMS], cp_cpu[ATOMS], rp_gpu[ATOMS], cp_gpu[ATOMS];
+    CHECK(run(DG_BACKEND_CPU, xyz, q, r, &cpu, rp_cpu, cp_cpu) == DG_OK);
+    CHECK(run(DG_BACKEND_CUDA, xyz, q, r, &gpu, rp_gpu, cp_gpu) == DG_OK);
     CHECK(gpu.backend == DG_BACKEND_CUDA);
     printf("grid %d^3: grid energy cpu %.8f gpu %.8f; reaction field cpu %.8f gpu %.8f\n",
            gpu.grid.n, cpu.energies.grid, gpu.energies.grid, cpu.energies.reaction_field,
@@ -56,6 +61,22 @@ int main(void) {
     CHECK_REL(gpu.energies.grid, cpu.energies.grid, 1e-6);
     CHECK_REL(gpu.energies.reaction_field, cpu.energies.reaction_field, 1e-5);
     CHECK_REL(gpu.energies.solvation_two_run, cpu.energies.solvation_two_run, 1e-5);
+    /* Site sums on the device: the Coulombic ones the CPU's (the same terms in the same order);
+       the reaction field's from the device's own solve, half their charge-weighted sum its
+       energy. */
+    double rsum = 0.0, rdiff = 0.0, rmax = 0.0;
+    int unequal = 0;
+    for (int i = 0; i < ATOMS; ++i) {
+        CHECK_REL(cp_gpu[i], cp_cpu[i], 1e-13);
+        unequal += cp_gpu[i] != cp_cpu[i];
+        rsum += 0.5 * q[i] * rp_gpu[i];
+        rdiff = fmax(rdiff, fabs(rp_gpu[i] - rp_cpu[i])), rmax = fmax(rmax, fabs(rp_cpu[i]));
+    }
+    printf("reaction potentials at the atoms: largest |cpu - gpu| %.3g of max %.3g kT/e; "
+           "Coulombic potentials not bitwise equal: %d of %d\n",
+           rdiff, rmax, unequal, ATOMS);
+    CHECK_REL(rsum, gpu.energies.reaction_field, 1e-12);
+    CHECK(rdiff <= 1e-5 * rmax);
 
     /* One handle, warm: frames and charges equal fresh handles on the same grid. */
     dg_calc_params p;

@@ -29,4 +29,20 @@ static inline int file_exists(const char *path) {
     return access(path, F_OK) == 0;
 }
 
+/* A whole file as a NUL-terminated string (malloc'ed), or NULL. */
+static inline char *read_file(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    char *text = NULL;
+    long size = -1;
+    if (fseek(fp, 0, SEEK_END) == 0 && (size = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0)
+        text = malloc((size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, fp) == (size_t)size)
+        text[size] = '\0';
+    else
+        free(text), text = NULL;
+    fclose(fp);
+    return text;
+}
+
 #endif /* HOST_APP_TEST_H */

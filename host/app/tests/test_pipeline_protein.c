@@ -20,7 +20,7 @@ int main(void) {
     pipeline *d = calloc(1, sizeof *d), *f = calloc(1, sizeof *f);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
     int st = run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json",
-                         "--solvation-two-run", NULL);
+                         "--solvation-two-run", "--set", "site(a,q,p,r,c)", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = d->result;
     CHECK(r->status == CALC_OK);
@@ -53,6 +53,38 @@ int main(void) {
         CHECK(worst < 1e-6); /* real*4 in the file */
         map_grid_free(&m);
     }
+
+    /* site(r) and site(c): with the molecule's atoms as sites, sum q r / 2 is the corrected
+       reaction field and sum q c / 2 the Coulombic energy (the same sums in the other order),
+       and the frc file's comment lines say so. */
+    CHECK(r->site_reaction && r->site_coulombic);
+    if (r->site_reaction && r->site_coulombic) {
+        double rsum = 0.0, csum = 0.0;
+        for (size_t i = 0; i < r->site_count; ++i)
+            rsum += 0.5 * d->mol.atoms[i].charge * r->site_reaction[i],
+                csum += 0.5 * d->mol.atoms[i].charge * r->site_coulombic[i];
+        printf("site sums: reaction %.10f (energy %.10f), coulombic %.10f (energy %.10f) kT\n",
+               rsum, r->energy_reaction_field, csum, r->energy_coulombic);
+        CHECK_REL(rsum, r->energy_reaction_field, 1e-12);
+        CHECK_REL(csum, r->energy_coulombic, 1e-12);
+        char *frc = read_file("1ubq.frc");
+        const char *at = frc ? strstr(frc, "charge*reaction/2 = ") : NULL;
+        CHECK(at && fabs(atof(at + 20) / r->energy_reaction_field - 1.0) < 1e-8);
+        at = frc ? strstr(frc, "charge*coulombic/2 = ") : NULL;
+        CHECK(at && fabs(atof(at + 21) / r->energy_coulombic - 1.0) < 1e-8);
+        free(frc);
+    }
+    /* site(r) without energy(s): the reaction field is computed for the column all the same,
+       from the same solve, so the column is the same. */
+    pipeline *e = calloc(1, sizeof *e);
+    st = run_program(e, 0, (char *)prm, "--quiet", "--energy", "g", "--set", "site(r)", "--frc",
+                     "r_only.frc", "--phi", "r_only.phi", NULL);
+    CHECK(st == EXIT_OK && e->result && e->result->site_reaction && !e->result->site_coulombic);
+    if (st == EXIT_OK && e->result->site_reaction && r->site_reaction)
+        CHECK(memcmp(e->result->site_reaction, r->site_reaction, r->site_count * sizeof(double)) ==
+              0);
+    pipeline_free(e);
+    free(e);
 
     st = run_program(f, 0, (char *)prm, "--quiet", "--precision", "float", "--maxc", "0.001",
                      "--json", "float.json", NULL);

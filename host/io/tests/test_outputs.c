@@ -43,9 +43,11 @@ static void test_sites(void) {
     double phi[3] = {1.25, -3.5e-3, 2.0e4};
     double field[9] = {1, 2, 3, -4, -5, -6, 0.5, 0.25, 0.125};
     io_error err;
-    CHECK_OK(sites_write("sites.frc", &mol, phi, NULL, "test sites", &err), err);
-    CHECK_OK(sites_write("field.frc", &mol, phi, field, NULL, &err), err);
-    CHECK(sites_write("none.frc", &mol, NULL, NULL, NULL, &err) == IO_ERR_INPUT);
+    const site_values plain = {phi, NULL, NULL, NULL}, with_field = {phi, NULL, NULL, field};
+    const site_values none = {NULL, NULL, NULL, NULL};
+    CHECK_OK(sites_write("sites.frc", &mol, &plain, "test sites", &err), err);
+    CHECK_OK(sites_write("field.frc", &mol, &with_field, NULL, &err), err);
+    CHECK(sites_write("none.frc", &mol, &none, NULL, &err) == IO_ERR_INPUT);
     CHECK(!file_exists("none.frc"));
 
     /* Read the lines back: 11 (or 14) fields each, values to printed precision. */
@@ -88,8 +90,55 @@ static void test_sites(void) {
         CHECK_NEAR(sum, 0.5 * (0.5 * 1.25 + 1.0 * 3.5e-3), 1e-9);
     }
     char *text = read_text("sites.frc");
-    if (text) CHECK_CONTAINS(text, "# test sites\n");
+    if (text) {
+        CHECK_CONTAINS(text, "# test sites\n");
+        CHECK(!strstr(text, "reaction") && !strstr(text, "coulombic"));
+    }
     free(text);
+
+    /* The reaction and Coulombic columns, between the potential and the field, with their sums
+       on comment lines before the last. */
+    const double reaction[3] = {-2.5, 0.75, 1e3}, coulombic[3] = {10.0, -4.0, 0.0};
+    const site_values all = {phi, reaction, coulombic, field};
+    CHECK_OK(sites_write("all.frc", &mol, &all, NULL, &err), err);
+    FILE *fp = fopen("all.frc", "r");
+    CHECK(fp != NULL);
+    int n = 0;
+    double rsum = NAN, csum = NAN, psum = NAN;
+    char line[512], last[512] = "";
+    while (fp && fgets(line, sizeof line, fp)) {
+        if (line[0] == '#') {
+            const char *e;
+            if ((e = strstr(line, "charge*reaction/2 = "))) rsum = atof(e + 20);
+            if ((e = strstr(line, "charge*coulombic/2 = "))) csum = atof(e + 21);
+            if ((e = strstr(line, "charge*potential/2 = "))) psum = atof(e + 21);
+            if (strstr(line, "x(A)"))
+                CHECK_CONTAINS(line, "potential(kT/e) reaction(kT/e) coulombic(kT/e) Ex");
+            snprintf(last, sizeof last, "%s", line);
+            continue;
+        }
+        char rec[8], name[8], res[8], chain[4];
+        int serial, resnum;
+        double x, y, z, q, p, rp, cp, ex, ey, ez;
+        const int got =
+            sscanf(line, "%7s %d %7s %7s %3s %d %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", rec,
+                   &serial, name, res, chain, &resnum, &x, &y, &z, &q, &p, &rp, &cp, &ex, &ey, &ez);
+        CHECK(got == 16);
+        if (n < 3 && got == 16) {
+            CHECK_NEAR(p, phi[n], 1e-6 * fabs(phi[n]));
+            CHECK_NEAR(rp, reaction[n], 1e-6 * fabs(reaction[n]));
+            CHECK_NEAR(cp, coulombic[n], 1e-6 * fabs(coulombic[n]));
+            CHECK_NEAR(ex, field[3 * n], 1e-7);
+            CHECK_NEAR(ez, field[3 * n + 2], 1e-7);
+        }
+        n++;
+    }
+    if (fp) fclose(fp);
+    CHECK(n == 3);
+    CHECK_NEAR(rsum, 0.5 * (0.5 * -2.5 - 1.0 * 0.75), 1e-9);
+    CHECK_NEAR(csum, 0.5 * (0.5 * 10.0 + 1.0 * 4.0), 1e-9);
+    CHECK_NEAR(psum, 0.5 * (0.5 * 1.25 + 1.0 * 3.5e-3), 1e-9);
+    CHECK(strstr(last, "# sites 3,") == last);
 }
 
 static void test_log(void) {
