@@ -47,6 +47,12 @@ static dg_grid_charge *merge_charges(const charge_list *c, const long *boundary,
     return list;
 }
 
+/* Pairs of an induced charge and an atom (or a point) at most this far apart (A) add nothing:
+ * a site on an atom centre. */
+static double closest_pair(void) {
+    return nextafter(1e-9, INFINITY);
+}
+
 static double charge_at(const dg_grid_charge *list, long count, long w) {
     long lo = 0, hi = count - 1;
     while (lo <= hi) {
@@ -125,8 +131,8 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     const double projected = omp_get_wtime();
     /* The boundary points x atoms sums on the solve's backend; pairs closer than 1e-9 A (a site
        on an atom centre) add nothing. */
-    const dg_pair_request request = {
-        site, (long)boundary_count, atom_xyz, atom_q, (long)charged, 0, nextafter(1e-9, INFINITY)};
+    const dg_pair_request request = {site, (long)boundary_count, atom_xyz, atom_q, (long)charged,
+                                     0,    closest_pair()};
     if (st == DG_OK) st = dg_stage_pair_potentials_on(solver, &request, field, NULL, msg, msg_size);
     double total = 0.0, energy = 0.0;
     if (st == DG_OK)
@@ -160,8 +166,8 @@ int reaction_field_potentials(const reaction_field *rf, double temperature, dg_s
         snprintf(msg, msg_size, "the induced charges were not kept");
         return DG_ERR_STATE;
     }
-    const dg_pair_request request = {
-        points, count, rf->site, rf->sigma, charges, 0, nextafter(1e-9, INFINITY)};
+    const dg_pair_request request = {points,  count, rf->site,      rf->sigma,
+                                     charges, 0,     closest_pair()};
     const int st = dg_stage_pair_potentials_on(solver, &request, out, NULL, msg, msg_size);
     if (st != DG_OK) return st;
     const double epkt = epkt_at(temperature);
