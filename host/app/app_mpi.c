@@ -102,6 +102,7 @@ void app_mpi_quiet_outputs(run_settings *s) {
     if (app_mpi_rank() == 0) return;
     s->map_count = 0;
     s->frc_out_file[0] = '\0';
+    s->scrg_out_file[0] = '\0';
     s->json_file[0] = '\0';
     s->log_file[0] = '\0';
     s->quiet = 1;

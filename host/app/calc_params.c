@@ -59,7 +59,7 @@ void calc_params_from_settings(const run_settings *s, dg_calc_params *p) {
     }
     p->boundary = s->bndcon;
     p->energies = DG_ENERGY_GRID | (s->energy_coulombic ? DG_ENERGY_COULOMBIC : 0) |
-                  (s->energy_solvation ? DG_ENERGY_REACTION_FIELD : 0) |
+                  (s->energy_solvation || s->scrg_out_file[0] ? DG_ENERGY_REACTION_FIELD : 0) |
                   (s->energy_ionic ? DG_ENERGY_IONIC : 0);
     p->solvation_two_run = s->solvation_two_run;
     calc_options_from_settings(s, &p->solver);

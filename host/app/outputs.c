@@ -8,6 +8,7 @@
 #include "io_maps.h"
 #include "io_settings.h"
 #include "io_sites.h"
+#include "io_surface_charges.h"
 #include "io_summary.h"
 #include "run_checks.h"
 
@@ -70,6 +71,19 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
         free(field);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
+    }
+    if (st == IO_OK && s->scrg_out_file[0]) {
+        const reaction_field *rf = &r->rf;
+        if (rf->boundary_points > 0 && !rf->sigma)
+            return io_fail(err, IO_ERR_INPUT, s->scrg_out_file, 0, NULL,
+                           "the induced surface charges were not computed");
+        const surface_charges charges = {rf->boundary_points, r->grid.n, r->boundary, rf->site,
+                                         rf->sigma,           rf->shares};
+        st = surface_charges_write(s->scrg_out_file, &charges,
+                                   "delphi-gpu induced surface charges of the reaction field", err);
+        if (st == IO_OK)
+            log_info(log, "surface charges written: %s (%zu charges)", s->scrg_out_file,
+                     rf->boundary_points);
     }
     return st;
 }

@@ -18,6 +18,7 @@
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "io_sites.h"
+#include "io_surface_charges.h"
 #include "io_summary.h"
 
 #endif /* HOST_IO_H */

@@ -180,8 +180,8 @@ static int apply_in(param_context *ctx, const func_args *a) {
 
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"eps",    "modpdb", "modpdb4", "srf",  "scrg",
-                                        "energy", "unpdb",  "unfrc",   "gcrg", "log"};
+    static const char *not_written[] = {"eps",   "modpdb", "modpdb4", "srf", "energy",
+                                        "unpdb", "unfrc",  "gcrg",    "log"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -221,6 +221,16 @@ static int apply_out(param_context *ctx, const func_args *a) {
                     format);
         snprintf(ctx->s->frc_out_file, SETTINGS_PATH_MAX, "%s",
                  file ? file : SETTINGS_DEFAULT_FRC_OUT);
+        return IO_OK;
+    }
+    if (strcmp(kind, "scrg") == 0) {
+        if (format)
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: out(scrg): format=%s ignored (the surface charges are written in this "
+                    "program's plain-text layout)",
+                    params_where(ctx), format);
+        snprintf(ctx->s->scrg_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_SCRG_OUT);
         return IO_OK;
     }
     for (size_t i = 0; i < sizeof not_written / sizeof not_written[0]; i++)

@@ -14,9 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",
-    "dx",     "cube",    "frc",     "json",   "log",    "backend",   "precision",
-    "device", "threads", "surface", "energy", "solver", "nonlinear",
+    "set",       "pqr",    "pdb",     "siz",     "crg",    "phi-in", "phi",
+    "dx",        "cube",   "frc",     "scrg",    "json",   "log",    "backend",
+    "precision", "device", "threads", "surface", "energy", "solver", "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -178,6 +178,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         return params_add_map(&ctx, format, value);
     } else if (!strcmp(name, "frc"))
         snprintf(s->frc_out_file, sizeof s->frc_out_file, "%s", value);
+    else if (!strcmp(name, "scrg"))
+        snprintf(s->scrg_out_file, sizeof s->scrg_out_file, "%s", value);
     else if (!strcmp(name, "json"))
         snprintf(s->json_file, sizeof s->json_file, "%s", value);
     else if (!strcmp(name, "log"))

@@ -22,6 +22,7 @@ const char *settings_usage(void) {
            "  --dx FILE               potential map, OpenDX\n"
            "  --cube FILE             potential map, Gaussian cube\n"
            "  --frc FILE              site potentials at the atoms\n"
+           "  --scrg FILE             the induced surface charges (as out(scrg))\n"
            "  --json FILE             machine-readable summary\n"
            "  --log FILE              copy of the log\n"
            "Solver:\n"

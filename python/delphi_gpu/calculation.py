@@ -302,6 +302,19 @@ class Calculation:
         "reaction_field" energy.  At the charged atoms, sum(q * it) / 2 is that energy."""
         return self._sums_at("dg_calc_reaction_potentials_at", points)
 
+    def induced_charges(self):
+        """The last run's induced surface charges (DelPhi's out(scrg)): positions (M, 3) in
+        Angstrom on the molecular surface and charges (M,) in e; needs the "reaction_field"
+        energy.  The reaction-field potential anywhere is their Coulomb potential in vacuum."""
+        fn = self._lib.function("dg_calc_induced_charges")
+        count = ctypes.c_long(0)
+        self._check(fn(self._live(), ctypes.byref(count), None, None), "dg_calc_induced_charges")
+        positions = np.empty((count.value, 3), dtype=np.float64)
+        charges = np.empty(count.value, dtype=np.float64)
+        self._check(fn(self._live(), ctypes.byref(count), _ptr(positions), _ptr(charges)),
+                    "dg_calc_induced_charges")
+        return positions, charges
+
     def coulombic_potentials_at(self, points):
         """Coulombic potential (kT/e) at points (M, 3) of the atoms' charges in a uniform
         epsilon_in (DelPhi's site(c)); an atom's own charge at its centre is left out."""

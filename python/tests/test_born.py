@@ -62,6 +62,14 @@ def test_born_reaction_and_coulombic_potentials(backend):
                                    rtol=1e-14)
         # Outside, the two add up to the solved potential (q / (eps_out r)).
         np.testing.assert_allclose(rp[1:3] + cp[1:3], calc.potentials_at(points[1:3]), rtol=0.03)
+        # The induced charges themselves: on the sphere, summing to the induced charge, and
+        # their Coulomb potential in vacuum the reaction potential.
+        where, sigma = calc.induced_charges()
+        assert sigma.shape == (res.boundary_points,) and where.shape == (res.boundary_points, 3)
+        np.testing.assert_allclose(np.linalg.norm(where, axis=1), 2.0, rtol=1e-9)
+        assert sigma.sum() == pytest.approx(res.induced_charge, rel=1e-12)
+        direct = EPKT * (sigma / np.linalg.norm(where - np.array(points[1]), axis=1)).sum()
+        assert rp[1] == pytest.approx(direct, rel=1e-12)
         with pytest.raises(dg.InvalidInputError, match="point 2: coordinate y"):
             calc.reaction_potentials_at([[0.0, 0.0, 0.0], [1.0, np.nan, 0.0]])
     # Without the reaction-field energy the induced charges are not there to sum.
@@ -69,6 +77,8 @@ def test_born_reaction_and_coulombic_potentials(backend):
         calc.run()
         with pytest.raises(dg.DelphiGpuError, match="did not compute the reaction field"):
             calc.reaction_potentials_at([[0.0, 0.0, 0.0]])
+        with pytest.raises(dg.DelphiGpuError, match="did not compute the reaction field"):
+            calc.induced_charges()
         assert calc.coulombic_potentials_at([[0.0, 3.0, 4.0]])[0] == pytest.approx(EPKT / 5.0)
 
 

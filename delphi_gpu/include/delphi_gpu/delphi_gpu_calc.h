@@ -234,6 +234,13 @@ DG_API int dg_calc_reaction_potentials_at(dg_calc calc, const double *points, lo
 DG_API int dg_calc_coulombic_potentials_at(dg_calc calc, const double *points, long count,
                                            double *potential);
 
+/** The last run's induced surface charges (those of the corrected reaction field, DelPhi's
+ *  out(scrg)): *count gets their number (one per dielectric-boundary point); position (3 per
+ *  charge, Angstrom, on the molecular surface) and charge (e) receive them when not NULL
+ *  (arrays of at least *count).  Needs a run with DG_ENERGY_REACTION_FIELD (else
+ *  DG_ERR_STATE). */
+DG_API int dg_calc_induced_charges(dg_calc calc, long *count, double *position, double *charge);
+
 #ifdef __cplusplus
 }
 #endif

@@ -364,13 +364,33 @@ static int check_points(dg_calc c, const double *points, long count) {
     return DG_OK;
 }
 
-int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, double *potential) {
-    int st = have_potential(c, potential);
+/* A completed run that computed the reaction field (its induced charges are kept). */
+static int have_reaction_field(dg_calc c, const void *out) {
+    int st = have_potential(c, out);
     if (st != DG_OK) return st;
     if (isnan(c->r.energy_reaction_field))
         return calc_fail(c, DG_ERR_STATE,
                          "the last run did not compute the reaction field (energies without "
                          "DG_ENERGY_REACTION_FIELD)");
+    return DG_OK;
+}
+
+int dg_calc_induced_charges(dg_calc c, long *count, double *position, double *charge) {
+    if (c && !count) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "count is NULL");
+    int st = have_reaction_field(c, count);
+    if (st != DG_OK) return st;
+    const reaction_field *rf = &c->r.rf;
+    *count = (long)rf->boundary_points;
+    if (position && rf->boundary_points)
+        memcpy(position, rf->site, 3 * rf->boundary_points * sizeof *position);
+    if (charge && rf->boundary_points)
+        memcpy(charge, rf->sigma, rf->boundary_points * sizeof *charge);
+    return DG_OK;
+}
+
+int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, double *potential) {
+    int st = have_reaction_field(c, potential);
+    if (st != DG_OK) return st;
     if ((st = check_points(c, points, count)) != DG_OK) return st;
     char msg[1024];
     st = reaction_field_potentials(&c->r.rf, c->params.temperature, c->solver, points, count,

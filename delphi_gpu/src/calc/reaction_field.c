@@ -143,12 +143,14 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     out->unprojected = unprojected;
     out->time_sites = projected - started;
     out->time_sums = omp_get_wtime() - projected;
-    free(point_q), free(field), free(point), free(atom_xyz), free(atom_q);
+    free(point_q), free(point), free(atom_xyz), free(atom_q);
     if (st != DG_OK) {
-        free(sigma), free(site);
+        free(sigma), free(site), free(field);
         return -1;
     }
-    out->sigma = sigma, out->site = site;
+    for (size_t k = 0; k < boundary_count; ++k)
+        field[k] = 0.5 * epkt * (sigma[k] * field[k]);
+    out->sigma = sigma, out->site = site, out->shares = field;
     return 0;
 }
 
@@ -177,6 +179,6 @@ int reaction_field_potentials(const reaction_field *rf, double temperature, dg_s
 }
 
 void reaction_field_free(reaction_field *rf) {
-    free(rf->sigma), free(rf->site);
+    free(rf->sigma), free(rf->site), free(rf->shares);
     memset(rf, 0, sizeof *rf);
 }

@@ -34,9 +34,12 @@ typedef struct reaction_field {
     double time_sites;              /* s, induced charges and surface sites (host threads) */
     double time_sums;               /* s, the boundary points x atoms sums (solve's backend) */
     /* The induced charges themselves, kept for the reaction potential at other points
-       (reaction_field_potentials; freed by reaction_field_free): sigma_k in e and s_k in A. */
-    double *sigma; /* [boundary_points] */
-    double *site;  /* [3 * boundary_points] */
+       (reaction_field_potentials) and the program's out(scrg) (freed by reaction_field_free):
+       sigma_k in e, s_k in A, and each one's part of the energy,
+       (epkt/2) sigma_k sum_i q_i / |s_k - r_i| in kT (their sum is `energy` up to rounding). */
+    double *sigma;  /* [boundary_points] */
+    double *site;   /* [3 * boundary_points] */
+    double *shares; /* [boundary_points] */
 } reaction_field;
 
 /* boundary: 0-based full indices of the dielectric-boundary points (all interior).  The

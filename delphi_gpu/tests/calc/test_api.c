@@ -108,6 +108,24 @@ static void check_site_sums(void) {
         rsum += 0.5 * charge[i] * rp[i], csum += 0.5 * charge[i] * cp[i];
     CHECK_REL(rsum, r.energies.reaction_field, 1e-12);
     CHECK_REL(csum, r.energies.coulombic, 1e-12);
+    /* The induced charges themselves: their count, total, and potential at the first atom. */
+    long count = -1;
+    CHECK(dg_calc_induced_charges(c, &count, NULL, NULL) == DG_OK);
+    CHECK(count == r.boundary_points && count > 0);
+    double *where = malloc((size_t)(3 * count + 1) * sizeof *where);
+    double *sigma = malloc((size_t)(count + 1) * sizeof *sigma);
+    CHECK(where && sigma && dg_calc_induced_charges(c, &count, where, sigma) == DG_OK);
+    double total = 0.0, at_first = 0.0;
+    for (long k = 0; where && sigma && k < count; ++k) {
+        total += sigma[k];
+        at_first +=
+            sigma[k] / sqrt(pow(xyz[0] - where[3 * k], 2) + pow(xyz[1] - where[3 * k + 1], 2) +
+                            pow(xyz[2] - where[3 * k + 2], 2));
+    }
+    CHECK_REL(total, r.induced_charge, 1e-12);
+    CHECK_REL(166804.4928 / p.temperature * at_first, rp[0], 1e-12);
+    free(where), free(sigma);
+    CHECK(dg_calc_induced_charges(c, NULL, NULL, NULL) == DG_ERR_INVALID_ARGUMENT);
     /* Far away (well outside the grid: the sums are analytic) the induced charges act as their
        total at the molecule (their dipole, about 7 A times the total, adds 0.5 % at 1 400 A). */
     const double away[3] = {1200.0, -700.0, 250.0};
@@ -135,6 +153,7 @@ static void check_site_sums(void) {
     CHECK(dg_calc_run(c, &r) == DG_OK);
     CHECK(dg_calc_reaction_potentials_at(c, xyz, 1, v) == DG_ERR_STATE);
     CHECK(strstr(dg_calc_last_error(c), "DG_ENERGY_REACTION_FIELD") != NULL);
+    CHECK(dg_calc_induced_charges(c, &count, NULL, NULL) == DG_ERR_STATE);
     CHECK(dg_calc_coulombic_potentials_at(c, xyz, 4, v) == DG_OK);
     CHECK(memcmp(v, cp, sizeof cp) == 0);
     dg_calc_destroy(c);

@@ -19,8 +19,9 @@
 int main(void) {
     pipeline *d = calloc(1, sizeof *d), *f = calloc(1, sizeof *f);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    int st = run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json",
-                         "--solvation-two-run", "--set", "site(a,q,p,r,c)", NULL);
+    int st =
+        run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json", "--solvation-two-run",
+                    "--set", "site(a,q,p,r,c)", "--scrg", "1ubq.scrg", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = d->result;
     CHECK(r->status == CALC_OK);
@@ -74,6 +75,33 @@ int main(void) {
         CHECK(at && fabs(atof(at + 21) / r->energy_coulombic - 1.0) < 1e-8);
         free(frc);
     }
+    /* out(scrg): a line per boundary point, its grid indices those of the point, the charges
+       summing to the induced charge and their energies to the corrected reaction field. */
+    FILE *scrg = fopen("1ubq.scrg", "r");
+    CHECK(scrg != NULL);
+    size_t lines = 0, indices_right = 0;
+    double qsum = 0.0, esum = 0.0, footer_e = NAN;
+    char line[512];
+    while (scrg && fgets(line, sizeof line, scrg)) {
+        const char *at = strstr(line, "sum of energy = ");
+        if (at) footer_e = atof(at + 16);
+        long k, i, j, l;
+        double x, y, z, q, e;
+        if (line[0] == '#' || sscanf(line, "%ld %ld %ld %ld %lf %lf %lf %lf %lf", &k, &i, &j, &l,
+                                     &x, &y, &z, &q, &e) != 9)
+            continue;
+        const long n = r->grid.n;
+        if (k >= 1 && (size_t)k <= r->boundary_count)
+            indices_right += r->boundary[k - 1] == i - 1 + n * (j - 1 + n * (l - 1));
+        qsum += q, esum += e, ++lines;
+    }
+    if (scrg) fclose(scrg);
+    printf("scrg: %zu charges, total %.6f e (%.6f), energies %.6f kT (%.6f)\n", lines, qsum,
+           r->rf.total_induced_charge, esum, r->energy_reaction_field);
+    CHECK(lines == r->boundary_count && indices_right == lines);
+    CHECK_NEAR(qsum, r->rf.total_induced_charge, 1e-5);
+    CHECK_REL(esum, r->energy_reaction_field, 1e-6);
+    CHECK_REL(footer_e, r->energy_reaction_field, 1e-8);
     /* site(r) without energy(s): the reaction field is computed for the column all the same,
        from the same solve, so the column is the same. */
     pipeline *e = calloc(1, sizeof *e);

@@ -141,6 +141,52 @@ static void test_sites(void) {
     CHECK(strstr(last, "# sites 3,") == last);
 }
 
+/* out(scrg): one line per charge with its 1-based grid indices, position, charge and energy;
+ * the totals on the last comment line; an empty list is a file with no charges. */
+static void test_surface_charges(void) {
+    const long point[3] = {0, 5 + 7 * (3 + 7 * 2), 7 * 7 * 7 - 1}; /* grid of 7^3 */
+    const double site[9] = {1.5, -2.25, 3.0, 10.0, 20.0, -30.125, 0.0, 0.0, 0.0};
+    const double charge[3] = {1.25e-3, -2.5e-2, 4.0e-4}, energy[3] = {-0.5, 2.0, -1.25e-2};
+    const surface_charges c = {3, 7, point, site, charge, energy};
+    io_error err;
+    CHECK_OK(surface_charges_write("s.scrg", &c, "test charges", &err), err);
+    FILE *fp = fopen("s.scrg", "r");
+    CHECK(fp != NULL);
+    char line[512], last[512] = "";
+    int n = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        if (line[0] == '#') {
+            snprintf(last, sizeof last, "%s", line);
+            continue;
+        }
+        long index, i, j, k;
+        double x, y, z, q, e;
+        CHECK(sscanf(line, "%ld %ld %ld %ld %lf %lf %lf %lf %lf", &index, &i, &j, &k, &x, &y, &z,
+                     &q, &e) == 9);
+        if (n < 3) {
+            CHECK(index == n + 1);
+            CHECK(i - 1 + 7 * (j - 1 + 7 * (k - 1)) == point[n]);
+            CHECK_NEAR(y, site[3 * n + 1], 1e-4);
+            CHECK_NEAR(q, charge[n], 1e-7 * fabs(charge[n]));
+            CHECK_NEAR(e, energy[n], 1e-7 * fabs(energy[n]));
+        }
+        n++;
+    }
+    if (fp) fclose(fp);
+    CHECK(n == 3);
+    CHECK(strstr(last, "# charges 3, total charge = ") == last);
+    const char *at = strstr(last, "sum of energy = ");
+    CHECK(at && fabs(atof(at + 16) - (-0.5 + 2.0 - 1.25e-2)) < 1e-9);
+    const surface_charges none = {0, 7, NULL, NULL, NULL, NULL};
+    CHECK_OK(surface_charges_write("none.scrg", &none, NULL, &err), err);
+    char *text = read_text("none.scrg");
+    CHECK(text && strstr(text, "# charges 0,"));
+    free(text);
+    const surface_charges broken = {2, 7, point, NULL, charge, energy};
+    CHECK(surface_charges_write("broken.scrg", &broken, NULL, &err) == IO_ERR_INPUT);
+    CHECK(!file_exists("broken.scrg"));
+}
+
 static void test_log(void) {
     io_log log;
     io_error err;
@@ -243,6 +289,7 @@ static void test_atomic_file(void) {
 int main(void) {
     test_enter_scratch("outputs");
     test_sites();
+    test_surface_charges();
     test_log();
     test_atomic_file();
     return test_finish("host_io_outputs");

@@ -153,6 +153,7 @@ static void test_functions(void) {
         "out(phi,file=\"a.phi\")\n"
         "out(phi, file=\"a.dx\", format=dx), out(phi,file=\"a.cube\",format=cube)\n"
         "out(frc,file=\"x.frc\")\n"
+        "out(scrg,file=\"charges.txt\",format=pdb)\n"
         "out(eps,file=\"eps.map\")\n"
         "energy(g,s,c,ion)\n"
         "site(a,p,f,r,Coulomb,rf,i)\n"
@@ -172,7 +173,8 @@ static void test_functions(void) {
     CHECK(s.maps[0].format == MAP_DELPHI && strcmp(s.maps[0].path, "a.phi") == 0);
     CHECK(s.maps[1].format == MAP_DX && strcmp(s.maps[1].path, "a.dx") == 0);
     CHECK(s.maps[2].format == MAP_CUBE && strcmp(s.maps[2].path, "a.cube") == 0);
-    CHECK(strcmp(s.frc_out_file, "x.frc") == 0);
+    CHECK(strcmp(s.frc_out_file, "x.frc") == 0 && strcmp(s.scrg_out_file, "charges.txt") == 0);
+    CHECK(notes_contain(&notes, "format=pdb ignored"));
     CHECK(notes_contain(&notes, "out(eps)"));
     CHECK(s.energy_grid && s.energy_solvation && s.energy_coulombic && s.energy_ionic);
     CHECK(s.site_field == 1 && s.site_reaction == 1 && s.site_coulombic == 1);
@@ -183,13 +185,14 @@ static void test_functions(void) {
 
     /* Defaults of unnamed files; center(); in(pqr) and in(pdb,...,format=pqr). */
     rc = parse("func2.prm",
-               "in(phi), out(phi), out(frc), center(1,2,3), energy(grid,solvation)\n"
+               "in(phi), out(phi), out(frc), out(scrg), center(1,2,3), energy(grid,solvation)\n"
                "in(pdb,file=\"x.pqr\",format=pqr)\n",
                &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(strcmp(s.phi_in_file, "fort.18") == 0);
     CHECK(s.map_count == 1 && strcmp(s.maps[0].path, "fort.14") == 0);
-    CHECK(strcmp(s.frc_out_file, "fort.16") == 0);
+    CHECK(strcmp(s.frc_out_file, "fort.16") == 0 && strcmp(s.scrg_out_file, "scrg.dat") == 0);
+    CHECK(!notes_contain(&notes, "out(scrg)"));
     CHECK(s.center_mode == 2 && s.center[2] == 3.0);
     CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
     CHECK(strcmp(s.pqr_file, "x.pqr") == 0 && s.pdb_file[0] == '\0');
