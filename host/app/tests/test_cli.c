@@ -32,10 +32,10 @@ int main(void) {
                "ATOM      1  A   ION     1       0.000   0.000   0.000  1.0000 2.0000\n"
                "ATOM      2  B   ION     2       9.000   0.000   0.000 -1.0000 1.0000\n");
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "21", "--scale", "2", "--set",
-                      "acenter(0,0,0)", "--phi", "b.phi", "--frc", "b.frc",
+                      "acenter(0,0,0)", "--phi", "b.phi", "--frc", "b.frc", "--scrg", "b.scrg",
                       NULL) == EXIT_BAD_INPUT);
     CHECK(p->calc_status == CALC_BAD_INPUT && strstr(p->message, "two.pqr line 2"));
-    CHECK(!file_exists("b.phi") && !file_exists("b.frc"));
+    CHECK(!file_exists("b.phi") && !file_exists("b.frc") && !file_exists("b.scrg"));
     pipeline_free(p);
 
     /* A malformed atom line: status 1, and neither the summary nor the log file is left. */
