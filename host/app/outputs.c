@@ -41,6 +41,23 @@ static void site_field(const phi_map *phi, const atom *a, double e[3]) {
     }
 }
 
+/* DelPhi's atomic potential (site(atpo)): at a charged site (|q| >= 1e-6 e) the mean of the
+ * potential at the six points min(radius, distance) A away along the axes, which averages out
+ * the grid's potential of the site's own charge at its centre; at other sites the potential
+ * there.  NaN when a point is outside the grid. */
+static double site_atomic(const phi_map *phi, const atom *a, double distance, double at_site) {
+    if (!(fabs(a->charge) >= 1e-6)) return at_site;
+    const double d = fmin(a->radius, distance);
+    double sum = 0.0;
+    for (int k = 0; k < 6; ++k) {
+        double p[3] = {a->x, a->y, a->z}, v;
+        p[k / 2] += k % 2 ? d : -d;
+        if (phi_map_interpolate(phi, p, &v)) return NAN;
+        sum += v;
+    }
+    return sum / 6.0;
+}
+
 int outputs_write(const run_settings *s, const calc_result *r, const molecule *mol,
                   const molecule *sites, io_log *log, io_error *err) {
     int st = IO_OK;
@@ -58,17 +75,20 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
     }
     if (s->frc_out_file[0] && r->site_potential) {
         const molecule *list = sites ? sites : mol;
-        double *field = NULL;
-        if (s->site_field) {
-            field = malloc((list->count + 1) * 3 * sizeof *field);
-            if (!field)
-                return io_fail(err, IO_ERR_MEMORY, s->frc_out_file, 0, NULL, "out of memory");
-            for (size_t i = 0; i < list->count; ++i)
-                site_field(&r->phi, &list->atoms[i], field + 3 * i);
+        double *field = s->site_field ? malloc((list->count + 1) * 3 * sizeof *field) : NULL;
+        double *atomic = s->site_atomic ? malloc((list->count + 1) * sizeof *atomic) : NULL;
+        if ((s->site_field && !field) || (s->site_atomic && !atomic)) {
+            free(field), free(atomic);
+            return io_fail(err, IO_ERR_MEMORY, s->frc_out_file, 0, NULL, "out of memory");
         }
-        const site_values values = {r->site_potential, r->site_reaction, r->site_coulombic, field};
+        for (size_t i = 0; field && i < list->count; ++i)
+            site_field(&r->phi, &list->atoms[i], field + 3 * i);
+        for (size_t i = 0; atomic && i < list->count; ++i)
+            atomic[i] = site_atomic(&r->phi, &list->atoms[i], s->atpods, r->site_potential[i]);
+        const site_values values = {r->site_potential, r->site_reaction, r->site_coulombic, atomic,
+                                    field};
         st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
-        free(field);
+        free(field), free(atomic);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
     }

@@ -2,7 +2,7 @@
  *
  * One line per site:
  *   record serial atom residue chain resnum x y z charge potential [reaction] [coulombic]
- *   [Ex Ey Ez]
+ *   [atomic] [Ex Ey Ez]
  * coordinates in A, charge in e, potentials in kT/e, field in kT/(e A); a blank chain is "-".
  * Comment lines start with '#'.  After the sites, one comment line for each of the reaction and
  * Coulombic columns written gives sum(q*value)/2 in kT, and the last one the number of sites and
@@ -18,6 +18,7 @@ typedef struct site_values {
     const double *potential; /* [count] kT/e, required */
     const double *reaction;  /* [count] kT/e: the reaction field's potential (DelPhi site(r)) */
     const double *coulombic; /* [count] kT/e: the Coulombic potential in eps_in (site(c)) */
+    const double *atomic;    /* [count] kT/e: the atomic potential (site(atpo)) */
     const double *field;     /* [3 * count] kT/(e A): x, y, z (site(f)) */
 } site_values;
 

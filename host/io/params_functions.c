@@ -281,6 +281,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_reaction = 1;
         else if (!strcmp(item, "c") || !strcmp(item, "coulomb") || !strcmp(item, "coulombic"))
             ctx->s->site_coulombic = 1;
+        else if (!strcmp(item, "atpo") || !strcmp(item, "atomicpot"))
+            ctx->s->site_atomic = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -288,8 +290,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
         else
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: site(%s): this column is not produced (the frc output has atom, "
-                    "coordinates, charge, potential and, when asked, the reaction (r) and "
-                    "Coulombic (c) potentials and the field (f))",
+                    "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
+                    "(c) and atomic (atpo) potentials and the field (f))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

@@ -256,6 +256,10 @@ static int set_temper(param_context *ctx, const char *name, const char *value) {
     return IO_OK;
 }
 
+static int set_atpods(param_context *ctx, const char *name, const char *value) {
+    return get_real(ctx, name, value, 0.0, 1.0e3, 0, &ctx->s->atpods);
+}
+
 static int ignore_option(param_context *ctx, const char *name, const char *value) {
     io_note(ctx->notes, IO_NOTE_WARNING,
             "%s: '%s=%s' is a DelPhi option this program does not use; ignored", params_where(ctx),
@@ -294,6 +298,7 @@ static const statement_def statements[] = {
     {"pby", NULL, set_periodic},
     {"pbz", NULL, set_periodic},
     {"temper", "te", set_temper},
+    {"atompotdist", "atpods", set_atpods},
     /* DelPhi options not used here: accepted with a warning. */
     {"fcrg", NULL, ignore_option},
     {"exitun", NULL, ignore_option},
@@ -304,7 +309,6 @@ static const statement_def statements[] = {
     {"vdropx", NULL, ignore_option},
     {"vdropy", NULL, ignore_option},
     {"vdropz", NULL, ignore_option},
-    {"atpods", NULL, ignore_option},
 };
 
 static const statement_def *find_statement(const char *name) {

@@ -42,6 +42,7 @@ void settings_defaults(run_settings *s) {
     s->nonlinear_method = NONLINEAR_NEWTON;
     s->autoc = 1;
     s->grdcon = 0.0;
+    s->atpods = 0.5;
 
     /* No energies requested until energy(...) or --energy says so. */
     s->energy_grid = s->energy_solvation = s->energy_coulombic = s->energy_ionic = 0;

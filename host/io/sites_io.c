@@ -16,9 +16,9 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
     if (title && title[0]) fprintf(fp, "# %s\n", title);
     fprintf(fp,
             "# record serial atom residue chain resnum x(A) y(A) z(A) charge(e) "
-            "potential(kT/e)%s%s%s\n",
+            "potential(kT/e)%s%s%s%s\n",
             v->reaction ? " reaction(kT/e)" : "", v->coulombic ? " coulombic(kT/e)" : "",
-            v->field ? " Ex Ey Ez (kT/e/A)" : "");
+            v->atomic ? " atomic(kT/e)" : "", v->field ? " Ex Ey Ez (kT/e/A)" : "");
     double energy = 0.0, reaction = 0.0, coulombic = 0.0;
     for (size_t i = 0; i < sites->count; i++) {
         const atom *a = &sites->atoms[i];
@@ -28,6 +28,7 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
                 a->residue_number, a->x, a->y, a->z, a->charge, v->potential[i]);
         if (v->reaction) fprintf(fp, " %15.7e", v->reaction[i]);
         if (v->coulombic) fprintf(fp, " %15.7e", v->coulombic[i]);
+        if (v->atomic) fprintf(fp, " %15.7e", v->atomic[i]);
         if (v->field)
             fprintf(fp, " %15.7e %15.7e %15.7e", v->field[3 * i], v->field[3 * i + 1],
                     v->field[3 * i + 2]);

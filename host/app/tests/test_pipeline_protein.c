@@ -21,7 +21,7 @@ int main(void) {
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
     int st =
         run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json", "--solvation-two-run",
-                    "--set", "site(a,q,p,r,c)", "--scrg", "1ubq.scrg", NULL);
+                    "--set", "site(a,q,p,r,c,atpo)", "--scrg", "1ubq.scrg", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = d->result;
     CHECK(r->status == CALC_OK);
@@ -68,6 +68,37 @@ int main(void) {
                rsum, r->energy_reaction_field, csum, r->energy_coulombic);
         CHECK_REL(rsum, r->energy_reaction_field, 1e-12);
         CHECK_REL(csum, r->energy_coulombic, 1e-12);
+        /* site(atpo): at a charged atom the mean potential 0.5 A (or its radius) away along
+           the axes, elsewhere the potential (the frc file's 14th column, 8 digits). */
+        FILE *sites = fopen("1ubq.frc", "r");
+        size_t atomic_right = 0, atomic_lines = 0, averaged = 0;
+        char text[512];
+        while (sites && fgets(text, sizeof text, sites)) {
+            double col[14];
+            char skip[6][16];
+            if (text[0] == '#' ||
+                sscanf(text, "%15s %15s %15s %15s %15s %15s %lf %lf %lf %lf %lf %lf %lf %lf",
+                       skip[0], skip[1], skip[2], skip[3], skip[4], skip[5], &col[0], &col[1],
+                       &col[2], &col[3], &col[4], &col[5], &col[6], &col[7]) != 14)
+                continue;
+            const atom *a = &d->mol.atoms[atomic_lines++];
+            double want = r->site_potential[atomic_lines - 1];
+            if (fabs(a->charge) >= 1e-6) {
+                const double h = fmin(a->radius, 0.5);
+                double sum = 0.0, v;
+                for (int k = 0; k < 6; ++k) {
+                    double p[3] = {a->x, a->y, a->z};
+                    p[k / 2] += k % 2 ? h : -h;
+                    sum += phi_map_interpolate(&r->phi, p, &v) == 0 ? v : NAN;
+                }
+                want = sum / 6.0, ++averaged;
+            }
+            atomic_right += fabs(col[7] - want) <= 1e-6 * fabs(want) + 1e-9;
+        }
+        if (sites) fclose(sites);
+        printf("site(atpo): %zu of %zu as defined (%zu averaged)\n", atomic_right, atomic_lines,
+               averaged);
+        CHECK(atomic_lines == r->site_count && atomic_right == atomic_lines && averaged > 1000);
         char *frc = read_file("1ubq.frc");
         const char *at = frc ? strstr(frc, "charge*reaction/2 = ") : NULL;
         CHECK(at && fabs(atof(at + 20) / r->energy_reaction_field - 1.0) < 1e-8);

@@ -61,7 +61,7 @@ static void test_long_names(void) {
                               "fcrg=true\n"
                               "radpol=1.0\n"
                               "exitun=true, solvpb=true, clcsrf=false, phicon=false\n"
-                              "vdropx=0, vdropy=0, vdropz=0, atpods=true\n";
+                              "vdropx=0, vdropy=0, vdropz=0, atpods=0.75\n";
     run_settings s;
     io_notes notes;
     io_error err;
@@ -85,7 +85,7 @@ static void test_long_names(void) {
     CHECK(s.grdcon == 0.01 && notes_contain(&notes, "grdcon"));
     CHECK(notes_contain(&notes, "fcrg=true"));
     CHECK(notes_contain(&notes, "radpol=1.0"));
-    CHECK(notes_contain(&notes, "atpods=true"));
+    CHECK(s.atpods == 0.75 && !notes_contain(&notes, "atpods"));
     CHECK(notes_contain(&notes, "vdropz=0"));
     CHECK(strcmp(s.param_file, "long.prm") == 0);
     /* notes name the file and line */
@@ -238,6 +238,8 @@ static void test_errors(void) {
         {"salt=-1", IO_ERR_INPUT, "out of range"},
         {"relfac=1.0", IO_ERR_INPUT, "< 1"},
         {"temper=-300", IO_ERR_INPUT, "out of range"},
+        {"atpods=-0.1", IO_ERR_INPUT, "out of range"},
+        {"atpods=true", IO_ERR_INPUT, "not a number"},
         {"linit=0", IO_ERR_INPUT, "out of range"},
         {"val+1=0", IO_ERR_INPUT, "out of range"},
         {"conint=0", IO_ERR_INPUT, "out of range"},
