@@ -109,10 +109,12 @@ typedef struct run_settings {
     /* Outputs. */
     map_output maps[SETTINGS_MAX_OUTPUTS];
     int map_count;
-    char frc_out_file[SETTINGS_PATH_MAX];  /* site potentials; "" = none */
-    char scrg_out_file[SETTINGS_PATH_MAX]; /* induced surface charges (out(scrg)); "" = none */
-    char json_file[SETTINGS_PATH_MAX];     /* --json */
-    char log_file[SETTINGS_PATH_MAX];      /* log copy; "" = stdout only */
+    char frc_out_file[SETTINGS_PATH_MAX];    /* site potentials; "" = none */
+    char scrg_out_file[SETTINGS_PATH_MAX];   /* induced surface charges (out(scrg)); "" = none */
+    char modpdb_out_file[SETTINGS_PATH_MAX]; /* the atoms as used (out(modpdb)); "" = none */
+    int modpdb_format;                       /* enum modpdb_format (io_modpdb.h) */
+    char json_file[SETTINGS_PATH_MAX];       /* --json */
+    char log_file[SETTINGS_PATH_MAX];        /* log copy; "" = stdout only */
 
     /* Energies requested (energy(...)). */
     int energy_grid, energy_solvation, energy_coulombic, energy_ionic;

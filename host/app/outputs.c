@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io_maps.h"
+#include "io_modpdb.h"
 #include "io_settings.h"
 #include "io_sites.h"
 #include "io_surface_charges.h"
@@ -91,6 +92,14 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
         free(field), free(atomic);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
+    }
+    if (st == IO_OK && s->modpdb_out_file[0]) {
+        st = modpdb_write(s->modpdb_out_file, mol, s->modpdb_format, err);
+        if (st == IO_OK)
+            log_info(log, "atoms written: %s (%zu atoms, %s)", s->modpdb_out_file, mol->count,
+                     s->modpdb_format == MODPDB_PQR       ? "PQR"
+                     : s->modpdb_format == MODPDB_DELPHI4 ? "DelPhi PDB format 4"
+                                                          : "DelPhi PDB format 1");
     }
     if (st == IO_OK && s->scrg_out_file[0]) {
         const reaction_field *rf = &r->rf;

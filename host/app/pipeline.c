@@ -246,6 +246,7 @@ static void tag_outputs(run_settings *s, const char *tag) {
     tag_path(s->log_file, sizeof s->log_file, tag);
     tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
     tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
+    tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
     for (int i = 0; i < s->map_count; ++i)
         tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
 }

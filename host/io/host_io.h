@@ -15,6 +15,7 @@
 #include "io_common.h"
 #include "io_log.h"
 #include "io_maps.h"
+#include "io_modpdb.h"
 #include "io_molecule.h"
 #include "io_settings.h"
 #include "io_sites.h"

@@ -56,11 +56,12 @@ const char *settings_usage(void);
 const char *io_map_format_name(int format);
 
 /* Notes written into the settings by the parser (visible for tests). */
-#define SETTINGS_DEFAULT_PDB      "fort.13"
-#define SETTINGS_DEFAULT_SIZ      "fort.11"
-#define SETTINGS_DEFAULT_CRG      "fort.12"
-#define SETTINGS_DEFAULT_PHI_OUT  "fort.14"
-#define SETTINGS_DEFAULT_FRC_OUT  "fort.16"
-#define SETTINGS_DEFAULT_SCRG_OUT "scrg.dat"
+#define SETTINGS_DEFAULT_PDB        "fort.13"
+#define SETTINGS_DEFAULT_SIZ        "fort.11"
+#define SETTINGS_DEFAULT_CRG        "fort.12"
+#define SETTINGS_DEFAULT_PHI_OUT    "fort.14"
+#define SETTINGS_DEFAULT_FRC_OUT    "fort.16"
+#define SETTINGS_DEFAULT_SCRG_OUT   "scrg.dat"
+#define SETTINGS_DEFAULT_MODPDB_OUT "fort.19"
 
 #endif /* HOST_IO_SETTINGS_H */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_modpdb.h"
 #include "io_settings.h"
 #include "io_text.h"
 #include "params_internal.h"
@@ -180,8 +181,7 @@ static int apply_in(param_context *ctx, const func_args *a) {
 
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"eps",   "modpdb", "modpdb4", "srf", "energy",
-                                        "unpdb", "unfrc",  "gcrg",    "log"};
+    static const char *not_written[] = {"eps", "srf", "energy", "unpdb", "unfrc", "gcrg", "log"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -221,6 +221,20 @@ static int apply_out(param_context *ctx, const func_args *a) {
                     format);
         snprintf(ctx->s->frc_out_file, SETTINGS_PATH_MAX, "%s",
                  file ? file : SETTINGS_DEFAULT_FRC_OUT);
+        return IO_OK;
+    }
+    if (strcmp(kind, "modpdb") == 0 || strcmp(kind, "modpdb4") == 0) {
+        int fmt = kind[6] == '4' ? MODPDB_DELPHI4 : MODPDB_DELPHI1;
+        if (format && io_iequal(format, "pqr"))
+            fmt = MODPDB_PQR;
+        else if (format)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                           "unknown modified PDB format '%s' (pqr, or none for DelPhi's PDB "
+                           "format %d)",
+                           format, fmt);
+        snprintf(ctx->s->modpdb_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_MODPDB_OUT);
+        ctx->s->modpdb_format = fmt;
         return IO_OK;
     }
     if (strcmp(kind, "scrg") == 0) {

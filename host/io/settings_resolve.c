@@ -73,8 +73,8 @@ static int require_input(run_settings *s, int kind, io_error *err) {
    writable), no two outputs are one file and no output is an input, comparing resolved paths
    and device/inode (so ./m.pqr, an absolute name, a symbolic or hard link are all caught). */
 static int check_outputs(const run_settings *s, io_error *err) {
-    const char *names[SETTINGS_MAX_OUTPUTS + 4];
-    const char *what[SETTINGS_MAX_OUTPUTS + 4];
+    const char *names[SETTINGS_MAX_OUTPUTS + 5];
+    const char *what[SETTINGS_MAX_OUTPUTS + 5];
     int n = 0;
     for (int i = 0; i < s->map_count; i++) {
         names[n] = s->maps[i].path;
@@ -87,6 +87,10 @@ static int check_outputs(const run_settings *s, io_error *err) {
     if (s->scrg_out_file[0]) {
         names[n] = s->scrg_out_file;
         what[n++] = "scrg output";
+    }
+    if (s->modpdb_out_file[0]) {
+        names[n] = s->modpdb_out_file;
+        what[n++] = "modpdb output";
     }
     if (s->json_file[0]) {
         names[n] = s->json_file;
@@ -101,7 +105,7 @@ static int check_outputs(const run_settings *s, io_error *err) {
     const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,  s->pqr_file,
                             s->phi_in_file, s->frc_in_file, s->param_file};
     enum { INPUTS = sizeof inputs / sizeof inputs[0] };
-    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + 4];
+    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + 5];
     int m = 0;
     char dir[SETTINGS_PATH_MAX] = "";
     if (s->param_file[0]) io_directory_of(s->param_file, dir, sizeof dir);

@@ -84,6 +84,10 @@ static void outputs_over_inputs(pipeline *p) {
     write_text("over.prm", "in(pqr,file=\"m.pqr\")\nscale=1\nout(phi,file=\"./m.pqr\")\n");
     CHECK(run_program(p, 0, "over.prm", NULL) == EXIT_BAD_INPUT);
     pipeline_free(p);
+    write_text("over2.prm",
+               "in(pqr,file=\"m.pqr\")\nscale=1\nout(modpdb,file=\"./m.pqr\",format=pqr)\n");
+    CHECK(run_program(p, 0, "over2.prm", NULL) == EXIT_BAD_INPUT);
+    pipeline_free(p);
     unlink("link.pqr"), unlink("hard.pqr");
     CHECK(symlink("m.pqr", "link.pqr") == 0 && link("m.pqr", "hard.pqr") == 0);
     CHECK(run_program(p, 0, "--pqr", "m.pqr", "--scale", "1", "--dx", "link.pqr", NULL) ==

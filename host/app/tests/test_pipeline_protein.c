@@ -11,6 +11,7 @@
 
 #include "app_test.h"
 #include "io_maps.h"
+#include "io_molecule.h"
 
 #ifndef EXAMPLES_DIR
 #error "EXAMPLES_DIR must be defined"
@@ -137,11 +138,27 @@ int main(void) {
        from the same solve, so the column is the same. */
     pipeline *e = calloc(1, sizeof *e);
     st = run_program(e, 0, (char *)prm, "--quiet", "--energy", "g", "--set", "site(r)", "--frc",
-                     "r_only.frc", "--phi", "r_only.phi", NULL);
+                     "r_only.frc", "--phi", "r_only.phi", "--set",
+                     "out(modpdb,file=\"used.pqr\",format=pqr)", NULL);
     CHECK(st == EXIT_OK && e->result && e->result->site_reaction && !e->result->site_coulombic);
     if (st == EXIT_OK && e->result->site_reaction && r->site_reaction)
         CHECK(memcmp(e->result->site_reaction, r->site_reaction, r->site_count * sizeof(double)) ==
               0);
+    /* out(modpdb,format=pqr): the atoms as the run used them, read back as they were read. */
+    molecule used = {0};
+    io_notes notes;
+    io_notes_clear(&notes);
+    io_error err2;
+    CHECK(molecule_read_pqr("used.pqr", &used, &notes, &err2) == IO_OK);
+    size_t same = 0;
+    for (size_t i = 0; i < used.count && i < e->mol.count; ++i) {
+        const atom *a = &used.atoms[i], *b = &e->mol.atoms[i];
+        same += fabs(a->x - b->x) < 5e-4 && fabs(a->y - b->y) < 5e-4 && fabs(a->z - b->z) < 5e-4 &&
+                fabs(a->charge - b->charge) < 5e-5 && fabs(a->radius - b->radius) < 5e-5 &&
+                !strcmp(a->name, b->name) && a->residue_number == b->residue_number;
+    }
+    CHECK(used.count == e->mol.count && same == used.count);
+    molecule_free(&used);
     pipeline_free(e);
     free(e);
 

@@ -191,6 +191,76 @@ static void test_surface_charges(void) {
     CHECK(!file_exists("broken.scrg"));
 }
 
+/* out(modpdb), out(modpdb4), format=pqr: written and read back by this program's readers, the
+ * values to each format's decimals, names and residues kept. */
+static void test_modpdb(void) {
+    atom atoms[3] = {
+        {.x = 12.3456,
+         .y = -0.5,
+         .z = 101.25,
+         .charge = 0.1234,
+         .radius = 1.8765,
+         .record = "ATOM",
+         .serial = 7,
+         .name = "CA",
+         .residue = "LYS",
+         .chain = 'B',
+         .residue_number = 42,
+         .insertion = ' '},
+        {.x = -3.0,
+         .y = 4.125,
+         .z = 0.0,
+         .charge = -0.8172,
+         .radius = 1.6612,
+         .record = "HETATM",
+         .serial = 8,
+         .name = "HD21",
+         .residue = "ASN",
+         .chain = ' ',
+         .residue_number = 1234,
+         .insertion = 'A'},
+        {.x = 0.001,
+         .y = -999.999,
+         .z = 5.5,
+         .charge = 0.0,
+         .radius = 0.0,
+         .record = "ATOM",
+         .serial = 9,
+         .name = "O",
+         .residue = "HOH",
+         .chain = 'W',
+         .residue_number = 3},
+    };
+    molecule mol = {atoms, 3, "m.pqr"};
+    const int formats[3] = {MODPDB_DELPHI1, MODPDB_DELPHI4, MODPDB_PQR};
+    const char *names[3] = {"m1.pdb", "m4.pdb", "m.pqr"};
+    const double charge_step[3] = {1e-3, 1e-4, 1e-4}, radius_step[3] = {1e-2, 1e-3, 1e-4};
+    io_error err;
+    for (int f = 0; f < 3; ++f) {
+        CHECK_OK(modpdb_write(names[f], &mol, formats[f], &err), err);
+        molecule back = {0};
+        io_notes notes;
+        io_notes_clear(&notes);
+        const int rc = f == 2 ? molecule_read_pqr(names[f], &back, &notes, &err)
+                              : molecule_read_delphi_pdb(names[f], &back, &notes, &err);
+        CHECK_OK(rc, err);
+        CHECK(back.count == 3);
+        for (size_t i = 0; i < 3 && i < back.count; ++i) {
+            const atom *a = &atoms[i], *b = &back.atoms[i];
+            CHECK_NEAR(b->x, a->x, 5e-4);
+            CHECK_NEAR(b->y, a->y, 5e-4);
+            CHECK_NEAR(b->z, a->z, 5e-4);
+            CHECK_NEAR(b->charge, a->charge, 0.5 * charge_step[f] + 1e-12);
+            CHECK_NEAR(b->radius, a->radius, 0.5 * radius_step[f] + 1e-12);
+            CHECK(!strcmp(b->name, a->name) && !strcmp(b->residue, a->residue));
+            CHECK(b->residue_number == a->residue_number && b->chain == a->chain);
+        }
+        molecule_free(&back);
+    }
+    CHECK(modpdb_write("none.pdb", &mol, MODPDB_NONE, &err) == IO_ERR_INPUT);
+    CHECK(!file_exists("none.pdb"));
+}
+
 static void test_log(void) {
     io_log log;
     io_error err;
@@ -294,6 +364,7 @@ int main(void) {
     test_enter_scratch("outputs");
     test_sites();
     test_surface_charges();
+    test_modpdb();
     test_log();
     test_atomic_file();
     return test_finish("host_io_outputs");

@@ -185,17 +185,32 @@ static void test_functions(void) {
 
     /* Defaults of unnamed files; center(); in(pqr) and in(pdb,...,format=pqr). */
     rc = parse("func2.prm",
-               "in(phi), out(phi), out(frc), out(scrg), center(1,2,3), energy(grid,solvation)\n"
+               "in(phi), out(phi), out(frc), out(scrg), out(modpdb), center(1,2,3), "
+               "energy(grid,solvation)\n"
                "in(pdb,file=\"x.pqr\",format=pqr)\n",
                &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(strcmp(s.phi_in_file, "fort.18") == 0);
     CHECK(s.map_count == 1 && strcmp(s.maps[0].path, "fort.14") == 0);
     CHECK(strcmp(s.frc_out_file, "fort.16") == 0 && strcmp(s.scrg_out_file, "scrg.dat") == 0);
-    CHECK(!notes_contain(&notes, "out(scrg)"));
+    CHECK(!notes_contain(&notes, "out(scrg)") && !notes_contain(&notes, "out(modpdb)"));
+    CHECK(strcmp(s.modpdb_out_file, "fort.19") == 0 && s.modpdb_format == MODPDB_DELPHI1);
     CHECK(s.center_mode == 2 && s.center[2] == 3.0);
     CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
     CHECK(strcmp(s.pqr_file, "x.pqr") == 0 && s.pdb_file[0] == '\0');
+    /* out(modpdb4) and format=pqr; an unknown format is refused, naming it. */
+    rc = parse("mod4.prm", "in(pqr,file=\"m.pqr\")\nout(modpdb4,file=\"a.pdb\")\n", &s, &notes,
+               &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.modpdb_out_file, "a.pdb") == 0 && s.modpdb_format == MODPDB_DELPHI4);
+    rc = parse("modq.prm", "in(pqr,file=\"m.pqr\")\nout(modpdb,file=\"a.pqr\",format=PQR)\n", &s,
+               &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.modpdb_out_file, "a.pqr") == 0 && s.modpdb_format == MODPDB_PQR);
+    rc = parse("modx.prm", "in(pqr,file=\"m.pqr\")\nout(modpdb,format=xyz)\n", &s, &notes, &err);
+    CHECK(rc == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "'xyz'");
+    CHECK_CONTAINS(err.message, "modx.prm:2");
     rc = parse("func3.prm", "in(pqr,file=\"m.pqr\")\n", &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(strcmp(s.pqr_file, "m.pqr") == 0);
