@@ -73,39 +73,33 @@ static int require_input(run_settings *s, int kind, io_error *err) {
    writable), no two outputs are one file and no output is an input, comparing resolved paths
    and device/inode (so ./m.pqr, an absolute name, a symbolic or hard link are all caught). */
 static int check_outputs(const run_settings *s, io_error *err) {
-    const char *names[SETTINGS_MAX_OUTPUTS + 5];
-    const char *what[SETTINGS_MAX_OUTPUTS + 5];
+    /* The single-file outputs after the maps. */
+    const struct {
+        const char *path, *what;
+    } files[] = {{s->frc_out_file, "frc output"},
+                 {s->scrg_out_file, "scrg output"},
+                 {s->modpdb_out_file, "modpdb output"},
+                 {s->json_file, "--json"},
+                 {s->log_file, "--log"}};
+    enum { FILES = sizeof files / sizeof files[0] };
+    const char *names[SETTINGS_MAX_OUTPUTS + FILES];
+    const char *what[SETTINGS_MAX_OUTPUTS + FILES];
     int n = 0;
     for (int i = 0; i < s->map_count; i++) {
         names[n] = s->maps[i].path;
         what[n++] = "map output";
     }
-    if (s->frc_out_file[0]) {
-        names[n] = s->frc_out_file;
-        what[n++] = "frc output";
-    }
-    if (s->scrg_out_file[0]) {
-        names[n] = s->scrg_out_file;
-        what[n++] = "scrg output";
-    }
-    if (s->modpdb_out_file[0]) {
-        names[n] = s->modpdb_out_file;
-        what[n++] = "modpdb output";
-    }
-    if (s->json_file[0]) {
-        names[n] = s->json_file;
-        what[n++] = "--json";
-    }
-    if (s->log_file[0]) {
-        names[n] = s->log_file;
-        what[n++] = "--log";
-    }
+    for (int i = 0; i < FILES; i++)
+        if (files[i].path[0]) {
+            names[n] = files[i].path;
+            what[n++] = files[i].what;
+        }
     /* Inputs as named and, for relative names from the parameter file, in its directory (the
        other place they may be read from). */
     const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,  s->pqr_file,
                             s->phi_in_file, s->frc_in_file, s->param_file};
     enum { INPUTS = sizeof inputs / sizeof inputs[0] };
-    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + 5];
+    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + FILES];
     int m = 0;
     char dir[SETTINGS_PATH_MAX] = "";
     if (s->param_file[0]) io_directory_of(s->param_file, dir, sizeof dir);
