@@ -17,7 +17,11 @@
  * are below (DelPhi's 4 printed decimals).  Tolerances: the Coulombic ones to 2e-4 kT/e (the
  * printing; measured within 1e-4 over all 1231 atoms), the reaction-field ones to 0.1 kT/e
  * (0.07 % of the largest, 146 kT/e; measured at most 0.01 for these five and 0.14 over all
- * atoms, relative rms 3.5e-4: the surface's sampling, as in the energy). */
+ * atoms, relative rms 3.5e-4: the surface's sampling, as in the energy).  A third DelPhi run,
+ * `in(frc,file="self")` with site(q,p,atpo), gave the atomic potentials (ATOM PT.) of three
+ * atoms below, one of them a charged hydrogen of radius 0 (DelPhi averages it 0.5 A away, as it
+ * moves such radii to 1 A); tolerance 0.1 kT/e (measured at most 0.04 for these, 0.32 over all
+ * atoms, relative rms 2.7e-4, as the grid potential's). */
 #include <math.h>
 #include <stdio.h>
 
@@ -40,6 +44,11 @@ static const struct {
                      {500, 31.9407, -31.8436},
                      {665, -115.1570, 423.6087},
                      {1000, -3.8443, 156.8520}};
+/* Atom (0-based) and DelPhi's ATOM PT. column (kT/e). */
+static const struct {
+    int atom;
+    double atomic;
+} delphi_atomic[3] = {{0, 169.1823}, {235, 95.7068}, {1000, -182.5473}};
 
 int main(void) {
     FILE *f = fopen("parity.prm", "w");
@@ -51,8 +60,8 @@ int main(void) {
           f);
     fclose(f);
     pipeline *p = calloc(1, sizeof *p);
-    const int st = run_program(p, 0, "parity.prm", "--quiet", "--set", "site(a,q,p,r,c)", "--frc",
-                               "parity.frc", NULL);
+    const int st = run_program(p, 0, "parity.prm", "--quiet", "--set", "site(a,q,p,r,c,atpo)",
+                               "--frc", "parity.frc", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = p->result;
     CHECK(r && r->status == CALC_OK);
@@ -77,6 +86,30 @@ int main(void) {
         CHECK_NEAR(r->site_reaction[i], delphi_sites[k].reaction, 0.1);
         CHECK_NEAR(r->site_coulombic[i], delphi_sites[k].coulombic, 2e-4);
     }
+    /* The atomic potentials: the frc file's 14th column (after p, r and c). */
+    FILE *frc = fopen("parity.frc", "r");
+    CHECK(frc != NULL);
+    char line[512];
+    int index = 0, found = 0;
+    while (frc && fgets(line, sizeof line, frc)) {
+        double v[8];
+        char skip[6][16];
+        if (line[0] == '#' ||
+            sscanf(line, "%15s %15s %15s %15s %15s %15s %lf %lf %lf %lf %lf %lf %lf %lf", skip[0],
+                   skip[1], skip[2], skip[3], skip[4], skip[5], &v[0], &v[1], &v[2], &v[3], &v[4],
+                   &v[5], &v[6], &v[7]) != 14)
+            continue;
+        for (int k = 0; k < 3; ++k)
+            if (delphi_atomic[k].atom == index) {
+                printf("atom %d: atomic %.4f (DelPhi %.4f) kT/e\n", index + 1, v[7],
+                       delphi_atomic[k].atomic);
+                CHECK_NEAR(v[7], delphi_atomic[k].atomic, 0.1);
+                ++found;
+            }
+        ++index;
+    }
+    if (frc) fclose(frc);
+    CHECK(index == 1231 && found == 3);
     pipeline_free(p);
     free(p);
     CHECK_DONE();

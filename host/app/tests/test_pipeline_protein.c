@@ -85,7 +85,7 @@ int main(void) {
             const atom *a = &d->mol.atoms[atomic_lines++];
             double want = r->site_potential[atomic_lines - 1];
             if (fabs(a->charge) >= 1e-6) {
-                const double h = fmin(a->radius, 0.5);
+                const double h = fmin(a->radius > 0.0 ? a->radius : 1.0, 0.5);
                 double sum = 0.0, v;
                 for (int k = 0; k < 6; ++k) {
                     double p[3] = {a->x, a->y, a->z};
