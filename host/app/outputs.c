@@ -11,6 +11,7 @@
 #include "io_sites.h"
 #include "io_surface_charges.h"
 #include "io_summary.h"
+#include "physics_constants.h"
 #include "run_checks.h"
 
 /* The potential as a map_grid of doubles: wrapped when the solve was in double, else a copy. */
@@ -45,12 +46,11 @@ static void site_field(const phi_map *phi, const atom *a, double e[3]) {
 /* DelPhi's atomic potential (site(atpo)): at a charged site (|q| >= 1e-6 e) the mean of the
  * potential at the six points min(radius, distance) A away along the axes, which averages out
  * the grid's potential of the site's own charge at its centre; at other sites the potential
- * there.  A charged site of radius 0 counts as 1 A, as DelPhi moves such atoms' radius to 1 A
- * (its radpolext; the self-reaction energy does the same).  NaN when a point is outside the
- * grid. */
+ * there.  A charged site of radius 0 counts as POINT_CHARGE_RADIUS, as in DelPhi.  NaN when a
+ * point is outside the grid. */
 static double site_atomic(const phi_map *phi, const atom *a, double distance, double at_site) {
     if (!(fabs(a->charge) >= 1e-6)) return at_site;
-    const double d = fmin(a->radius > 0.0 ? a->radius : 1.0, distance);
+    const double d = fmin(a->radius > 0.0 ? a->radius : POINT_CHARGE_RADIUS, distance);
     double sum = 0.0;
     for (int k = 0; k < 6; ++k) {
         double p[3] = {a->x, a->y, a->z}, v;

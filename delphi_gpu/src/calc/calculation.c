@@ -46,12 +46,13 @@ const char *calc_equation_name(const calc_result *r) {
     return r->salt.salt_count > 0 ? "linear_pb" : "poisson";
 }
 
-/* Sum over atoms of q^2 (1/eps_in - 1) / (2 r) epkt; DelPhi gives radius-0 atoms 1 A (radpol). */
+/* Sum over atoms of q^2 (1/eps_in - 1) / (2 r) epkt; radius-0 atoms count as POINT_CHARGE_RADIUS.
+ */
 static double self_reaction(const calc_molecule *mol, double eps_in, double temperature) {
     double sum = 0.0;
     for (size_t i = 0; i < mol->count; ++i) {
         const calc_atom *a = &mol->atoms[i];
-        const double radius = a->radius > 0.0 ? a->radius : 1.0;
+        const double radius = a->radius > 0.0 ? a->radius : POINT_CHARGE_RADIUS;
         sum += a->charge * a->charge / radius;
     }
     return 0.5 * sum * (1.0 / eps_in - 1.0) * epkt_at(temperature);

@@ -29,6 +29,26 @@ static inline int file_exists(const char *path) {
     return access(path, F_OK) == 0;
 }
 
+/* The numbers of a site (frc) line after its six labels (record, serial, atom, residue, chain,
+ * residue number): x y z charge potential and the asked-for columns, at most max of them into v.
+ * Returns how many, or -1 for a comment line. */
+static inline int frc_numbers(const char *line, double *v, int max) {
+    if (line[0] == '#') return -1;
+    const char *p = line;
+    for (int label = 0; label < 6; ++label) {
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+            ++p;
+    }
+    int n = 0;
+    for (char *end; n < max; ++n, p = end) {
+        v[n] = strtod(p, &end);
+        if (end == p) break;
+    }
+    return n;
+}
+
 /* A whole file as a NUL-terminated string (malloc'ed), or NULL. */
 static inline char *read_file(const char *path) {
     FILE *fp = fopen(path, "rb");

@@ -92,13 +92,8 @@ int main(void) {
     char line[512];
     int index = 0, found = 0;
     while (frc && fgets(line, sizeof line, frc)) {
-        double v[8];
-        char skip[6][16];
-        if (line[0] == '#' ||
-            sscanf(line, "%15s %15s %15s %15s %15s %15s %lf %lf %lf %lf %lf %lf %lf %lf", skip[0],
-                   skip[1], skip[2], skip[3], skip[4], skip[5], &v[0], &v[1], &v[2], &v[3], &v[4],
-                   &v[5], &v[6], &v[7]) != 14)
-            continue;
+        double v[9];
+        if (frc_numbers(line, v, 9) != 8) continue;
         for (int k = 0; k < 3; ++k)
             if (delphi_atomic[k].atom == index) {
                 printf("atom %d: atomic %.4f (DelPhi %.4f) kT/e\n", index + 1, v[7],

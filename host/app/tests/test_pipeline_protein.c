@@ -75,13 +75,8 @@ int main(void) {
         size_t atomic_right = 0, atomic_lines = 0, averaged = 0;
         char text[512];
         while (sites && fgets(text, sizeof text, sites)) {
-            double col[14];
-            char skip[6][16];
-            if (text[0] == '#' ||
-                sscanf(text, "%15s %15s %15s %15s %15s %15s %lf %lf %lf %lf %lf %lf %lf %lf",
-                       skip[0], skip[1], skip[2], skip[3], skip[4], skip[5], &col[0], &col[1],
-                       &col[2], &col[3], &col[4], &col[5], &col[6], &col[7]) != 14)
-                continue;
+            double col[9];
+            if (frc_numbers(text, col, 9) != 8) continue;
             const atom *a = &d->mol.atoms[atomic_lines++];
             double want = r->site_potential[atomic_lines - 1];
             if (fabs(a->charge) >= 1e-6) {
