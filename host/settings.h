@@ -17,7 +17,7 @@ enum nonlinear_choice {
     NONLINEAR_NEWTON_POLYNOMIAL = 2 /* Newton on DelPhi's polynomial term */
 };
 
-enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2 };
+enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2, MAP_MRC = 3, MAP_FORMAT_COUNT = 4 };
 
 #define SETTINGS_PATH_MAX    1024
 #define SETTINGS_MAX_THREADS 4096 /* as the library's limit on dg_options.num_threads */

@@ -1,10 +1,11 @@
-/* host_io: potential maps on the grid - DelPhi binary phimap, OpenDX and Gaussian cube - written
- * atomically (temporary name + rename) and read back (focusing input, tests).
+/* host_io: potential maps on the grid - DelPhi binary phimap, OpenDX, Gaussian cube and
+ * MRC2014/CCP4 - written atomically (temporary name + rename) and read back (focusing input,
+ * tests).
  *
  * Grid convention (DelPhi's): point (i, j, k), 1-based, is at
  *     x = (i - (nx+1)/2) / scale + center[0]      (likewise y, z)
  * and values are stored x fastest: value(i,j,k) = values[(i-1) + nx*((j-1) + ny*(k-1))].
- * DX and cube files list z fastest; the writers and readers reorder. */
+ * DX and cube files list z fastest; the writers and readers reorder (MRC files are x fastest). */
 #ifndef HOST_IO_MAPS_H
 #define HOST_IO_MAPS_H
 
@@ -41,7 +42,7 @@ int map_write(const char *path, int format, const map_grid *m, const molecule *a
               io_error *err);
 /** Read a map; format -1 = recognise it from the content.  Values must be finite. */
 int map_read(const char *path, int format, map_grid *m, io_error *err);
-/** Recognise a map file: binary phimap, OpenDX or cube. */
+/** Recognise a map file: binary phimap, OpenDX, cube or MRC/CCP4. */
 int map_detect_format(const char *path, int *format, io_error *err);
 
 int phimap_write(const char *path, const map_grid *m, io_error *err);
@@ -50,6 +51,8 @@ int dx_write(const char *path, const map_grid *m, io_error *err);
 int dx_read(const char *path, map_grid *m, io_error *err);
 int cube_write(const char *path, const map_grid *m, const molecule *atoms, io_error *err);
 int cube_read(const char *path, map_grid *m, io_error *err);
+int mrc_write(const char *path, const map_grid *m, io_error *err);
+int mrc_read(const char *path, map_grid *m, io_error *err);
 
 #define IO_BOHR_IN_ANGSTROM 0.529177210903 /* CODATA 2018 */
 

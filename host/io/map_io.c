@@ -1,4 +1,4 @@
-/* Map format dispatch (phimap, OpenDX, cube) and format recognition. */
+/* Map format dispatch (phimap, OpenDX, cube, MRC/CCP4) and format recognition. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +31,8 @@ int map_write(const char *path, int format, const map_grid *m, const molecule *a
         return dx_write(path, m, err);
     case MAP_CUBE:
         return cube_write(path, m, atoms, err);
+    case MAP_MRC:
+        return mrc_write(path, m, err);
     default:
         return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "unknown map format %d", format);
     }
@@ -45,6 +47,12 @@ int map_detect_format(const char *path, int *format, io_error *err) {
     size_t got = fread(head, 1, sizeof head - 1, fp);
     fclose(fp);
     head[got] = '\0';
+    /* MRC/CCP4: "MAP " in header word 53 (before the phimap test: its first word, the column
+       count, is small too). */
+    if (got >= 212 && memcmp(head + 208, "MAP ", 4) == 0) {
+        *format = MAP_MRC;
+        return IO_OK;
+    }
     /* Binary phimap: a Fortran record marker, small in one byte order or the other. */
     if (got >= 4) {
         unsigned long le =
@@ -79,7 +87,7 @@ int map_detect_format(const char *path, int *format, io_error *err) {
         }
     }
     return io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                   "not a recognised map file (DelPhi phimap, OpenDX or Gaussian cube)");
+                   "not a recognised map file (DelPhi phimap, OpenDX, Gaussian cube or MRC/CCP4)");
 }
 
 int map_read(const char *path, int format, map_grid *m, io_error *err) {
@@ -95,6 +103,8 @@ int map_read(const char *path, int format, map_grid *m, io_error *err) {
         return dx_read(path, m, err);
     case MAP_CUBE:
         return cube_read(path, m, err);
+    case MAP_MRC:
+        return mrc_read(path, m, err);
     default:
         return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "unknown map format %d", format);
     }

@@ -202,16 +202,17 @@ static int apply_out(param_context *ctx, const func_args *a) {
                 fmt = MAP_DX;
             else if (io_iequal(format, "cube"))
                 fmt = MAP_CUBE;
+            else if (io_iequal(format, "ccp4") || io_iequal(format, "mrc"))
+                fmt = MAP_MRC;
             else if (io_iequal(format, "biosym") || io_iequal(format, "grasp") ||
-                     io_iequal(format, "ccp4") || io_iequal(format, "diff") ||
-                     io_iequal(format, "insight"))
+                     io_iequal(format, "diff") || io_iequal(format, "insight"))
                 return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, field,
                                "map format '%s' is not supported (use the default DelPhi "
-                               "format, dx or cube)",
+                               "format, dx, cube or ccp4)",
                                format);
             else
                 return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
-                               "unknown map format '%s' (delphi, dx or cube)", format);
+                               "unknown map format '%s' (delphi, dx, cube or ccp4)", format);
         }
         return params_add_map(ctx, fmt, file ? file : SETTINGS_DEFAULT_PHI_OUT);
     }

@@ -14,28 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_bytes.h"
 #include "io_maps.h"
 #include "io_text.h"
 
 #define START_LABEL "delphi-gpu potential" /* 20 characters: our own words */
 #define END_LABEL   "delphi-gpu end  "     /* 16 characters */
 
-static void put_u32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)(v & 0xff);
-    p[1] = (unsigned char)(v >> 8 & 0xff);
-    p[2] = (unsigned char)(v >> 16 & 0xff);
-    p[3] = (unsigned char)(v >> 24 & 0xff);
-}
-
-static void put_f32(unsigned char *p, float f) {
-    uint32_t v;
-    memcpy(&v, &f, 4);
-    put_u32(p, v);
-}
-
 static void write_record(FILE *fp, const void *data, uint32_t len) {
     unsigned char marker[4];
-    put_u32(marker, len);
+    io_put_u32(marker, len);
     fwrite(marker, 1, 4, fp);
     fwrite(data, 1, len, fp);
     fwrite(marker, 1, 4, fp);
@@ -71,24 +59,24 @@ int phimap_write(const char *path, const map_grid *m, io_error *err) {
 
     /* Record 3 in chunks, converted to little-endian real*4. */
     unsigned char marker[4];
-    put_u32(marker, (uint32_t)(points * 4));
+    io_put_u32(marker, (uint32_t)(points * 4));
     fwrite(marker, 1, 4, fp);
     enum { CHUNK = 16384 };
     unsigned char buf[CHUNK * 4];
     for (size_t start = 0; start < points; start += CHUNK) {
         size_t count = points - start < CHUNK ? points - start : CHUNK;
         for (size_t i = 0; i < count; i++)
-            put_f32(buf + 4 * i, (float)m->values[start + i]);
+            io_put_f32(buf + 4 * i, (float)m->values[start + i]);
         fwrite(buf, 4, count, fp);
     }
     fwrite(marker, 1, 4, fp);
 
     write_record(fp, END_LABEL, 16);
     unsigned char rec5[20];
-    put_f32(rec5, (float)m->scale);
+    io_put_f32(rec5, (float)m->scale);
     for (int k = 0; k < 3; k++)
-        put_f32(rec5 + 4 + 4 * k, (float)m->center[k]);
-    put_u32(rec5 + 16, (uint32_t)m->n[0]);
+        io_put_f32(rec5 + 4 + 4 * k, (float)m->center[k]);
+    io_put_u32(rec5 + 16, (uint32_t)m->n[0]);
     write_record(fp, rec5, 20);
     return atomic_file_commit(&af, err);
 }
@@ -102,21 +90,10 @@ typedef struct reader {
     int record;
 } reader;
 
-static uint32_t get_u32(const unsigned char *p, int big_endian) {
-    if (big_endian)
-        return (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24;
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static double get_real(const unsigned char *p, int size, int big_endian) {
-    if (size == 4) {
-        uint32_t v = get_u32(p, big_endian);
-        float f;
-        memcpy(&f, &v, 4);
-        return f;
-    }
-    uint64_t hi = get_u32(p + (big_endian ? 0 : 4), big_endian);
-    uint64_t lo = get_u32(p + (big_endian ? 4 : 0), big_endian);
+    if (size == 4) return io_get_f32(p, big_endian);
+    uint64_t hi = io_get_u32(p + (big_endian ? 0 : 4), big_endian);
+    uint64_t lo = io_get_u32(p + (big_endian ? 4 : 0), big_endian);
     uint64_t v = hi << 32 | lo;
     double d;
     memcpy(&d, &v, 8);
@@ -130,7 +107,7 @@ static int read_record(reader *r, unsigned char **data, uint32_t *len, io_error 
     if (fread(marker, 1, 4, r->fp) != 4)
         return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
                        "truncated phimap: record %d is missing", r->record);
-    uint32_t n = get_u32(marker, r->big_endian);
+    uint32_t n = io_get_u32(marker, r->big_endian);
     if (n & 0x80000000u)
         return io_fail(err, IO_ERR_UNSUPPORTED, r->path, 0, NULL,
                        "record %d is split into Fortran subrecords (over 2 GiB); not supported",
@@ -148,7 +125,7 @@ static int read_record(reader *r, unsigned char **data, uint32_t *len, io_error 
         return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
                        "truncated phimap: record %d ends early", r->record);
     }
-    if (get_u32(tail, r->big_endian) != n) {
+    if (io_get_u32(tail, r->big_endian) != n) {
         free(*data);
         *data = NULL;
         return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
@@ -176,7 +153,7 @@ int phimap_read(const char *path, map_grid *m, io_error *err) {
     if (fread(first, 1, 4, r.fp) != 4)
         rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL, "empty file");
     else {
-        uint32_t le = get_u32(first, 0), be = get_u32(first, 1);
+        uint32_t le = io_get_u32(first, 0), be = io_get_u32(first, 1);
         if (le > 0 && le <= 4096)
             r.big_endian = 0;
         else if (be > 0 && be <= 4096)
@@ -202,7 +179,7 @@ int phimap_read(const char *path, map_grid *m, io_error *err) {
             m->scale = get_real(rec[4], real, r.big_endian);
             for (int k = 0; k < 3; k++)
                 m->center[k] = get_real(rec[4] + real * (k + 1), real, r.big_endian);
-            uint32_t igrid = get_u32(rec[4] + 4 * real, r.big_endian);
+            uint32_t igrid = io_get_u32(rec[4] + 4 * real, r.big_endian);
             if (igrid < 1 || igrid > 4096 || !(m->scale > 0.0) || !isfinite(m->scale))
                 rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL,
                              "bad grid in record 5 (igrid %u, scale %g)", igrid, m->scale);

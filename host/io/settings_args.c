@@ -14,9 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",       "pqr",    "pdb",     "siz",     "crg",    "phi-in", "phi",
-    "dx",        "cube",   "frc",     "scrg",    "json",   "log",    "backend",
-    "precision", "device", "threads", "surface", "energy", "solver", "nonlinear",
+    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",     "dx",
+    "cube",   "mrc",     "frc",     "scrg",   "json",   "log",       "backend", "precision",
+    "device", "threads", "surface", "energy", "solver", "nonlinear",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -136,7 +136,7 @@ static void drop_maps(run_settings *s, int format) {
 }
 
 static int apply_one(run_settings *s, const char *name, const char *option, const char *value,
-                     int replaced_maps[3], io_notes *notes, io_error *err) {
+                     int replaced_maps[MAP_FORMAT_COUNT], io_notes *notes, io_error *err) {
     param_context ctx = {s, option, 0, 1, notes, err, ""};
     static const char *backend_names[] = {"auto", "cpu", "cuda"};
     static const int backend_values[] = {DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA};
@@ -169,8 +169,12 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         params_set_input(&ctx, INPUT_CRG, value);
     else if (!strcmp(name, "phi-in"))
         params_set_input(&ctx, INPUT_PHI, value);
-    else if (!strcmp(name, "phi") || !strcmp(name, "dx") || !strcmp(name, "cube")) {
-        int format = !strcmp(name, "phi") ? MAP_DELPHI : !strcmp(name, "dx") ? MAP_DX : MAP_CUBE;
+    else if (!strcmp(name, "phi") || !strcmp(name, "dx") || !strcmp(name, "cube") ||
+             !strcmp(name, "mrc")) {
+        int format = !strcmp(name, "phi")   ? MAP_DELPHI
+                     : !strcmp(name, "dx")  ? MAP_DX
+                     : !strcmp(name, "mrc") ? MAP_MRC
+                                            : MAP_CUBE;
         if (!replaced_maps[format]) {
             drop_maps(s, format);
             replaced_maps[format] = 1;
@@ -225,7 +229,7 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
 }
 
 int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
-    int replaced_maps[3] = {0, 0, 0};
+    int replaced_maps[MAP_FORMAT_COUNT] = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--") == 0) break;

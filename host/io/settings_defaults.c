@@ -56,6 +56,8 @@ const char *io_map_format_name(int format) {
         return "dx";
     case MAP_CUBE:
         return "cube";
+    case MAP_MRC:
+        return "mrc";
     default:
         return "unknown";
     }

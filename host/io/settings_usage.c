@@ -21,6 +21,7 @@ const char *settings_usage(void) {
            "  --phi FILE              potential map, DelPhi binary phimap\n"
            "  --dx FILE               potential map, OpenDX\n"
            "  --cube FILE             potential map, Gaussian cube\n"
+           "  --mrc FILE              potential map, MRC2014/CCP4 (Chimera, PyMOL, VMD)\n"
            "  --frc FILE              site potentials at the atoms\n"
            "  --scrg FILE             the induced surface charges (as out(scrg))\n"
            "  --json FILE             machine-readable summary\n"

@@ -16,7 +16,7 @@ from ._version import __version__
 from ._library import LibraryNotFoundError, NotInLibraryError, load as load_library
 from .calculation import Calculation, Grid, Result, solve
 from .errors import DelphiGpuError, InvalidInputError, OutOfMemoryError
-from .maps import GridMap, read_dx, read_phimap, write_dx, write_phimap
+from .maps import GridMap, read_dx, read_mrc, read_phimap, write_dx, write_mrc, write_phimap
 from .options import OPTION_HELP
 from .pqr import Atoms, read_pqr, read_pqr_models, write_pqr_models
 
@@ -44,7 +44,8 @@ def cuda_device_count():
 __all__ = [
     "__version__", "Calculation", "Grid", "Result", "solve", "DelphiGpuError",
     "InvalidInputError", "OutOfMemoryError", "LibraryNotFoundError", "NotInLibraryError",
-    "GridMap", "read_dx", "read_phimap", "write_dx", "write_phimap", "OPTION_HELP", "Atoms",
+    "GridMap", "read_dx", "read_mrc", "read_phimap", "write_dx", "write_mrc", "write_phimap",
+    "OPTION_HELP", "Atoms",
     "read_pqr", "read_pqr_models", "write_pqr_models", "library_version", "backend_built",
     "cuda_device_count", "load_library",
 ]

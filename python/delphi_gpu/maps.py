@@ -1,11 +1,12 @@
-"""DelPhi phimap and OpenDX potential maps, in pure NumPy.
+"""DelPhi phimap, OpenDX and MRC2014/CCP4 potential maps, in pure NumPy.
 
 A map is a ``GridMap``: ``values`` an (nx, ny, nz) array indexed [x, y, z] (Fortran-ordered,
 x fastest in memory, like DelPhi's phimap), ``scale`` grid points per Angstrom and ``center``
 the grid's middle point in Angstrom.  Point (i, j, k), 0-based, lies at
 ``center + (index - (n - 1) / 2) / scale`` on each axis.
 
-Formats, as the delphi-gpu program writes them (host/io/phimap_io.c, host/io/dx_io.c):
+Formats, as the delphi-gpu program writes them (host/io/phimap_io.c, host/io/dx_io.c,
+host/io/mrc_io.c):
 
 * phimap: a Fortran unformatted sequential file of five records, each framed by 4-byte length
   markers: a 20-character label; a 10-character kind ("potential") and a 60-character title;
@@ -15,6 +16,11 @@ Formats, as the delphi-gpu program writes them (host/io/phimap_io.c, host/io/dx_
 * OpenDX (the layout APBS writes): gridpositions counts / origin / three deltas,
   gridconnections, then the values 3 per line with z fastest.  Reading needs an axis-aligned
   grid with one spacing on all three axes.
+* MRC2014 / CCP4 (what Chimera, ChimeraX, PyMOL and VMD read): a 1024-byte header of 4-byte
+  words, then real*4 values with columns fastest.  Written little-endian, columns along x, one
+  volume (ISPG 1), the first point's position in ORIGIN (words 50-52) and the starts 0.  Read in
+  either byte order, with an extended header and any axis order; the position from ORIGIN, or
+  from the starts when ORIGIN is zero; mode 2, right angles and one spacing on all axes needed.
 """
 import re
 import struct
@@ -229,3 +235,93 @@ def read_dx(path):
     scale = 1.0 / h[0]
     center = tuple(o + (n - 1) / 2.0 * h[0] for o, n in zip(origin, counts))
     return GridMap(data, scale, center, title)
+
+
+_MRC_STAMP = "delphi-gpu: electrostatic potential in kT/e"
+
+
+def write_mrc(path, grid_map):
+    """Write a GridMap as an MRC2014 / CCP4 map (little-endian real*4, x fastest)."""
+    m = grid_map
+    n = m.shape
+    h = 1.0 / m.scale
+    values = np.asarray(m.values, dtype=np.float64)
+    header = bytearray(1024)
+    struct.pack_into("<3ii3i3i", header, 0, *n, 2, 0, 0, 0, *n)
+    struct.pack_into("<3f3f3i", header, 40, *(k * h for k in n), 90.0, 90.0, 90.0, 1, 2, 3)
+    struct.pack_into("<3fii", header, 76, values.min(), values.max(), values.mean(), 1, 0)
+    struct.pack_into("<i", header, 108, 20140)
+    struct.pack_into("<3f", header, 196, *m.origin)
+    header[208:212] = b"MAP "
+    header[212:216] = b"\x44\x44\x00\x00"
+    labels = [_MRC_STAMP] + ([m.title] if m.title else [])
+    struct.pack_into("<fi", header, 216, values.std(), len(labels))
+    for i, text in enumerate(labels):
+        header[224 + 80 * i:224 + 80 * (i + 1)] = _padded(text, 80)
+    with open(path, "wb") as fh:
+        fh.write(bytes(header))
+        fh.write(np.asarray(values, dtype="<f4").ravel(order="F").tobytes())
+
+
+def read_mrc(path):
+    """Read an MRC2014 / CCP4 map on an orthogonal grid with one spacing into a GridMap."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if len(data) < 1024:
+        raise ValueError(f"{path}: truncated MRC/CCP4 map: the header needs 1024 bytes")
+    if data[208:212] != b"MAP ":
+        raise ValueError(f"{path}: not an MRC/CCP4 map (no 'MAP ' stamp in header word 53)")
+    if data[212] in (0x44, 0x11):
+        order = "<" if data[212] == 0x44 else ">"
+    else:
+        order = "<" if struct.unpack_from("<i", data, 12)[0] <= 16 else ">"
+    counts = struct.unpack_from(order + "3i", data, 0)
+    (mode,) = struct.unpack_from(order + "i", data, 12)
+    starts = struct.unpack_from(order + "3i", data, 16)
+    intervals = struct.unpack_from(order + "3i", data, 28)
+    cell = struct.unpack_from(order + "3f", data, 40)
+    angles = struct.unpack_from(order + "3f", data, 52)
+    axes = [a - 1 for a in struct.unpack_from(order + "3i", data, 64)]
+    (extended,) = struct.unpack_from(order + "i", data, 92)
+    origin = struct.unpack_from(order + "3f", data, 196)
+    (labels,) = struct.unpack_from(order + "i", data, 220)
+    if mode != 2:
+        raise ValueError(f"{path}: mode {mode} is not supported (only mode 2, 32-bit reals)")
+    if sorted(axes) != [0, 1, 2]:
+        raise ValueError(f"{path}: MAPC/MAPR/MAPS {[a + 1 for a in axes]} are not a "
+                         "permutation of 1, 2, 3")
+    if any(abs(a - 90.0) >= 1e-3 for a in angles):
+        raise ValueError(f"{path}: cell angles {angles}: only orthogonal grids are supported")
+    if min(counts) < 1 or min(intervals) < 1 or extended < 0:
+        raise ValueError(f"{path}: bad header (counts {counts}, intervals {intervals}, "
+                         f"extended header {extended})")
+    h = [c / m for c, m in zip(cell, intervals)]
+    if min(h) <= 0 or max(h) - min(h) > 1e-5 * h[0]:
+        raise ValueError(f"{path}: voxel sizes {h} differ (one spacing on all axes is needed)")
+    total = counts[0] * counts[1] * counts[2]
+    start = 1024 + extended
+    if len(data) < start + 4 * total:
+        raise ValueError(f"{path}: truncated MRC/CCP4 map: {start + 4 * total} bytes needed, "
+                         f"{len(data)} present")
+    raw = np.frombuffer(data, dtype=order + "f4", count=total, offset=start).astype(np.float64)
+    if not np.all(np.isfinite(raw)):
+        raise ValueError(f"{path}: the map holds values that are not finite")
+    # File order: columns fastest, i.e. an array [section, row, column] in C order.
+    block = raw.reshape(counts[2], counts[1], counts[0])
+    # Axis k of block is the file's axis 2 - k (section, row, column); put x, y, z first.
+    file_axis_of = {axes[a]: 2 - a for a in range(3)}
+    values = np.transpose(block, [file_axis_of[0], file_axis_of[1], file_axis_of[2]])
+    if any(origin):
+        first = list(origin)
+    else:
+        first = [0.0] * 3
+        for a in range(3):
+            first[axes[a]] = starts[a] * h[0]
+    center = tuple(f + (n - 1) / 2.0 * h[0] for f, n in zip(first, values.shape))
+    label = [data[224 + 80 * i:304 + 80 * i].decode("ascii", "replace").strip()
+             for i in range(min(max(labels, 0), 10))]
+    if label and label[0] == _MRC_STAMP:
+        title = label[1] if len(label) > 1 else ""
+    else:
+        title = label[0] if label else ""
+    return GridMap(values, 1.0 / h[0], center, title)

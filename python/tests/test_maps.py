@@ -76,3 +76,66 @@ def test_reads_the_programs_maps(tmp_path, program, root):
     c = 40
     assert np.argmax(phi.values) == np.ravel_multi_index((c, c, c), phi.shape, order="F")
     np.testing.assert_allclose(phi.values[c + 5, c, c], phi.values[c, c - 5, c], rtol=1e-4)
+
+
+def test_mrc_round_trip_and_header(tmp_path):
+    m = _map((5, 7, 9))
+    path = tmp_path / "a.mrc"
+    dg.write_mrc(path, m)
+    data = path.read_bytes()
+    assert len(data) == 1024 + 4 * 5 * 7 * 9
+    assert struct.unpack_from("<4i", data, 0) == (5, 7, 9, 2)
+    assert struct.unpack_from("<3i", data, 64) == (1, 2, 3) and data[208:212] == b"MAP "
+    np.testing.assert_allclose(struct.unpack_from("<3f", data, 196), m.origin, rtol=1e-6)
+    assert struct.unpack_from("<f", data, 40)[0] == pytest.approx(5 / 2.5)
+    back = dg.read_mrc(path)
+    assert back.shape == m.shape and back.title == "t"
+    np.testing.assert_array_equal(back.values, m.values.astype(np.float32))
+    assert back.scale == pytest.approx(2.5) and back.center == pytest.approx(m.center, abs=1e-5)
+    bad = bytearray(data)
+    struct.pack_into("<i", bad, 12, 0)
+    (tmp_path / "mode0.mrc").write_bytes(bytes(bad))
+    with pytest.raises(ValueError, match="mode 0"):
+        dg.read_mrc(tmp_path / "mode0.mrc")
+    (tmp_path / "cut.mrc").write_bytes(data[:-4])
+    with pytest.raises(ValueError, match="truncated"):
+        dg.read_mrc(tmp_path / "cut.mrc")
+
+
+def test_mrc_with_mrcfile(tmp_path):
+    """Another implementation of the format (Debian's python3-mrcfile) reads our file and
+    writes one, axes permuted and big-endian, that our reader places the same way."""
+    mrcfile = pytest.importorskip("mrcfile")
+    m = _map((5, 7, 9))
+    dg.write_mrc(tmp_path / "a.mrc", m)
+    assert mrcfile.validate(str(tmp_path / "a.mrc"), print_file=open(os.devnull, "w"))
+    with mrcfile.open(tmp_path / "a.mrc") as f:
+        # mrcfile's array is [section, row, column] = [z, y, x].
+        np.testing.assert_array_equal(f.data.transpose(2, 1, 0), m.values.astype(np.float32))
+        np.testing.assert_allclose(f.voxel_size.tolist(), [0.4] * 3, rtol=1e-6)
+        np.testing.assert_allclose([f.header.origin.x, f.header.origin.y, f.header.origin.z],
+                                   m.origin, rtol=1e-6)
+    # Columns along z, rows along x, sections along y: the file's array is [y, x, z].
+    with mrcfile.new(tmp_path / "p.mrc") as f:
+        f.set_data(np.ascontiguousarray(m.values.astype(">f4").transpose(1, 0, 2)))
+        f.header.mapc, f.header.mapr, f.header.maps = 3, 1, 2
+        f.header.mx, f.header.my, f.header.mz = 5, 7, 9
+        f.header.cella = (2.0, 2.8, 3.6)
+        f.header.origin = tuple(m.origin)
+    back = dg.read_mrc(tmp_path / "p.mrc")
+    assert back.shape == m.shape
+    np.testing.assert_array_equal(back.values, m.values.astype(np.float32))
+    assert back.center == pytest.approx(m.center, abs=1e-5)
+
+
+def test_reads_the_programs_mrc_map(tmp_path, program, root):
+    """The program's --mrc map holds the phimap's reals on the same grid."""
+    prm = os.path.join(root, "examples", "born", "run.prm")
+    run = subprocess.run([program, prm, "--mrc", "born.mrc"], cwd=tmp_path, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    phi = dg.read_phimap(tmp_path / "born.phi")
+    mrc = dg.read_mrc(tmp_path / "born.mrc")
+    np.testing.assert_array_equal(mrc.values, phi.values)
+    assert mrc.scale == pytest.approx(phi.scale, rel=1e-6)
+    np.testing.assert_allclose(mrc.center, phi.center, atol=1e-5)

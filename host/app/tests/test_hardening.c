@@ -70,8 +70,9 @@ static void outputs_over_inputs(pipeline *p) {
     char cwd[2048], absolute[4200];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     snprintf(absolute, sizeof absolute, "%s/m.pqr", cwd);
-    const char *flags[] = {"--dx", "--phi", "--cube", "--log", "--json", "--frc", "--scrg"};
-    for (int i = 0; i < 7; ++i) {
+    const char *flags[] = {"--dx",  "--phi",  "--cube", "--mrc",
+                           "--log", "--json", "--frc",  "--scrg"};
+    for (int i = 0; i < 8; ++i) {
         CHECK(run_program(p, 0, "--pqr", "m.pqr", "--scale", "1", flags[i], "./m.pqr", NULL) ==
               EXIT_BAD_INPUT);
         pipeline_free(p);

@@ -20,9 +20,9 @@
 int main(void) {
     pipeline *d = calloc(1, sizeof *d), *f = calloc(1, sizeof *f);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    int st =
-        run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json", "--solvation-two-run",
-                    "--set", "site(a,q,p,r,c,atpo)", "--scrg", "1ubq.scrg", NULL);
+    int st = run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json",
+                         "--solvation-two-run", "--set", "site(a,q,p,r,c,atpo)", "--scrg",
+                         "1ubq.scrg", "--mrc", "1ubq.mrc", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = d->result;
     CHECK(r->status == CALC_OK);
@@ -53,8 +53,35 @@ int main(void) {
             worst = fmax(worst, fabs(m.values[w] - phi_get(&r->phi, w)) /
                                     (1.0 + fabs(phi_get(&r->phi, w))));
         CHECK(worst < 1e-6); /* real*4 in the file */
+        /* The MRC map holds the same reals on the same grid. */
+        map_grid mrc;
+        CHECK(map_read("1ubq.mrc", -1, &mrc, &err) == IO_OK);
+        if (mrc.values) {
+            CHECK(mrc.n[0] == 99 && mrc.n[1] == 99 && mrc.n[2] == 99);
+            CHECK(memcmp(mrc.values, m.values, map_grid_points(&m) * sizeof(double)) == 0);
+            CHECK_REL(mrc.scale, r->grid.scale, 1e-7);
+            for (int a = 0; a < 3; a++)
+                CHECK_NEAR(mrc.center[a], r->grid.center[a], 1e-5);
+            map_grid_free(&mrc);
+        }
         map_grid_free(&m);
     }
+    /* Focusing from either map: the same boundary values but for the float rounding of the
+       map's position (phimap: the centre; MRC: the first point). */
+    pipeline *focus[2] = {calloc(1, sizeof(pipeline)), calloc(1, sizeof(pipeline))};
+    const char *source[2] = {"1ubq.phi", "1ubq.mrc"}, *fine[2] = {"fine_a.phi", "fine_b.phi"};
+    for (int i = 0; i < 2; i++)
+        CHECK(run_program(focus[i], 0, (char *)prm, "--quiet", "--scale", "4", "--gsize", "65",
+                          "--bndcon", "3", "--phi-in", source[i], "--phi", fine[i], "--frc",
+                          fine[i][5] == 'a' ? "fine_a.frc" : "fine_b.frc", "--energy", "g",
+                          NULL) == EXIT_OK);
+    if (focus[0]->result && focus[1]->result) {
+        printf("focused grid energy: from the phimap %.6f, from the MRC map %.6f kT\n",
+               focus[0]->result->energy_grid, focus[1]->result->energy_grid);
+        CHECK_REL(focus[1]->result->energy_grid, focus[0]->result->energy_grid, 1e-6);
+    }
+    for (int i = 0; i < 2; i++)
+        pipeline_free(focus[i]), free(focus[i]);
 
     /* site(r) and site(c): with the molecule's atoms as sites, sum q r / 2 is the corrected
        reaction field and sum q c / 2 the Coulombic energy (the same sums in the other order),

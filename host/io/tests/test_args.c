@@ -105,6 +105,8 @@ static void test_overrides(void) {
                     "opt.phi",
                     "--cube",
                     "opt.cube",
+                    "--mrc",
+                    "opt.mrc",
                     "--frc",
                     "opt.frc",
                     "--scrg",
@@ -144,15 +146,16 @@ static void test_overrides(void) {
     CHECK(s.center_mode == 1 && s.center[1] == 2.0);
     CHECK(strcmp(s.pqr_file, "mol.pqr") == 0 && s.pdb_file[0] == '\0');
     CHECK(notes_contain(&notes, "--pqr overrides in(pdb)"));
-    /* --phi replaced the file's DelPhi map, the file's dx output stays, --cube added */
-    CHECK(s.map_count == 3);
-    int phi = 0, dx = 0, cube = 0;
+    /* --phi replaced the file's DelPhi map, the file's dx output stays, --cube and --mrc added */
+    CHECK(s.map_count == 4);
+    int phi = 0, dx = 0, cube = 0, mrc = 0;
     for (int i = 0; i < s.map_count; i++) {
         if (s.maps[i].format == MAP_DELPHI) phi += strcmp(s.maps[i].path, "opt.phi") == 0;
         if (s.maps[i].format == MAP_DX) dx += strcmp(s.maps[i].path, "file.dx") == 0;
         if (s.maps[i].format == MAP_CUBE) cube += strcmp(s.maps[i].path, "opt.cube") == 0;
+        if (s.maps[i].format == MAP_MRC) mrc += strcmp(s.maps[i].path, "opt.mrc") == 0;
     }
-    CHECK(phi == 1 && dx == 1 && cube == 1);
+    CHECK(phi == 1 && dx == 1 && cube == 1 && mrc == 1);
     CHECK(strcmp(s.frc_out_file, "opt.frc") == 0 && strcmp(s.json_file, "opt.json") == 0);
     CHECK(strcmp(s.log_file, "opt.log") == 0 && strcmp(s.scrg_out_file, "opt.scrg") == 0);
     CHECK(s.backend == DG_BACKEND_CPU && s.precision == DG_PRECISION_FLOAT);

@@ -326,6 +326,192 @@ static void test_text_map_errors(void) {
     map_grid_free(&r);
 }
 
+/* MRC/CCP4: our file's header words, a round trip, and foreign files made by hand. */
+static float le_f32(const unsigned char *p) {
+    uint32_t u = le32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+typedef struct mrc_hand {
+    int big_endian, count[3], start[3], intervals[3], axes[3], mode, extended, labels;
+    float cell[3], angle[3], origin[3];
+    int stamp;
+} mrc_hand;
+
+/* A header and nc*nr*ns reals v(c, r, s) = 100 s + 10 r + c, written independently of the
+ * library; `cut` bytes short of the end, one value NaN when nan is set. */
+static void write_mrc_by_hand(const char *path, const mrc_hand *h, size_t cut, int nan) {
+    hand_big_endian = h->big_endian;
+    FILE *fp = fopen(path, "wb");
+    uint32_t w[256];
+    memset(w, 0, sizeof w);
+    for (int a = 0; a < 3; a++) {
+        w[a] = (uint32_t)h->count[a];
+        w[4 + a] = (uint32_t)h->start[a];
+        w[7 + a] = (uint32_t)h->intervals[a];
+        memcpy(&w[10 + a], &h->cell[a], 4);
+        memcpy(&w[13 + a], &h->angle[a], 4);
+        w[16 + a] = (uint32_t)h->axes[a];
+        memcpy(&w[49 + a], &h->origin[a], 4);
+    }
+    w[3] = (uint32_t)h->mode;
+    w[23] = (uint32_t)h->extended;
+    w[55] = (uint32_t)h->labels;
+    for (int i = 0; i < 56; i++)
+        if (i == 52)
+            fwrite(h->stamp ? "MAP " : "PAM ", 1, 4, fp);
+        else if (i == 53) {
+            unsigned char machst[4] = {h->big_endian ? 0x11 : 0x44, h->big_endian ? 0x11 : 0x41, 0,
+                                       0};
+            fwrite(machst, 1, 4, fp);
+        } else
+            put32(fp, w[i]);
+    char labels[800]; /* ten 80-character labels */
+    memset(labels, ' ', sizeof labels);
+    memcpy(labels, "a map made by hand", 18);
+    fwrite(labels, 1, sizeof labels, fp);
+    for (int i = 0; i < h->extended; i++)
+        fputc('e', fp);
+    const size_t total = (size_t)h->count[0] * h->count[1] * h->count[2];
+    size_t written = 0;
+    for (int s = 0; s < h->count[2]; s++)
+        for (int r = 0; r < h->count[1]; r++)
+            for (int c = 0; c < h->count[0]; c++)
+                if (written++ < total - cut / 4)
+                    put_real(fp, nan && s == 1 && r == 0 && c == 1 ? NAN : 100.0 * s + 10 * r + c,
+                             4);
+    fclose(fp);
+}
+
+static void test_mrc(void) {
+    map_grid m, r;
+    io_error err;
+    int n[3] = {7, 9, 11};
+    double c[3] = {-10.3, 4.7, 22.1};
+    CHECK_OK(map_grid_alloc(&m, n, 2.5, c, &err), err);
+    fill(&m);
+    snprintf(m.title, sizeof m.title, "mrc test");
+    CHECK_OK(map_write("t.mrc", MAP_MRC, &m, NULL, &err), err);
+
+    /* The header's words as the format defines them; values x fastest after 1024 bytes. */
+    FILE *fp = fopen("t.mrc", "rb");
+    size_t points = 7 * 9 * 11, expect = 1024 + 4 * points;
+    unsigned char *b = malloc(expect + 16);
+    size_t got = fp ? fread(b, 1, expect + 16, fp) : 0;
+    if (fp) fclose(fp);
+    CHECK(got == expect);
+    if (got == expect) {
+        CHECK(le32(b) == 7 && le32(b + 4) == 9 && le32(b + 8) == 11 && le32(b + 12) == 2);
+        CHECK(le32(b + 16) == 0 && le32(b + 20) == 0 && le32(b + 24) == 0); /* starts */
+        CHECK(le32(b + 28) == 7 && le32(b + 32) == 9 && le32(b + 36) == 11);
+        CHECK(le_f32(b + 40) == (float)(7 / 2.5) && le_f32(b + 48) == (float)(11 / 2.5));
+        CHECK(le_f32(b + 52) == 90.0f && le_f32(b + 60) == 90.0f);
+        CHECK(le32(b + 64) == 1 && le32(b + 68) == 2 && le32(b + 72) == 3);
+        CHECK(le32(b + 88) == 1 && le32(b + 92) == 0 && le32(b + 108) == 20140);
+        /* ORIGIN: the first point, centre - (n - 1) / 2 / scale. */
+        CHECK(le_f32(b + 196) == (float)(c[0] - 3 / 2.5));
+        CHECK(le_f32(b + 200) == (float)(c[1] - 4 / 2.5));
+        CHECK(le_f32(b + 204) == (float)(c[2] - 5 / 2.5));
+        CHECK(memcmp(b + 208, "MAP ", 4) == 0 && b[212] == 0x44 && b[213] == 0x44);
+        CHECK(le32(b + 220) == 2 && memcmp(b + 304, "mrc test", 8) == 0);
+        double lo = 1e300, hi = -1e300, sum = 0;
+        for (size_t i = 0; i < points; i++) {
+            lo = fmin(lo, m.values[i]), hi = fmax(hi, m.values[i]);
+            sum += m.values[i];
+        }
+        CHECK(le_f32(b + 76) == (float)lo && le_f32(b + 80) == (float)hi);
+        CHECK_NEAR(le_f32(b + 84), sum / points, 1e-6);
+        CHECK(le_f32(b + 1024) == (float)sample(0, 0, 0));
+        CHECK(le_f32(b + 1028) == (float)sample(1, 0, 0));
+        CHECK(le_f32(b + 1024 + 4 * 7) == (float)sample(0, 1, 0));
+    }
+    free(b);
+    int f = -2;
+    CHECK_OK(map_detect_format("t.mrc", &f, &err), err);
+    CHECK(f == MAP_MRC);
+    CHECK_OK(map_read("t.mrc", -1, &r, &err), err);
+    CHECK(r.n[0] == 7 && r.n[1] == 9 && r.n[2] == 11);
+    CHECK_NEAR(r.scale, 2.5, 1e-6);
+    for (int a = 0; a < 3; a++)
+        CHECK_NEAR(r.center[a], c[a], 1e-5);
+    CHECK(strcmp(r.title, "mrc test") == 0 && strcmp(r.kind, "potential") == 0);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < points; i++)
+        if (r.values[i] != (double)(float)m.values[i]) mismatches++;
+    CHECK(mismatches == 0);
+    map_grid_free(&r);
+    map_grid_free(&m);
+
+    /* Another program's file: big-endian, columns along z, rows along x, sections along y, an
+       extended header, the position given by the starts (ORIGIN zero), spacing 0.5 A. */
+    mrc_hand h = {.big_endian = 1,
+                  .count = {4, 3, 2},
+                  .start = {-2, 6, 1},
+                  .intervals = {6, 4, 8},
+                  .axes = {3, 1, 2},
+                  .mode = 2,
+                  .extended = 80,
+                  .labels = 1,
+                  .cell = {2.0f, 3.0f, 4.0f},
+                  .angle = {90, 90, 90},
+                  .stamp = 1};
+    /* MX, MY, MZ and the cell are along x, y, z: 2/4, 3/6, 4/8 = 0.5 A. */
+    h.intervals[0] = 4, h.intervals[1] = 6, h.intervals[2] = 8;
+    write_mrc_by_hand("hand.mrc", &h, 0, 0);
+    CHECK_OK(map_detect_format("hand.mrc", &f, &err), err);
+    CHECK(f == MAP_MRC);
+    CHECK_OK(map_read("hand.mrc", MAP_MRC, &r, &err), err);
+    /* x has the rows (3), y the sections (2), z the columns (4). */
+    CHECK(r.n[0] == 3 && r.n[1] == 2 && r.n[2] == 4 && r.scale == 2.0);
+    /* First point: x = row start 6, y = section start 1, z = column start -2, times 0.5 A. */
+    CHECK(r.center[0] == 3.0 + 0.5 && r.center[1] == 0.5 + 0.25 && r.center[2] == -1.0 + 0.75);
+    /* v(column c, row r, section s) sits at x = r, y = s, z = c. */
+    CHECK(r.values[2 + 3 * (1 + 2 * 3)] == 100.0 * 1 + 10 * 2 + 3);
+    CHECK(r.values[1 + 3 * (0 + 2 * 2)] == 100.0 * 0 + 10 * 1 + 2);
+    CHECK(strcmp(r.title, "a map made by hand") == 0);
+    map_grid_free(&r);
+    /* The same file with ORIGIN set: ORIGIN wins over the starts. */
+    h.origin[0] = 1.5f, h.origin[1] = -2.0f, h.origin[2] = 7.0f;
+    write_mrc_by_hand("origin.mrc", &h, 0, 0);
+    CHECK_OK(map_read("origin.mrc", -1, &r, &err), err);
+    CHECK(r.center[0] == 1.5 + 0.5 && r.center[1] == -2.0 + 0.25 && r.center[2] == 7.0 + 0.75);
+    map_grid_free(&r);
+
+    /* What the reader refuses, each with the file and the field named. */
+    static const struct {
+        const char *file, *part;
+        int status;
+    } cases[] = {
+        {"mode0.mrc", "mode 0", IO_ERR_UNSUPPORTED},
+        {"skew.mrc", "orthogonal", IO_ERR_UNSUPPORTED},
+        {"aniso.mrc", "voxel sizes", IO_ERR_UNSUPPORTED},
+        {"axes.mrc", "permutation", IO_ERR_INPUT},
+        {"cut.mrc", "only", IO_ERR_INPUT},
+        {"nan.mrc", "column 2, row 1, section 2 is not finite", IO_ERR_INPUT},
+        {"nostamp.mrc", "not an MRC", IO_ERR_INPUT},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mrc_hand e = h;
+        e.big_endian = (int)(i % 2);
+        size_t cut = 0;
+        int nan = 0;
+        if (i == 0) e.mode = 0;
+        if (i == 1) e.angle[1] = 120.0f;
+        if (i == 2) e.cell[2] = 5.0f;
+        if (i == 3) e.axes[2] = 1;
+        if (i == 4) cut = 8;
+        if (i == 5) nan = 1;
+        if (i == 6) e.stamp = 0;
+        write_mrc_by_hand(cases[i].file, &e, cut, nan);
+        int rc = map_read(cases[i].file, MAP_MRC, &r, &err);
+        CHECK(rc == cases[i].status);
+        CHECK_CONTAINS(err.message, cases[i].file);
+        CHECK_CONTAINS(err.message, cases[i].part);
+    }
+}
+
 int main(void) {
     test_enter_scratch("maps");
     test_coordinates();
@@ -333,5 +519,6 @@ int main(void) {
     test_phimap_real8();
     test_dx_and_cube();
     test_text_map_errors();
+    test_mrc();
     return test_finish("host_io_maps");
 }

@@ -152,6 +152,7 @@ static void test_functions(void) {
         "in(phi,file=\"big.phi\"), in(frc,file=\"sites.pdb\")\n"
         "out(phi,file=\"a.phi\")\n"
         "out(phi, file=\"a.dx\", format=dx), out(phi,file=\"a.cube\",format=cube)\n"
+        "out(phi,file=\"a.map\",format=CCP4), out(phi,file=\"b.mrc\",format=mrc)\n"
         "out(frc,file=\"x.frc\")\n"
         "out(scrg,file=\"charges.txt\",format=pdb)\n"
         "out(eps,file=\"eps.map\")\n"
@@ -169,10 +170,12 @@ static void test_functions(void) {
     CHECK(strcmp(s.input_origin[INPUT_PDB], "func.prm:1") == 0);
     CHECK(strcmp(s.siz_file, "radii.siz") == 0 && strcmp(s.crg_file, "charges.crg") == 0);
     CHECK(strcmp(s.phi_in_file, "big.phi") == 0 && strcmp(s.frc_in_file, "sites.pdb") == 0);
-    CHECK(s.map_count == 3);
+    CHECK(s.map_count == 5);
     CHECK(s.maps[0].format == MAP_DELPHI && strcmp(s.maps[0].path, "a.phi") == 0);
     CHECK(s.maps[1].format == MAP_DX && strcmp(s.maps[1].path, "a.dx") == 0);
     CHECK(s.maps[2].format == MAP_CUBE && strcmp(s.maps[2].path, "a.cube") == 0);
+    CHECK(s.maps[3].format == MAP_MRC && strcmp(s.maps[3].path, "a.map") == 0);
+    CHECK(s.maps[4].format == MAP_MRC && strcmp(s.maps[4].path, "b.mrc") == 0);
     CHECK(strcmp(s.frc_out_file, "x.frc") == 0 && strcmp(s.scrg_out_file, "charges.txt") == 0);
     CHECK(notes_contain(&notes, "format=pdb ignored"));
     CHECK(notes_contain(&notes, "out(eps)"));
@@ -239,6 +242,7 @@ static void test_errors(void) {
         {"in(pqr)", IO_ERR_INPUT, "needs file="},
         {"out(xyz)", IO_ERR_INPUT, "unknown output kind"},
         {"out(phi,format=grasp)", IO_ERR_UNSUPPORTED, "not supported"},
+        {"out(phi,format=insight)", IO_ERR_UNSUPPORTED, "dx, cube or ccp4"},
         {"out(phi,format=png)", IO_ERR_INPUT, "unknown map format"},
         {"energy(q)", IO_ERR_INPUT, "unknown energy term"},
         {"center(1,2)", IO_ERR_INPUT, "three numbers"},
