@@ -130,6 +130,8 @@ typedef struct run_settings {
     int site_reaction; /* site(r): the reaction field's potential column (computes the field) */
     int site_coulombic; /* site(c): the Coulombic potential column */
     int site_atomic;    /* site(atpo): the atomic potential column */
+    int site_salt;      /* site(i): the mobile ions' net charge concentration column */
+    int site_debye;     /* site(deb): the Debye (ion-accessible) fraction column */
     double atpods;      /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
     int show_help;      /* --help: print settings_usage() and exit 0 */
     int show_version;   /* --version */

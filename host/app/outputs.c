@@ -88,8 +88,9 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
             site_field(&r->phi, &list->atoms[i], field + 3 * i);
         for (size_t i = 0; atomic && i < list->count; ++i)
             atomic[i] = site_atomic(&r->phi, &list->atoms[i], s->atpods, r->site_potential[i]);
-        const site_values values = {r->site_potential, r->site_reaction, r->site_coulombic, atomic,
-                                    field};
+        const site_values values = {
+            r->site_potential, r->site_reaction, r->site_coulombic, atomic, field,
+            r->site_salt,      r->site_debye};
         st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
         free(field), free(atomic);
         if (st == IO_OK)

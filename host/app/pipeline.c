@@ -211,7 +211,9 @@ static void run_calc(pipeline *p, dg_calc *shared) {
     if (st == DG_OK)
         st = calc_set_sites(p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count,
                             (s->site_reaction ? CALC_SITE_REACTION : 0) |
-                                (s->site_coulombic ? CALC_SITE_COULOMBIC : 0));
+                                (s->site_coulombic ? CALC_SITE_COULOMBIC : 0) |
+                                (s->site_salt ? CALC_SITE_SALT : 0) |
+                                (s->site_debye ? CALC_SITE_DEBYE : 0));
     if (st == DG_OK) st = dg_calc_set_atoms(p->calc, &atoms);
     calc_atoms_free(&atoms), calc_atoms_free(&site_list);
     if (st != DG_OK) {

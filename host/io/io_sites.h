@@ -20,6 +20,8 @@ typedef struct site_values {
     const double *coulombic; /* [count] kT/e: the Coulombic potential in eps_in (site(c)) */
     const double *atomic;    /* [count] kT/e: the atomic potential (site(atpo)) */
     const double *field;     /* [3 * count] kT/(e A): x, y, z (site(f)) */
+    const double *salt;      /* [count] mol/L: the mobile ions' net charge there (site(i)) */
+    const double *debye;     /* [count] 0..1: the ion-accessible fraction there (site(deb)) */
 } site_values;
 
 /** Write the sites of `sites` with their values.  title may be NULL.  Written atomically. */

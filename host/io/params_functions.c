@@ -298,6 +298,10 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_coulombic = 1;
         else if (!strcmp(item, "atpo") || !strcmp(item, "atomicpot"))
             ctx->s->site_atomic = 1;
+        else if (!strcmp(item, "i") || !strcmp(item, "salt"))
+            ctx->s->site_salt = 1;
+        else if (!strcmp(item, "deb") || !strcmp(item, "debyefraction"))
+            ctx->s->site_debye = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -306,7 +310,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: site(%s): this column is not produced (the frc output has atom, "
                     "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
-                    "(c) and atomic (atpo) potentials and the field (f))",
+                    "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i) "
+                    "and the Debye fraction (deb))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

@@ -225,7 +225,39 @@ static int solve(dg_calc c, int nonlinear, const char *stage, phi_map *phi, dg_o
     return CALC_OK;
 }
 
-/* The sites' reaction-field and Coulombic potentials the program asked for (calc_set_sites). */
+/* DelPhi's salt column (calc_site_column): the mobile ions' net charge concentration at the
+ * site's potential p, mol/L of elementary charges; NaN where p is (outside the grid). */
+static double site_salt(const salt_model *salt, int nonlinear, double p) {
+    double rho = 0.0;
+    for (int i = 0; i < salt->ion_count; ++i) {
+        const double molar = salt->ions[i].number_density / IONS_PER_A3_PER_MOLAR;
+        const int z = salt->ions[i].valence;
+        rho += nonlinear ? molar * z * exp(-z * p) : -molar * z * z * p;
+    }
+    return isnan(p) ? NAN : rho;
+}
+
+/* DelPhi's Debye fraction at the sites: the ion-accessibility map of the run, or, without salt,
+ * one built for this by the same stage operation. */
+static int site_debye(dg_calc c, char *msg, size_t size) {
+    calc_result *r = &c->r;
+    medium_maps own = {0};
+    const unsigned char *ion = r->medium.ion_accessible;
+    if (!ion) {
+        const int st = medium_build_on(c->solver, &c->surface, &r->grid, 1, c->params.ion_radius,
+                                       &own, msg, size);
+        if (st != DG_OK) return st;
+        ion = own.ion_accessible;
+    }
+    r->site_debye = malloc((c->site_count + 1) * sizeof(double));
+    if (r->site_debye)
+        for (size_t i = 0; i < c->site_count; ++i)
+            phi_map_interpolate_bytes(&r->phi, ion, c->site_xyz + 3 * i, &r->site_debye[i]);
+    medium_free(&own);
+    return r->site_debye ? DG_OK : DG_ERR_OUT_OF_MEMORY;
+}
+
+/* The sites' columns beside the potential that the program asked for (calc_set_sites). */
 static int site_sums(dg_calc c) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
@@ -247,10 +279,16 @@ static int site_sums(dg_calc c) {
                                                          r->site_coulombic, NULL, msg, sizeof msg)
                                : DG_ERR_OUT_OF_MEMORY;
     }
+    if (st == DG_OK && (c->site_columns & CALC_SITE_SALT)) {
+        r->site_salt = malloc((c->site_count + 1) * sizeof(double));
+        for (size_t i = 0; r->site_salt && i < c->site_count; ++i)
+            r->site_salt[i] = site_salt(&r->salt, r->nonlinear, r->site_potential[i]);
+        st = r->site_salt ? DG_OK : DG_ERR_OUT_OF_MEMORY;
+    }
+    if (st == DG_OK && (c->site_columns & CALC_SITE_DEBYE)) st = site_debye(c, msg, sizeof msg);
     r->time_site_sums = omp_get_wtime() - t;
     if (st == DG_ERR_OUT_OF_MEMORY)
-        return fail(r, CALC_BAD_INPUT, st, "site potentials",
-                    "out of memory for the reaction-field and Coulombic columns");
+        return fail(r, CALC_BAD_INPUT, st, "site potentials", "out of memory for the site columns");
     if (st != DG_OK) return fail(r, CALC_SOLVER_FAILED, st, "site potentials", msg);
     return CALC_OK;
 }
@@ -337,7 +375,9 @@ static void reset_run(dg_calc c) {
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
+    free(r->site_salt), free(r->site_debye);
     r->site_potential = r->site_reaction = r->site_coulombic = NULL;
+    r->site_salt = r->site_debye = NULL;
     r->site_count = r->sites_outside = 0;
     if (!c->geometry_current) {
         medium_free(&r->medium);
@@ -415,7 +455,9 @@ void calc_result_free(calc_result *r) {
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
+    free(r->site_salt), free(r->site_debye);
     reaction_field_free(&r->rf);
     r->boundary = NULL, r->site_potential = r->site_reaction = r->site_coulombic = NULL;
+    r->site_salt = r->site_debye = NULL;
     r->boundary_count = r->site_count = 0;
 }

@@ -102,6 +102,8 @@ struct calc_result {
     double *site_potential; /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
     double *site_reaction;  /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
     double *site_coulombic; /* [site_count] kT/e with CALC_SITE_COULOMBIC, else NULL */
+    double *site_salt;      /* [site_count] mol/L with CALC_SITE_SALT, else NULL */
+    double *site_debye;     /* [site_count] 0..1 with CALC_SITE_DEBYE, else NULL */
     size_t site_count, sites_outside;
 
     /* Wall seconds. */
@@ -145,8 +147,18 @@ const char *calc_equation_name(const calc_result *r);
 /* What the program's site list gets beside the potential (calc_set_sites): the reaction
  * field's potential (the reaction field is then computed even when its energy is not asked
  * for) and the Coulombic potential, as dg_calc_reaction_potentials_at and
- * dg_calc_coulombic_potentials_at give them. */
-typedef enum calc_site_column { CALC_SITE_REACTION = 1, CALC_SITE_COULOMBIC = 2 } calc_site_column;
+ * dg_calc_coulombic_potentials_at give them; DelPhi's salt column, the net charge
+ * concentration of the mobile ions that the potential at the site gives (mol/L of elementary
+ * charges: -sum c_i z_i^2 phi in a linear run, sum c_i z_i exp(-z_i phi) in a nonlinear one, 0
+ * without salt; whether ions can reach the site is not taken into account, as in DelPhi); and
+ * DelPhi's Debye fraction, the ion-accessibility map (radius + ion radius from every atom)
+ * interpolated trilinearly at the site (built for this alone when the run has no salt). */
+typedef enum calc_site_column {
+    CALC_SITE_REACTION = 1,
+    CALC_SITE_COULOMBIC = 2,
+    CALC_SITE_SALT = 4,
+    CALC_SITE_DEBYE = 8
+} calc_site_column;
 
 /* For the program: the last run's state, stage hooks, site positions (copied; NULL = none) for
  * the site potentials computed with the energies (and the calc_site_column bits in columns),

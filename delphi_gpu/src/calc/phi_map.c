@@ -26,20 +26,47 @@ void phi_map_free(phi_map *m) {
     m->data = NULL;
 }
 
-int phi_map_interpolate(const phi_map *m, const double p[3], double *value) {
+/* The cell of the grid around p: its lowest corner and the fractions along the axes; -1 when p
+ * lies outside the grid by more than 1e-6 spacings. */
+static int cell_of(const phi_map *m, const double p[3], int base[3], double f[3]) {
     const int n = m->n;
-    int base[3];
-    double f[3];
     for (int a = 0; a < 3; ++a) {
         double g = phi_map_coordinate(m, a, p[a]);
-        if (g < -1e-6 || g > n - 1 + 1e-6) {
-            *value = NAN;
-            return -1;
-        }
+        if (g < -1e-6 || g > n - 1 + 1e-6) return -1;
         g = fmin(fmax(g, 0.0), n - 1.0);
         base[a] = (int)floor(g);
         if (base[a] > n - 2) base[a] = n - 2;
         f[a] = g - base[a];
+    }
+    return 0;
+}
+
+int phi_map_interpolate_bytes(const phi_map *m, const unsigned char *values, const double p[3],
+                              double *value) {
+    int base[3];
+    double f[3];
+    if (cell_of(m, p, base, f) != 0) {
+        *value = NAN;
+        return -1;
+    }
+    const size_t n = (size_t)m->n;
+    double sum = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        const int dx = k & 1, dy = (k >> 1) & 1, dz = (k >> 2) & 1;
+        const double w = (dx ? f[0] : 1 - f[0]) * (dy ? f[1] : 1 - f[1]) * (dz ? f[2] : 1 - f[2]);
+        sum += w * values[(size_t)(base[0] + dx) + n * ((base[1] + dy) + n * (base[2] + dz))];
+    }
+    *value = sum;
+    return 0;
+}
+
+int phi_map_interpolate(const phi_map *m, const double p[3], double *value) {
+    const int n = m->n;
+    int base[3];
+    double f[3];
+    if (cell_of(m, p, base, f) != 0) {
+        *value = NAN;
+        return -1;
     }
     double sum = 0.0;
     for (int k = 0; k < 8; ++k) {

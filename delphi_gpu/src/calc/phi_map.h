@@ -38,4 +38,9 @@ static inline double phi_map_coordinate(const phi_map *m, int axis, double x) {
  * the map (by more than 1e-6 grid spacings); *value is NaN then. */
 int phi_map_interpolate(const phi_map *m, const double p[3], double *value);
 
+/* The same interpolation of a byte map on m's grid (values[n^3], x fastest; 0 or 1 gives the
+ * fraction of the surrounding points that are 1, weighted trilinearly). */
+int phi_map_interpolate_bytes(const phi_map *m, const unsigned char *values, const double p[3],
+                              double *value);
+
 #endif /* HOST_PHI_MAP_H */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calculation.h"
 #include "check.h"
 #include "test_support.h"
 
@@ -159,9 +160,93 @@ static void check_site_sums(void) {
     dg_calc_destroy(c);
 }
 
+/* DelPhi's ion-accessibility rule at a grid point: radius + ion radius from every atom with a
+ * radius; the Debye fraction at p is its trilinear interpolation over the surrounding cell. */
+static double debye_by_rule(const dg_calc_params *p, const double at[3]) {
+    const int n = p->grid_size;
+    double g[3], sum = 0.0;
+    int base[3];
+    for (int a = 0; a < 3; ++a) {
+        g[a] = (at[a] - p->center[a]) * p->scale + 0.5 * (n - 1);
+        base[a] = (int)floor(g[a]);
+    }
+    for (int k = 0; k < 8; ++k) {
+        const int d[3] = {k & 1, (k >> 1) & 1, (k >> 2) & 1};
+        double w = 1.0, point[3];
+        for (int a = 0; a < 3; ++a) {
+            const double f = g[a] - base[a];
+            w *= d[a] ? f : 1.0 - f;
+            point[a] = p->center[a] + (base[a] + d[a] - 0.5 * (n - 1)) / p->scale;
+        }
+        int open = 1;
+        for (int i = 0; i < 4; ++i)
+            if (radius[i] > 0.0 &&
+                sqrt(pow(point[0] - xyz[3 * i], 2) + pow(point[1] - xyz[3 * i + 1], 2) +
+                     pow(point[2] - xyz[3 * i + 2], 2)) < radius[i] + p->ion_radius)
+                open = 0;
+        sum += w * open;
+    }
+    return sum;
+}
+
+/* The program's salt and Debye-fraction site columns (calc_set_sites): in a linear run the salt
+ * is -sum c z^2 phi, in a nonlinear one sum c z exp(-z phi), without salt 0; the fraction is the
+ * ion-accessibility rule interpolated, the same whether the run has salt (its own map) or not
+ * (a map built for the column); NaN outside the grid. */
+static void check_salt_and_debye_sites(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    p.salt_count = 1;
+    p.salts[0] = (dg_salt){0.15, 1, 1};
+    const double sites[12] = {0, 0, 0, 5.0, 4.5, 5.0, 4.145, -1.073, 2.036, 20.0, 0, 0};
+    dg_calc c = NULL;
+    CHECK(dg_calc_create(&c, &p) == DG_OK);
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+    CHECK(calc_set_sites(c, sites, 4, CALC_SITE_SALT | CALC_SITE_DEBYE) == DG_OK);
+    dg_calc_result r;
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    const calc_result *s = calc_state(c);
+    CHECK(s->site_count == 4 && s->site_salt && s->site_debye && !s->site_reaction);
+    if (!s->site_salt || !s->site_debye) {
+        dg_calc_destroy(c);
+        return;
+    }
+    double debye[4];
+    memcpy(debye, s->site_debye, sizeof debye);
+    printf("Debye fractions %.6f %.6f %.6f (rule %.6f)\n", debye[0], debye[1], debye[2],
+           debye_by_rule(&p, sites + 6));
+    CHECK(debye[0] == 0.0 && debye[1] == 1.0);
+    CHECK(debye[2] > 0.0 && debye[2] < 1.0);
+    CHECK_NEAR(debye[2], debye_by_rule(&p, sites + 6), 1e-12);
+    for (int i = 0; i < 3; ++i)
+        CHECK_REL(s->site_salt[i], -0.3 * s->site_potential[i], 1e-14);
+    CHECK(isnan(s->site_salt[3]) && isnan(s->site_debye[3]));
+    /* Without salt: no salt column values, the same fractions from a map of their own. */
+    p.salt_count = 0;
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    s = calc_state(c);
+    CHECK(s->site_debye && memcmp(s->site_debye, debye, 3 * sizeof(double)) == 0);
+    CHECK(s->site_salt && s->site_salt[0] == 0.0 && s->site_salt[2] == 0.0);
+    /* Nonlinear: the ions' Boltzmann distribution. */
+    p.salt_count = 1;
+    p.solver.equation = DG_EQUATION_NONLINEAR_PB;
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    s = calc_state(c);
+    for (int i = 0; s->site_salt && i < 3; ++i) {
+        const double phi = s->site_potential[i];
+        CHECK_REL(s->site_salt[i], 0.15 * (exp(-phi) - exp(phi)), 1e-12);
+    }
+    CHECK(s->site_debye && memcmp(s->site_debye, debye, 3 * sizeof(double)) == 0);
+    dg_calc_destroy(c);
+}
+
 int main(void) {
     check_params();
     check_site_sums();
+    check_salt_and_debye_sites();
     dg_calc_params p;
     fixed_grid_params(&p);
     dg_calc c = NULL;

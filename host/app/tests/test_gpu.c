@@ -2,7 +2,9 @@
  * Skipped (exit 77) when dg_cuda_device_count reports no device.  The two backends sum in a
  * different order, so the potentials differ by rounding and the convergence checks may stop
  * a check interval apart: energies must agree to 1e-5 relative, site potentials to 1e-3 kT/e,
- * iteration counts to within two check intervals. */
+ * iteration counts to within two check intervals.  The Debye-fraction column (site(deb)) comes
+ * from ion maps that the backends build bit for bit alike: equal, with salt (the run's map)
+ * and without (a map built for the column); the salt column (site(i)) follows the potential. */
 #include <math.h>
 #include <string.h>
 
@@ -20,8 +22,10 @@ int main(void) {
     }
     pipeline *cpu = calloc(1, sizeof *cpu), *gpu = calloc(1, sizeof *gpu);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", NULL) == EXIT_OK);
-    CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", NULL) == EXIT_OK);
+    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--set", "site(i,deb)",
+                      NULL) == EXIT_OK);
+    CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", "--set", "site(i,deb)",
+                      NULL) == EXIT_OK);
     const calc_result *a = cpu->result, *b = gpu->result;
     CHECK(a->solve.backend == DG_BACKEND_CPU && b->solve.backend == DG_BACKEND_CUDA);
     printf("iterations cpu %d, cuda %d; grid energy %.6f / %.6f; reaction field %.6f / %.6f\n",
@@ -35,6 +39,25 @@ int main(void) {
         worst = fmax(worst, fabs(a->site_potential[i] - b->site_potential[i]));
     printf("largest site potential difference %.3g kT/e\n", worst);
     CHECK(worst < 1e-3);
+    CHECK(a->site_salt && b->site_salt && a->site_debye && b->site_debye);
+    if (a->site_salt && b->site_salt && a->site_debye && b->site_debye) {
+        double salt = 0;
+        for (size_t i = 0; i < a->site_count; ++i)
+            salt = fmax(salt, fabs(a->site_salt[i] - b->site_salt[i]));
+        CHECK(salt < 0.3e-3); /* 2 I = 0.3 M times the potentials' difference */
+        CHECK(memcmp(a->site_debye, b->site_debye, a->site_count * sizeof(double)) == 0);
+    }
+    pipeline_free(cpu);
+    pipeline_free(gpu);
+    /* Without salt the fractions come from a map of their own, on each backend. */
+    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--salt", "0", "--set",
+                      "site(deb)", NULL) == EXIT_OK);
+    CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", "--salt", "0", "--set",
+                      "site(deb)", NULL) == EXIT_OK);
+    a = cpu->result, b = gpu->result;
+    CHECK(a->site_debye && b->site_debye && a->site_count == b->site_count);
+    if (a->site_debye && b->site_debye && a->site_count == b->site_count)
+        CHECK(memcmp(a->site_debye, b->site_debye, a->site_count * sizeof(double)) == 0);
     pipeline_free(cpu);
     pipeline_free(gpu);
     free(cpu), free(gpu);
