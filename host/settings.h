@@ -31,7 +31,8 @@ enum settings_input_kind {
     INPUT_PQR = 3,
     INPUT_PHI = 4,
     INPUT_FRC = 5,
-    INPUT_KIND_COUNT = 6
+    INPUT_CENTER = 6, /* center(file=...): the grid centred on the mean of its atoms */
+    INPUT_KIND_COUNT = 7
 };
 enum settings_source {
     SOURCE_NONE = 0,    /* not given */
@@ -60,8 +61,9 @@ typedef struct run_settings {
     double perfil;
     int perfil_given;
     double center[3];
-    int center_mode; /* 0 = molecule's box centre, 1 = absolute (acenter),
-                        2 = offset from the box centre in grid units (center) */
+    int center_mode; /* 0 = molecule's box centre, 1 = absolute (acenter, and center(file=...)
+                        once the program has read the file), 2 = offset from the box centre in
+                        grid units (center) */
 
     /* Medium. */
     double indi, exdi;  /* interior / exterior relative permittivity (2, 80) */
@@ -105,6 +107,7 @@ typedef struct run_settings {
     char pqr_file[SETTINGS_PATH_MAX];    /* our in(pqr,file=...) */
     char phi_in_file[SETTINGS_PATH_MAX]; /* in(phi): focusing source map */
     char frc_in_file[SETTINGS_PATH_MAX]; /* in(frc): site positions; "" = the atoms */
+    char center_file[SETTINGS_PATH_MAX]; /* center(file=...): centre on its atoms' mean */
 
     /* Outputs. */
     map_output maps[SETTINGS_MAX_OUTPUTS];

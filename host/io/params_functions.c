@@ -71,8 +71,8 @@ static int split_args(param_context *ctx, const char *fname, const char *text, f
 }
 
 const char *params_input_name(int kind) {
-    static const char *names[INPUT_KIND_COUNT] = {"in(pdb)", "in(siz)", "in(crg)",
-                                                  "in(pqr)", "in(phi)", "in(frc)"};
+    static const char *names[INPUT_KIND_COUNT] = {"in(pdb)", "in(siz)", "in(crg)",     "in(pqr)",
+                                                  "in(phi)", "in(frc)", "center(file)"};
     return kind >= 0 && kind < INPUT_KIND_COUNT ? names[kind] : "input";
 }
 
@@ -88,6 +88,8 @@ char *params_input_path(run_settings *s, int kind) {
         return s->pqr_file;
     case INPUT_PHI:
         return s->phi_in_file;
+    case INPUT_CENTER:
+        return s->center_file;
     default:
         return s->frc_in_file;
     }
@@ -317,15 +319,36 @@ static int apply_site(param_context *ctx, const func_args *a) {
     return IO_OK;
 }
 
+static int mode_is_absolute(const char *fname) {
+    return strcmp(fname, "acenter") == 0;
+}
+
+/* center(file="...") (DelPhi's form): the grid centred on the mean position of the file's
+ * ATOM/HETATM lines, which the program reads with the other inputs. */
+static int apply_center_file(param_context *ctx, const char *fname, const func_args *a) {
+    if (mode_is_absolute(fname))
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                       "acenter takes x,y,z; centring on a file's atoms is center(file=\"...\")");
+    if (a->count != 1)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
+                       "center(file=\"...\") takes the file alone");
+    if (!a->value[0][0])
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname, "empty file name");
+    params_set_input(ctx, INPUT_CENTER, a->value[0]);
+    ctx->s->center_mode = 1; /* absolute, at the mean the program computes */
+    return IO_OK;
+}
+
 static int apply_center(param_context *ctx, const char *fname, const func_args *a, int mode) {
-    if (a->count != 3 || a->key[0][0] || a->key[1][0] || a->key[2][0]) {
-        for (int i = 0; i < a->count; i++)
-            if (strcmp(a->key[i], "file") == 0)
-                return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, fname,
-                               "centring on the atoms of a file is not supported; give x,y,z");
+    for (int i = 0; i < a->count; i++) {
+        if (strcmp(a->key[i], "file") == 0) return apply_center_file(ctx, fname, a);
+        if (strcmp(a->key[i], "unit") == 0)
+            return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, fname,
+                           "unit= is not supported; name the file with file=\"...\"");
+    }
+    if (a->count != 3 || a->key[0][0] || a->key[1][0] || a->key[2][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
                        "expected three numbers: %s(x,y,z)", fname);
-    }
     double c[3];
     for (int i = 0; i < 3; i++) {
         if (io_parse_real(a->value[i], &c[i]) != 0)
@@ -334,6 +357,9 @@ static int apply_center(param_context *ctx, const char *fname, const func_args *
     }
     memcpy(ctx->s->center, c, sizeof c);
     ctx->s->center_mode = mode;
+    ctx->s->center_file[0] = '\0'; /* a later statement replaces an earlier center(file=...) */
+    ctx->s->input_source[INPUT_CENTER] = SOURCE_NONE;
+    ctx->s->input_origin[INPUT_CENTER][0] = '\0';
     return IO_OK;
 }
 

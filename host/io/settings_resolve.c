@@ -96,8 +96,8 @@ static int check_outputs(const run_settings *s, io_error *err) {
         }
     /* Inputs as named and, for relative names from the parameter file, in its directory (the
        other place they may be read from). */
-    const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,  s->pqr_file,
-                            s->phi_in_file, s->frc_in_file, s->param_file};
+    const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,    s->pqr_file,
+                            s->phi_in_file, s->frc_in_file, s->center_file, s->param_file};
     enum { INPUTS = sizeof inputs / sizeof inputs[0] };
     static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + FILES];
     int m = 0;
@@ -203,6 +203,10 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
             io_note(notes, IO_NOTE_WARNING,
                     "site positions ('%s') are given but no out(frc) or --frc; they are not used",
                     s->frc_in_file);
+    }
+    if (s->center_file[0]) {
+        rc = require_input(s, INPUT_CENTER, err);
+        if (rc) return rc;
     }
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,

@@ -71,6 +71,30 @@ int main(void) {
                       "vdw.phi", NULL) == EXIT_OK);
     CHECK_REL(p->result->energy_reaction_field, ses, 1e-9);
     pipeline_free(p);
+
+    /* center(file=...): the grid centred on the mean of the file's atoms (a PDB file, fixed
+       columns), the same run as acenter at that mean; the file is an input. */
+    write_text("lig.pdb", "REMARK a ligand\n"
+                          "HETATM    1  C1  LIG L   1       1.000   2.500  -0.500  1.00  0.00\n"
+                          "HETATM    2  O1  LIG L   1       2.000   0.500   1.500  1.00  0.00\n");
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "center(file=\"lig.pdb\")", "--quiet", NULL) == EXIT_OK);
+    double centred[3] = {NAN, NAN, NAN}, energy = NAN;
+    if (p->result) memcpy(centred, p->result->grid.center, sizeof centred);
+    if (p->result) energy = p->result->energy_grid;
+    CHECK(centred[0] == 1.5 && centred[1] == 1.5 && centred[2] == 0.5);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(1.5,1.5,0.5)", "--quiet", NULL) == EXIT_OK);
+    CHECK(p->result && p->result->energy_grid == energy);
+    pipeline_free(p);
+    /* A later acenter replaces it (the missing file is then not read; test_hardening has the
+       refusals of a missing or atom-less file and of an output over it). */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "center(file=\"none.pdb\")", "--set", "acenter(0,0,0)", "--quiet",
+                      NULL) == EXIT_OK);
+    CHECK(p->result && p->result->grid.center[0] == 0.0);
+    pipeline_free(p);
     free(p);
     CHECK_DONE();
 }

@@ -131,6 +131,25 @@ static void refused_early(pipeline *p) {
     CHECK(run_captured(p, argv, 9) == EXIT_BAD_INPUT);
     CHECK(strstr(err_text, "promises") != NULL && strstr(err_text, "bytes follow") != NULL);
     pipeline_free(p);
+    /* center(file=...): a missing file, one without atoms, and an output over it. */
+    write_text("empty.pdb", "REMARK nothing\n");
+    write_text("lig.pdb", "HETATM    1  C1  LIG L   1       1.000   2.500  -0.500  1.00  0.00\n");
+    char *centres[3][9] = {{"delphi-gpu", "--pqr", "m.pqr", "--scale", "1", "--set",
+                            "center(file=\"none.pdb\")", "--quiet", NULL},
+                           {"delphi-gpu", "--pqr", "m.pqr", "--set", "center(file=\"empty.pdb\")",
+                            "--phi", "e.phi", "--quiet", NULL},
+                           {"delphi-gpu", "--pqr", "m.pqr", "--set", "center(file=\"lig.pdb\")",
+                            "--phi", "lig.pdb", "--quiet", NULL}};
+    const char *says[3][2] = {{"none.pdb", "center(file)"},
+                              {"empty.pdb", "no ATOM or HETATM lines"},
+                              {"lig.pdb", "overwrite an input"}};
+    for (int k = 0; k < 3; ++k) {
+        CHECK(run_captured(p, centres[k], 8) == EXIT_BAD_INPUT);
+        CHECK(strstr(err_text, says[k][0]) != NULL && strstr(err_text, says[k][1]) != NULL);
+        CHECK(!p->calc_ran && !file_exists("e.phi") && temporaries() == 0);
+        pipeline_free(p);
+    }
+    CHECK(strstr(slurp("lig.pdb"), "HETATM    1  C1") == slurp("lig.pdb"));
     /* A grid wider than any molecule's (its cells' volume infinite): refused before the run
        with the scale and the width, naming no atom (the grid is no atom's fault). */
     char *tiny[] = {"delphi-gpu", "--pqr", "m.pqr", "--scale", "1e-300", "--dx", "t.dx", NULL};

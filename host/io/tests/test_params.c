@@ -200,9 +200,18 @@ static void test_functions(void) {
     CHECK(strcmp(s.frc_out_file, "fort.16") == 0 && strcmp(s.scrg_out_file, "scrg.dat") == 0);
     CHECK(!notes_contain(&notes, "out(scrg)") && !notes_contain(&notes, "out(modpdb)"));
     CHECK(strcmp(s.modpdb_out_file, "fort.19") == 0 && s.modpdb_format == MODPDB_DELPHI1);
-    CHECK(s.center_mode == 2 && s.center[2] == 3.0);
+    CHECK(s.center_mode == 2 && s.center[2] == 3.0 && !s.center_file[0]);
     CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
     CHECK(strcmp(s.pqr_file, "x.pqr") == 0 && s.pdb_file[0] == '\0');
+    /* center(file=...): an input (named where it was given); a later centre replaces it. */
+    rc = parse("cf.prm", "in(pqr,file=\"m.pqr\")\ncenter(file='lig.pdb')\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.center_file, "lig.pdb") == 0 && s.center_mode == 1);
+    CHECK(s.input_source[INPUT_CENTER] == SOURCE_FILE);
+    CHECK(strcmp(s.input_origin[INPUT_CENTER], "cf.prm:2") == 0);
+    rc = parse("cf2.prm", "center(file='lig.pdb')\ncenter(0,0,1)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.center_file[0] && s.center_mode == 2 && s.input_source[INPUT_CENTER] == SOURCE_NONE);
     /* out(modpdb4) and format=pqr; an unknown format is refused, naming it. */
     rc = parse("mod4.prm", "in(pqr,file=\"m.pqr\")\nout(modpdb4,file=\"a.pdb\")\n", &s, &notes,
                &err);
@@ -248,7 +257,9 @@ static void test_errors(void) {
         {"out(phi,format=png)", IO_ERR_INPUT, "unknown map format"},
         {"energy(q)", IO_ERR_INPUT, "unknown energy term"},
         {"center(1,2)", IO_ERR_INPUT, "three numbers"},
-        {"acenter(file=\"x.pdb\")", IO_ERR_UNSUPPORTED, "not supported"},
+        {"acenter(file=\"x.pdb\")", IO_ERR_INPUT, "center(file="},
+        {"center(file=\"x.pdb\",1)", IO_ERR_INPUT, "the file alone"},
+        {"center(unit=15)", IO_ERR_UNSUPPORTED, "unit="},
         {"frobnicate(1)", IO_ERR_INPUT, "unknown function"},
         {"pbx=true", IO_ERR_UNSUPPORTED, "periodic"},
         {"pbz=maybe", IO_ERR_INPUT, "true or false"},
