@@ -8,6 +8,7 @@ import numpy as np
 from . import _ctypes_api as api
 from ._library import load
 from .errors import error_for
+from .maps import GridMap
 from .options import params_from_options
 
 
@@ -211,8 +212,16 @@ class Calculation:
                     "dg_calc_set_charges")
         self._ran = False
 
-    def set_focus_map(self, potential, scale, center):
-        """The coarser map for bndcon=3 (focusing): a cubic (n, n, n) array indexed [x, y, z]."""
+    def set_focus_map(self, potential, scale=None, center=None):
+        """The coarser map for bndcon=3 (focusing): a cubic (n, n, n) array indexed [x, y, z]
+        with its scale and center, or a GridMap (``potential_map()`` of a coarser run, or a map
+        read by ``read_phimap``, ``read_dx`` or ``read_mrc``)."""
+        if isinstance(potential, GridMap):
+            if scale is not None or center is not None:
+                raise TypeError("set_focus_map: a GridMap carries its own scale and center")
+            potential, scale, center = potential.values, potential.scale, potential.center
+        elif scale is None or center is None:
+            raise TypeError("set_focus_map: give scale and center with an array")
         phi = np.asarray(potential, dtype=np.float64)
         if phi.ndim != 3 or len(set(phi.shape)) != 1:
             raise ValueError(f"potential: expected a cubic (n, n, n) array, got {phi.shape}")
@@ -280,6 +289,12 @@ class Calculation:
         self._check(self._lib.function(fn)(self._live(),
                                            out.ctypes.data_as(ctypes.POINTER(ptype))), fn)
         return out.reshape((n, n, n), order="F")
+
+    def potential_map(self, title=""):
+        """The last run's potential as a GridMap (for ``write_phimap``, ``write_dx``,
+        ``write_mrc``, or another calculation's ``set_focus_map``)."""
+        g = self.grid
+        return GridMap(self.potential(), g.scale, g.center, title)
 
     def potentials_at(self, points):
         """Potential (kT/e) at points (M, 3) in Angstrom by trilinear interpolation of the last

@@ -90,7 +90,7 @@ def test_born_two_run(backend):
     assert res.reference_solve is not None and res.reference_solve["iterations"] > 0
 
 
-def test_focusing_from_a_coarse_map(backend):
+def test_focusing_from_a_coarse_map(backend, tmp_path):
     """bndcon=3: a fine grid (10 A box) takes its boundary values from a coarse run's map
     (60 A box).  Its grid energy is the one of the fine grid with Coulombic boundary values, and
     its potential outside the ion-exclusion sphere follows the analytic Debye-Hueckel solution
@@ -100,6 +100,7 @@ def test_focusing_from_a_coarse_map(backend):
     with dg.Calculation(pos, q, r, scale=1.0, gsize=61, bndcon=4, **common) as coarse:
         g = coarse.run().grid
         phi_coarse = coarse.potential()
+        coarse_map = coarse.potential_map(title="coarse")
     fine = dg.Calculation(scale=4.0, gsize=41, bndcon="focusing", acenter=(0.3, 0, 0), **common)
     fine.set_atoms(pos, q, r)
     fine.set_focus_map(phi_coarse, g.scale, g.center)
@@ -118,3 +119,15 @@ def test_focusing_from_a_coarse_map(backend):
     np.testing.assert_allclose(fine.potentials_at(points), analytic, rtol=0.02)
     with pytest.raises(ValueError, match="cubic"):
         fine.set_focus_map(np.zeros((5, 5, 7)), 1.0, (0, 0, 0))
+    # The coarse run's map as a GridMap, directly and through an MRC file (real*4 values).
+    assert coarse_map.scale == g.scale and coarse_map.center == pytest.approx(g.center)
+    np.testing.assert_array_equal(coarse_map.values, phi_coarse)
+    fine.set_focus_map(coarse_map)
+    assert fine.run().energies["grid"] == focused.energies["grid"]
+    dg.write_mrc(tmp_path / "coarse.mrc", coarse_map)
+    fine.set_focus_map(dg.read_mrc(tmp_path / "coarse.mrc"))
+    assert fine.run().energies["grid"] == pytest.approx(focused.energies["grid"], rel=1e-6)
+    with pytest.raises(TypeError, match="own scale"):
+        fine.set_focus_map(coarse_map, 1.0, (0, 0, 0))
+    with pytest.raises(TypeError, match="scale and center"):
+        fine.set_focus_map(phi_coarse)
