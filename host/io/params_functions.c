@@ -319,6 +319,16 @@ static int apply_site(param_context *ctx, const func_args *a) {
     return IO_OK;
 }
 
+/* The grid centre as a statement sets it; a later statement replaces an earlier one. */
+static int set_center(param_context *ctx, const double c[3], int mode) {
+    memcpy(ctx->s->center, c, 3 * sizeof *c);
+    ctx->s->center_mode = mode;
+    ctx->s->center_file[0] = '\0';
+    ctx->s->input_source[INPUT_CENTER] = SOURCE_NONE;
+    ctx->s->input_origin[INPUT_CENTER][0] = '\0';
+    return IO_OK;
+}
+
 static int mode_is_absolute(const char *fname) {
     return strcmp(fname, "acenter") == 0;
 }
@@ -346,21 +356,19 @@ static int apply_center(param_context *ctx, const char *fname, const func_args *
             return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, fname,
                            "unit= is not supported; name the file with file=\"...\"");
     }
+    double c[3] = {0.0, 0.0, 0.0};
+    /* DelPhi reads center() as zero offsets: the molecule's box centre. */
+    const int empty = a->count == 0 || (a->count == 1 && !a->key[0][0] && !a->value[0][0]);
+    if (empty && !mode_is_absolute(fname)) return set_center(ctx, c, mode);
     if (a->count != 3 || a->key[0][0] || a->key[1][0] || a->key[2][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
                        "expected three numbers: %s(x,y,z)", fname);
-    double c[3];
     for (int i = 0; i < 3; i++) {
         if (io_parse_real(a->value[i], &c[i]) != 0)
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
                            "'%s' is not a number", a->value[i]);
     }
-    memcpy(ctx->s->center, c, sizeof c);
-    ctx->s->center_mode = mode;
-    ctx->s->center_file[0] = '\0'; /* a later statement replaces an earlier center(file=...) */
-    ctx->s->input_source[INPUT_CENTER] = SOURCE_NONE;
-    ctx->s->input_origin[INPUT_CENTER][0] = '\0';
-    return IO_OK;
+    return set_center(ctx, c, mode);
 }
 
 int params_apply_function(param_context *ctx, const char *name, const char *args) {

@@ -212,6 +212,9 @@ static void test_functions(void) {
     rc = parse("cf2.prm", "center(file='lig.pdb')\ncenter(0,0,1)\n", &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(!s.center_file[0] && s.center_mode == 2 && s.input_source[INPUT_CENTER] == SOURCE_NONE);
+    rc = parse("cf3.prm", "center(1,2,3)\ncenter()\n", &s, &notes, &err); /* DelPhi: zero */
+    CHECK_OK(rc, err);
+    CHECK(s.center_mode == 2 && s.center[0] == 0.0 && s.center[2] == 0.0);
     /* out(modpdb4) and format=pqr; an unknown format is refused, naming it. */
     rc = parse("mod4.prm", "in(pqr,file=\"m.pqr\")\nout(modpdb4,file=\"a.pdb\")\n", &s, &notes,
                &err);
@@ -257,6 +260,7 @@ static void test_errors(void) {
         {"out(phi,format=png)", IO_ERR_INPUT, "unknown map format"},
         {"energy(q)", IO_ERR_INPUT, "unknown energy term"},
         {"center(1,2)", IO_ERR_INPUT, "three numbers"},
+        {"acenter()", IO_ERR_INPUT, "three numbers"},
         {"acenter(file=\"x.pdb\")", IO_ERR_INPUT, "center(file="},
         {"center(file=\"x.pdb\",1)", IO_ERR_INPUT, "the file alone"},
         {"center(unit=15)", IO_ERR_UNSUPPORTED, "unit="},
