@@ -60,11 +60,11 @@ def test_dx_round_trip(tmp_path):
 
 
 def test_reads_the_programs_maps(tmp_path, program, root):
-    """The program writes the Born example's potential as phimap and as OpenDX; both readers
-    give the same grid and values (phimap holds real*4)."""
+    """The program writes the Born example's potential as phimap, OpenDX and MRC; the readers
+    give the same grid and values (phimap and MRC hold real*4)."""
     prm = os.path.join(root, "examples", "born", "run.prm")
-    run = subprocess.run([program, prm, "--dx", "born.dx"], cwd=tmp_path, capture_output=True,
-                         text=True)
+    run = subprocess.run([program, prm, "--dx", "born.dx", "--mrc", "born.mrc"], cwd=tmp_path,
+                         capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     phi = dg.read_phimap(tmp_path / "born.phi")
     dx = dg.read_dx(tmp_path / "born.dx")
@@ -72,6 +72,11 @@ def test_reads_the_programs_maps(tmp_path, program, root):
     assert phi.scale == pytest.approx(dx.scale, rel=1e-6)
     np.testing.assert_allclose(phi.center, dx.center, atol=1e-5)
     np.testing.assert_allclose(phi.values, dx.values, rtol=1e-5, atol=1e-5)
+    # The MRC map holds the phimap's reals on the same grid.
+    mrc = dg.read_mrc(tmp_path / "born.mrc")
+    np.testing.assert_array_equal(mrc.values, phi.values)
+    assert mrc.scale == pytest.approx(phi.scale, rel=1e-6)
+    np.testing.assert_allclose(mrc.center, phi.center, atol=1e-5)
     # The ion sits at the grid centre: the potential peaks there and is symmetric.
     c = 40
     assert np.argmax(phi.values) == np.ravel_multi_index((c, c, c), phi.shape, order="F")
@@ -108,7 +113,8 @@ def test_mrc_with_mrcfile(tmp_path):
     mrcfile = pytest.importorskip("mrcfile")
     m = _map((5, 7, 9))
     dg.write_mrc(tmp_path / "a.mrc", m)
-    assert mrcfile.validate(str(tmp_path / "a.mrc"), print_file=open(os.devnull, "w"))
+    with open(os.devnull, "w") as quiet:
+        assert mrcfile.validate(str(tmp_path / "a.mrc"), print_file=quiet)
     with mrcfile.open(tmp_path / "a.mrc") as f:
         # mrcfile's array is [section, row, column] = [z, y, x].
         np.testing.assert_array_equal(f.data.transpose(2, 1, 0), m.values.astype(np.float32))
@@ -127,15 +133,3 @@ def test_mrc_with_mrcfile(tmp_path):
     np.testing.assert_array_equal(back.values, m.values.astype(np.float32))
     assert back.center == pytest.approx(m.center, abs=1e-5)
 
-
-def test_reads_the_programs_mrc_map(tmp_path, program, root):
-    """The program's --mrc map holds the phimap's reals on the same grid."""
-    prm = os.path.join(root, "examples", "born", "run.prm")
-    run = subprocess.run([program, prm, "--mrc", "born.mrc"], cwd=tmp_path, capture_output=True,
-                         text=True)
-    assert run.returncode == 0, run.stdout + run.stderr
-    phi = dg.read_phimap(tmp_path / "born.phi")
-    mrc = dg.read_mrc(tmp_path / "born.mrc")
-    np.testing.assert_array_equal(mrc.values, phi.values)
-    assert mrc.scale == pytest.approx(phi.scale, rel=1e-6)
-    np.testing.assert_allclose(mrc.center, phi.center, atol=1e-5)
