@@ -3,7 +3,7 @@
  *   io_common.h    io_error (message with file, line, field), io_notes, atomic_file
  *   io_settings.h  settings_load(): defaults, DelPhi parameter file, options (CLI.md), paths
  *   io_molecule.h  molecule_load(): PQR, PDB + siz/crg, DelPhi PDB formats; in(frc) sites
- *   io_maps.h      map_grid; DelPhi phimap, OpenDX and cube writers and readers
+ *   io_maps.h      map_grid; DelPhi phimap, OpenDX, cube and MRC/CCP4 writers and readers
  *   io_sites.h     site potentials (frc-like) output
  *   io_summary.h   run_summary and its JSON writer
  *   io_log.h       terminal + log-file logger with --quiet

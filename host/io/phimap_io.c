@@ -40,7 +40,7 @@ int phimap_write(const char *path, const map_grid *m, io_error *err) {
     if (m->n[0] != m->n[1] || m->n[0] != m->n[2])
         return io_fail(err, IO_ERR_UNSUPPORTED, path, 0, NULL,
                        "the DelPhi phimap format holds only cubic grids; this grid is %d x %d x "
-                       "%d (write it as dx or cube)",
+                       "%d (write it as dx, cube or mrc)",
                        m->n[0], m->n[1], m->n[2]);
     const size_t points = map_grid_points(m);
     if (points * 4 > 0x7fffffffUL)
