@@ -1,11 +1,11 @@
-/* MRC2014 / CCP4 maps: the binary volume format that UCSF Chimera and ChimeraX, PyMOL, VMD,
- * Coot and the mrcfile and gemmi libraries read.
+/* MRC2014 / CCP4 maps: the binary volume format of electron microscopy and crystallography,
+ * which UCSF Chimera and ChimeraX, PyMOL, VMD and the mrcfile and gemmi libraries read.
  *
  * A 1024-byte header of 256 four-byte words, an extended header of NSYMBT bytes (we write
  * none), then the values, columns fastest.  The words this file writes and reads (1-based, as
  * the format's descriptions number them):
  *    1-3  NC, NR, NS: columns, rows, sections          4  MODE (2: 32-bit IEEE reals)
- *    5-7  NCSTART, NRSTART, NSSTART (grid index of the first point; 0 here)
+ *    5-7  NCSTART, NRSTART, NSSTART: the first point's position in whole intervals
  *    8-10 MX, MY, MZ: intervals along the cell        11-13 cell lengths (A)
  *   14-16 cell angles (90)                            17-19 MAPC, MAPR, MAPS: the axes of
  *   20-22 DMIN, DMAX, DMEAN                                  columns, rows, sections (1, 2, 3)
@@ -15,9 +15,11 @@
  *   54    MACHST: 0x44 0x44 0 0 little-endian, 0x11 0x11 0 0 big-endian
  *   55    RMS deviation from the mean                 56 NLABL, then ten 80-character labels
  * We write little-endian, columns along x (x fastest, as DelPhi's phimap), MX = NX so that the
- * voxel is 1/scale A on every axis, and the first point's position in ORIGIN with the starts
- * at 0 (a DelPhi grid's points are generally not at multiples of the spacing from 0, which the
- * integer starts alone could describe).
+ * voxel is 1/scale A on every axis, and the first point's position exactly in ORIGIN (what
+ * MRC2014 readers such as ChimeraX and mrcfile use) and, rounded to whole intervals, in the
+ * starts: a DelPhi grid's points are generally not whole spacings from 0, so a reader that
+ * places a map by its starts alone (as crystallographic ones such as gemmi do) puts it within
+ * half a spacing of its place rather than at the coordinates' origin.
  *
  * The reader accepts either byte order, any permutation of MAPC/MAPR/MAPS, an extended
  * header, and a position given either by ORIGIN or (when ORIGIN is all zero) by the starts;
@@ -61,12 +63,15 @@ int mrc_write(const char *path, const map_grid *m, io_error *err) {
     memset(h, 0, sizeof h);
     const double spacing = 1.0 / m->scale;
     for (int a = 0; a < 3; a++) {
-        io_put_u32(word(h, a), (uint32_t)m->n[a]);                        /* NC, NR, NS */
-        io_put_u32(word(h, 7 + a), (uint32_t)m->n[a]);                    /* MX, MY, MZ */
-        io_put_f32(word(h, 10 + a), (float)(m->n[a] * spacing));          /* cell lengths */
-        io_put_f32(word(h, 13 + a), 90.0f);                               /* cell angles */
-        io_put_u32(word(h, 16 + a), (uint32_t)(a + 1));                   /* MAPC, MAPR, MAPS */
-        io_put_f32(word(h, 49 + a), (float)map_grid_coordinate(m, a, 1)); /* ORIGIN */
+        io_put_u32(word(h, a), (uint32_t)m->n[a]);               /* NC, NR, NS */
+        io_put_u32(word(h, 7 + a), (uint32_t)m->n[a]);           /* MX, MY, MZ */
+        io_put_f32(word(h, 10 + a), (float)(m->n[a] * spacing)); /* cell lengths */
+        io_put_f32(word(h, 13 + a), 90.0f);                      /* cell angles */
+        io_put_u32(word(h, 16 + a), (uint32_t)(a + 1));          /* MAPC, MAPR, MAPS */
+        const double first = map_grid_coordinate(m, a, 1);
+        io_put_f32(word(h, 49 + a), (float)first); /* ORIGIN */
+        const double start = nearbyint(first * m->scale);
+        if (fabs(start) < 2e9) io_put_u32(word(h, 4 + a), (uint32_t)(int32_t)start); /* starts */
     }
     io_put_u32(word(h, 3), 2); /* MODE: 32-bit reals */
     io_put_f32(word(h, 19), (float)lo);

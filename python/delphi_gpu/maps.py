@@ -18,7 +18,8 @@ host/io/mrc_io.c):
   grid with one spacing on all three axes.
 * MRC2014 / CCP4 (what Chimera, ChimeraX, PyMOL and VMD read): a 1024-byte header of 4-byte
   words, then real*4 values with columns fastest.  Written little-endian, columns along x, one
-  volume (ISPG 1), the first point's position in ORIGIN (words 50-52) and the starts 0.  Read in
+  volume (ISPG 1), the first point's position in ORIGIN (words 50-52) and, rounded to whole
+  spacings, in the starts (words 5-7, for readers that ignore ORIGIN).  Read in
   either byte order, with an extended header and any axis order; the position from ORIGIN, or
   from the starts when ORIGIN is zero; mode 2, right angles and one spacing on all axes needed.
 """
@@ -247,7 +248,9 @@ def write_mrc(path, grid_map):
     h = 1.0 / m.scale
     values = np.asarray(m.values, dtype=np.float64)
     header = bytearray(1024)
-    struct.pack_into("<3ii3i3i", header, 0, *n, 2, 0, 0, 0, *n)
+    # The starts: the first point in whole spacings (for readers that ignore ORIGIN).
+    starts = [int(round(o * m.scale)) for o in m.origin]
+    struct.pack_into("<3ii3i3i", header, 0, *n, 2, *starts, *n)
     struct.pack_into("<3f3f3i", header, 40, *(k * h for k in n), 90.0, 90.0, 90.0, 1, 2, 3)
     struct.pack_into("<3fii", header, 76, values.min(), values.max(), values.mean(), 1, 0)
     struct.pack_into("<i", header, 108, 20140)

@@ -91,6 +91,9 @@ def test_mrc_round_trip_and_header(tmp_path):
     assert len(data) == 1024 + 4 * 5 * 7 * 9
     assert struct.unpack_from("<4i", data, 0) == (5, 7, 9, 2)
     assert struct.unpack_from("<3i", data, 64) == (1, 2, 3) and data[208:212] == b"MAP "
+    # the starts: the first point (0.2, -3.2, 1.9) A in whole spacings of 0.4 A
+    starts = struct.unpack_from("<3i", data, 16)
+    assert starts[1] == -8 and starts[2] == 5 and starts[0] in (0, 1)
     np.testing.assert_allclose(struct.unpack_from("<3f", data, 196), m.origin, rtol=1e-6)
     assert struct.unpack_from("<f", data, 40)[0] == pytest.approx(5 / 2.5)
     back = dg.read_mrc(path)

@@ -406,7 +406,8 @@ static void test_mrc(void) {
     CHECK(got == expect);
     if (got == expect) {
         CHECK(le32(b) == 7 && le32(b + 4) == 9 && le32(b + 8) == 11 && le32(b + 12) == 2);
-        CHECK(le32(b + 16) == 0 && le32(b + 20) == 0 && le32(b + 24) == 0); /* starts */
+        /* starts: the first point in whole spacings, -28.75, 7.75, 50.25 rounded */
+        CHECK((int32_t)le32(b + 16) == -29 && le32(b + 20) == 8 && le32(b + 24) == 50);
         CHECK(le32(b + 28) == 7 && le32(b + 32) == 9 && le32(b + 36) == 11);
         CHECK(le_f32(b + 40) == (float)(7 / 2.5) && le_f32(b + 48) == (float)(11 / 2.5));
         CHECK(le_f32(b + 52) == 90.0f && le_f32(b + 60) == 90.0f);
