@@ -131,13 +131,14 @@ typedef struct run_settings {
     double grdcon;     /* grdcon= as given (not implemented: logged as a notice), 0 = off */
     int site_field;    /* site(f): write the field column in the frc output */
     int site_reaction; /* site(r): the reaction field's potential column (computes the field) */
-    int site_coulombic; /* site(c): the Coulombic potential column */
-    int site_atomic;    /* site(atpo): the atomic potential column */
-    int site_salt;      /* site(i): the mobile ions' net charge concentration column */
-    int site_debye;     /* site(deb): the Debye (ion-accessible) fraction column */
-    double atpods;      /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
-    int show_help;      /* --help: print settings_usage() and exit 0 */
-    int show_version;   /* --version */
+    int site_coulombic;       /* site(c): the Coulombic potential column */
+    int site_atomic;          /* site(atpo): the atomic potential column */
+    int site_salt;            /* site(i): the mobile ions' net charge concentration column */
+    int site_debye;           /* site(deb): the Debye (ion-accessible) fraction column */
+    int site_coulombic_force; /* site(cf): the Coulombic force on the site's charge */
+    double atpods;            /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
+    int show_help;            /* --help: print settings_usage() and exit 0 */
+    int show_version;         /* --version */
     int input_source[INPUT_KIND_COUNT];                       /* enum settings_source */
     char input_origin[INPUT_KIND_COUNT][SETTINGS_ORIGIN_MAX]; /* "prm:12", "--pdb"; "" = default */
 

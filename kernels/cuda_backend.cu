@@ -280,6 +280,13 @@ static int cuda_pair_potentials(void *state, const dg_pair_request *request, dou
     return status != DG_OK ? status : dg_cuda_pair_potentials(st, request, out, skipped, err);
 }
 
+static int cuda_pair_fields(void *state, const dg_pair_request *request, double *out, long *skipped,
+                            dg_error *err) {
+    dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
+    int status = use_device(st, err); /* needs no medium */
+    return status != DG_OK ? status : dg_cuda_pair_fields(st, request, out, skipped, err);
+}
+
 static int cuda_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
                             unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
@@ -387,6 +394,7 @@ static const dg_backend_ops cuda_ops = {
     cuda_finish,
     cuda_tune,
     cuda_arc_dots,
+    cuda_pair_fields,
 };
 
 extern "C" const dg_backend_ops *dg_cuda_backend(void) {

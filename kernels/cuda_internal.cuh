@@ -248,6 +248,9 @@ int dg_cuda_face_potentials(dg_cuda_state *st, const dg_face_request *request, d
 /** Coulomb sums at target points (stages.h), in double. */
 int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *request, double *out,
                             long *skipped, dg_error *err);
+/** Coulomb field sums at target points (stages.h, dg_stage_pair_fields_on): 3 per target. */
+int dg_cuda_pair_fields(dg_cuda_state *st, const dg_pair_request *request, double *out,
+                        long *skipped, dg_error *err);
 
 /** Surface sites (stages.h). */
 int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *request,

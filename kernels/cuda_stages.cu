@@ -1,7 +1,8 @@
 /* Stage operations on the GPU (see stages.h).
- * Pair sums: one thread per target; the sources stream through shared memory in index order and
- * each thread sums its terms in double in that order, with the host's expression term for term
- * (IEEE sqrt and division, no FMA contraction): out[k] equals the CPU backend's.
+ * Pair sums (potentials and fields): one thread per target; the sources stream through shared
+ * memory in index order and each thread sums its terms in double in that order, with the host's
+ * expression term for term (IEEE sqrt and division, no FMA contraction): out equals the CPU
+ * backend's.
  * Medium maps: one block per atom marks its spheres (atomicOr on the bytes' words), then one
  * thread per point resolves it, the shell points with the host's SES test (surface_points.h). */
 #include <stdlib.h>
@@ -19,16 +20,19 @@ struct charge_point { /* a source: position and charge */
 
 constexpr int kPairThreads = 256;
 
+/* Field = false: out[k] = sum_i q_i / r.  Field = true: out[3k + a] = sum_i q_i (t - s_i)_a / r^3,
+   each term w = q / (r r r) times the component, as dg_pair_fields_host computes it. */
+template <bool Field>
 __global__ void __launch_bounds__(kPairThreads)
-    dg_pair_potential_kernel(const double *targets, long target_count, const charge_point *sources,
-                             long source_count, int upper_triangle, double min_distance,
-                             double *out, unsigned long long *skipped) {
+    dg_pair_sum_kernel(const double *targets, long target_count, const charge_point *sources,
+                       long source_count, int upper_triangle, double min_distance, double *out,
+                       unsigned long long *skipped) {
     __shared__ charge_point tile[kPairThreads];
     const long first = blockIdx.x * (long)kPairThreads;
     const long k = first + threadIdx.x;
     double tx = 0.0, ty = 0.0, tz = 0.0;
     if (k < target_count) tx = targets[3 * k], ty = targets[3 * k + 1], tz = targets[3 * k + 2];
-    double sum = 0.0;
+    double sum = 0.0, fx = 0.0, fy = 0.0, fz = 0.0;
     unsigned long long left_out = 0;
     /* In the upper triangle no thread of this block needs sources before first + 1. */
     const long start = upper_triangle ? ((first + 1) / kPairThreads) * kPairThreads : 0;
@@ -45,21 +49,29 @@ __global__ void __launch_bounds__(kPairThreads)
                     ++left_out;
                     continue;
                 }
-                sum += tile[j].q / d;
+                if (Field) {
+                    const double w = tile[j].q / (d * d * d);
+                    fx += w * dx, fy += w * dy, fz += w * dz;
+                } else {
+                    sum += tile[j].q / d;
+                }
             }
         __syncthreads();
     }
     if (k < target_count) {
-        out[k] = sum;
+        if (Field)
+            out[3 * k] = fx, out[3 * k + 1] = fy, out[3 * k + 2] = fz;
+        else
+            out[k] = sum;
         if (left_out) atomicAdd(skipped, left_out);
     }
 }
 
 } // namespace
 
-int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double *out, long *skipped,
-                            dg_error *err) {
-    (void)st;
+/* The sums of either kind: values per target 1 (potentials) or 3 (fields). */
+static int pair_sums(const dg_pair_request *r, bool field, double *out, long *skipped,
+                     dg_error *err) {
     if (skipped) *skipped = 0;
     if (r->target_count == 0) return DG_OK;
     /* One device block: sources (packed with their charges), targets, sums, the count; the
@@ -67,7 +79,7 @@ int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double 
     const size_t source_bytes =
         (size_t)(r->source_count > 0 ? r->source_count : 1) * sizeof(charge_point);
     const size_t target_bytes = (size_t)r->target_count * 3 * sizeof(double);
-    const size_t out_bytes = (size_t)r->target_count * sizeof(double);
+    const size_t out_bytes = (size_t)r->target_count * (field ? 3 : 1) * sizeof(double);
     const size_t align = 256;
     const size_t target_at = (source_bytes + align - 1) / align * align;
     const size_t out_at = target_at + (target_bytes + align - 1) / align * align;
@@ -98,10 +110,15 @@ int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double 
         code = cudaMemset(count, 0, sizeof *count), what = "cudaMemset (pair count)";
     if (code == cudaSuccess) {
         const long blocks = (r->target_count + kPairThreads - 1) / kPairThreads;
-        dg_pair_potential_kernel<<<(unsigned)blocks, kPairThreads>>>(
-            targets, r->target_count, sources, r->source_count, r->upper_triangle, r->min_distance,
-            values, count);
-        code = cudaGetLastError(), what = "launch of dg_pair_potential_kernel";
+        if (field)
+            dg_pair_sum_kernel<true><<<(unsigned)blocks, kPairThreads>>>(
+                targets, r->target_count, sources, r->source_count, r->upper_triangle,
+                r->min_distance, values, count);
+        else
+            dg_pair_sum_kernel<false><<<(unsigned)blocks, kPairThreads>>>(
+                targets, r->target_count, sources, r->source_count, r->upper_triangle,
+                r->min_distance, values, count);
+        code = cudaGetLastError(), what = "launch of dg_pair_sum_kernel";
     }
     if (code == cudaSuccess)
         code = cudaMemcpy(out, values, out_bytes, cudaMemcpyDeviceToHost),
@@ -115,6 +132,18 @@ int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double 
     if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
     if (skipped) *skipped = (long)host_count;
     return DG_OK;
+}
+
+int dg_cuda_pair_potentials(dg_cuda_state *st, const dg_pair_request *r, double *out, long *skipped,
+                            dg_error *err) {
+    (void)st;
+    return pair_sums(r, false, out, skipped, err);
+}
+
+int dg_cuda_pair_fields(dg_cuda_state *st, const dg_pair_request *r, double *out, long *skipped,
+                        dg_error *err) {
+    (void)st;
+    return pair_sums(r, true, out, skipped, err);
 }
 
 namespace {

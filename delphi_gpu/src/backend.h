@@ -180,6 +180,10 @@ typedef struct dg_backend_ops {
        has none (the surface model then finds them on the host threads). */
     int (*arc_dots)(void *state, const dg_arc_dots_request *request, int *counts, double **dots,
                     long *total, dg_error *err);
+    /* Coulomb field sums (stages.h, dg_stage_pair_fields_on), inputs validated: 3 values per
+       target.  NULL where the backend has none (the host's threads compute them). */
+    int (*pair_fields)(void *state, const dg_pair_request *request, double *out, long *skipped,
+                       dg_error *err);
 } dg_backend_ops;
 
 /** Bytes of a peer_export blob. */

@@ -39,6 +39,18 @@ int dg_stage_pair_potentials_on(dg_solver solver, const dg_pair_request *request
 void dg_pair_potentials_host(const dg_pair_request *request, double *out, long *skipped,
                              int num_threads);
 
+/** Coulomb fields: out[3k + a] = sum_i q_i (t_k - s_i)_a / r^3 over the sources i at r >=
+ *  min_distance from target k (upper_triangle must be 0), on the solver's backend (its
+ *  pair_fields op, else the host's threads: the same sums bit for bit).  With solver NULL: the
+ *  host's threads. */
+int dg_stage_pair_fields_on(dg_solver solver, const dg_pair_request *request, double *out,
+                            long *skipped, char *message, size_t message_size);
+
+/** The host implementation of the fields (OpenMP, num_threads 0 = default): each target's terms
+ *  in source order, w = q / (r r r) times each component. */
+void dg_pair_fields_host(const dg_pair_request *request, double *out, long *skipped,
+                         int num_threads);
+
 /** Validate, then run on the backend `options` choose (CPU or CUDA; no medium needed).
  *  out[target_count] receives the sums, *skipped (may be NULL) the pairs left out.  Returns a
  *  dg_status and a message naming the field or the failing backend call. */

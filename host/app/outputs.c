@@ -80,19 +80,33 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
         const molecule *list = sites ? sites : mol;
         double *field = s->site_field ? malloc((list->count + 1) * 3 * sizeof *field) : NULL;
         double *atomic = s->site_atomic ? malloc((list->count + 1) * sizeof *atomic) : NULL;
-        if ((s->site_field && !field) || (s->site_atomic && !atomic)) {
-            free(field), free(atomic);
+        const double *coulombic_field = r->site_coulombic_field;
+        double *force = coulombic_field ? malloc((list->count + 1) * 3 * sizeof *force) : NULL;
+        if ((s->site_field && !field) || (s->site_atomic && !atomic) ||
+            (coulombic_field && !force)) {
+            free(field), free(atomic), free(force);
             return io_fail(err, IO_ERR_MEMORY, s->frc_out_file, 0, NULL, "out of memory");
         }
         for (size_t i = 0; field && i < list->count; ++i)
             site_field(&r->phi, &list->atoms[i], field + 3 * i);
         for (size_t i = 0; atomic && i < list->count; ++i)
             atomic[i] = site_atomic(&r->phi, &list->atoms[i], s->atpods, r->site_potential[i]);
-        const site_values values = {
-            r->site_potential, r->site_reaction, r->site_coulombic, atomic, field,
-            r->site_salt,      r->site_debye};
+        /* DelPhi's Coulombic force: the site's charge in the atoms' field (0 for an uncharged
+           site: |q| < 1e-6 e, as DelPhi tests it). */
+        for (size_t i = 0; force && i < 3 * list->count; ++i) {
+            const double q = list->atoms[i / 3].charge;
+            force[i] = fabs(q) > 1e-6 ? q * coulombic_field[i] : 0.0;
+        }
+        const site_values values = {r->site_potential,
+                                    r->site_reaction,
+                                    r->site_coulombic,
+                                    atomic,
+                                    field,
+                                    r->site_salt,
+                                    r->site_debye,
+                                    force};
         st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
-        free(field), free(atomic);
+        free(field), free(atomic), free(force);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
     }

@@ -304,6 +304,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_salt = 1;
         else if (!strcmp(item, "deb") || !strcmp(item, "debyefraction"))
             ctx->s->site_debye = 1;
+        else if (!strcmp(item, "cf") || !strcmp(item, "coulombforce"))
+            ctx->s->site_coulombic_force = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -312,8 +314,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: site(%s): this column is not produced (the frc output has atom, "
                     "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
-                    "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i) "
-                    "and the Debye fraction (deb))",
+                    "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i), "
+                    "the Debye fraction (deb) and the Coulombic force (cf))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

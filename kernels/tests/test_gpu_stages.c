@@ -1,5 +1,6 @@
 /* The stage operations on the CUDA backend against the CPU backend: pair sums (full and upper
- * triangle, with left-out close pairs) for sizes around the kernel's tile of 256. */
+ * triangle, with left-out close pairs) for sizes around the kernel's tile of 256, and the field
+ * sums against the host's, bit for bit. */
 #include "gpu_test.h"
 #include "stages.h"
 
@@ -40,6 +41,34 @@ static void compare(const char *what, const dg_pair_request *r) {
     free(cpu), free(gpu);
 }
 
+/* The fields on a CUDA solver's backend against the host's (dg_stage_pair_fields_on with no
+   solver): the same expression in the same order, so the same bits. */
+static void compare_fields(const char *what, const dg_pair_request *r) {
+    const size_t n = 3 * (size_t)r->target_count + 1;
+    double *cpu = malloc(n * sizeof *cpu), *gpu = malloc(n * sizeof *gpu);
+    long cpu_skipped = -1, gpu_skipped = -2;
+    char msg[512];
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = DG_BACKEND_CUDA;
+    dg_solver s = NULL;
+    int st = dg_create(&s, &o);
+    if (st == DG_OK) st = dg_stage_pair_fields_on(s, r, gpu, &gpu_skipped, msg, sizeof msg);
+    CHECK(st == DG_OK, "%s: CUDA fields: %s (%s)", what, dg_status_string(st), msg);
+    st = dg_stage_pair_fields_on(NULL, r, cpu, &cpu_skipped, msg, sizeof msg);
+    CHECK(st == DG_OK, "%s: host fields: %s (%s)", what, dg_status_string(st), msg);
+    dg_destroy(s);
+    long differ = 0;
+    for (size_t k = 0; k + 1 < n; ++k)
+        differ += memcmp(&cpu[k], &gpu[k], sizeof cpu[k]) != 0;
+    CHECK(cpu_skipped == gpu_skipped, "%s: %ld vs %ld pairs left out", what, cpu_skipped,
+          gpu_skipped);
+    CHECK(differ == 0, "%s: %ld field components not bitwise equal", what, differ);
+    printf("%s: fields at %ld targets x %ld sources, %ld components differ\n", what,
+           r->target_count, r->source_count, differ);
+    free(cpu), free(gpu);
+}
+
 int main(int argc, char **argv) {
     gpu_require_device("test_gpu_stages");
     const int quick = argc > 1 && strcmp(argv[1], "quick") == 0; /* under compute-sanitizer */
@@ -68,6 +97,7 @@ int main(int argc, char **argv) {
         const dg_pair_request field = {sites, points, xyz, q, atoms, 0, 1e-9};
         snprintf(what, sizeof what, "targets x sources %ld", c);
         compare(what, &field);
+        compare_fields(what, &field);
         free(xyz), free(q), free(sites);
     }
     return test_finish("test_gpu_stages");

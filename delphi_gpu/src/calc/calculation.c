@@ -286,6 +286,13 @@ static int site_sums(dg_calc c) {
         st = r->site_salt ? DG_OK : DG_ERR_OUT_OF_MEMORY;
     }
     if (st == DG_OK && (c->site_columns & CALC_SITE_DEBYE)) st = site_debye(c, msg, sizeof msg);
+    if (st == DG_OK && (c->site_columns & CALC_SITE_COULOMBIC_FIELD)) {
+        r->site_coulombic_field = malloc((3 * c->site_count + 1) * sizeof(double));
+        st = r->site_coulombic_field
+                 ? coulombic_fields_on(c->solver, &c->mol, s->epsilon_in, s->temperature,
+                                       c->site_xyz, count, r->site_coulombic_field, msg, sizeof msg)
+                 : DG_ERR_OUT_OF_MEMORY;
+    }
     r->time_site_sums = omp_get_wtime() - t;
     if (st == DG_ERR_OUT_OF_MEMORY)
         return fail(r, CALC_BAD_INPUT, st, "site potentials", "out of memory for the site columns");
@@ -375,9 +382,9 @@ static void reset_run(dg_calc c) {
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
-    free(r->site_salt), free(r->site_debye);
+    free(r->site_salt), free(r->site_debye), free(r->site_coulombic_field);
     r->site_potential = r->site_reaction = r->site_coulombic = NULL;
-    r->site_salt = r->site_debye = NULL;
+    r->site_salt = r->site_debye = r->site_coulombic_field = NULL;
     r->site_count = r->sites_outside = 0;
     if (!c->geometry_current) {
         medium_free(&r->medium);
@@ -455,9 +462,9 @@ void calc_result_free(calc_result *r) {
     charge_list_free(&r->charges);
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
-    free(r->site_salt), free(r->site_debye);
+    free(r->site_salt), free(r->site_debye), free(r->site_coulombic_field);
     reaction_field_free(&r->rf);
     r->boundary = NULL, r->site_potential = r->site_reaction = r->site_coulombic = NULL;
-    r->site_salt = r->site_debye = NULL;
+    r->site_salt = r->site_debye = r->site_coulombic_field = NULL;
     r->boundary_count = r->site_count = 0;
 }

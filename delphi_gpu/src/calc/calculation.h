@@ -99,11 +99,12 @@ struct calc_result {
     double energy_grid_reference, energy_solvation_two_run;
     dg_result reference_solve;
 
-    double *site_potential; /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
-    double *site_reaction;  /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
-    double *site_coulombic; /* [site_count] kT/e with CALC_SITE_COULOMBIC, else NULL */
-    double *site_salt;      /* [site_count] mol/L with CALC_SITE_SALT, else NULL */
-    double *site_debye;     /* [site_count] 0..1 with CALC_SITE_DEBYE, else NULL */
+    double *site_potential;       /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
+    double *site_reaction;        /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
+    double *site_coulombic;       /* [site_count] kT/e with CALC_SITE_COULOMBIC, else NULL */
+    double *site_salt;            /* [site_count] mol/L with CALC_SITE_SALT, else NULL */
+    double *site_debye;           /* [site_count] 0..1 with CALC_SITE_DEBYE, else NULL */
+    double *site_coulombic_field; /* [3 site_count] kT/(e A) with CALC_SITE_COULOMBIC_FIELD */
     size_t site_count, sites_outside;
 
     /* Wall seconds. */
@@ -152,12 +153,15 @@ const char *calc_equation_name(const calc_result *r);
  * charges: -sum c_i z_i^2 phi in a linear run, sum c_i z_i exp(-z_i phi) in a nonlinear one, 0
  * without salt; whether ions can reach the site is not taken into account, as in DelPhi); and
  * DelPhi's Debye fraction, the ion-accessibility map (radius + ion radius from every atom)
- * interpolated trilinearly at the site (built for this alone when the run has no salt). */
+ * interpolated trilinearly at the site (built for this alone when the run has no salt); the
+ * Coulombic field of the atoms' charges in a uniform indi (coulombic_fields_on), which times a
+ * site's charge is DelPhi's Coulombic force (site(cf)). */
 typedef enum calc_site_column {
     CALC_SITE_REACTION = 1,
     CALC_SITE_COULOMBIC = 2,
     CALC_SITE_SALT = 4,
-    CALC_SITE_DEBYE = 8
+    CALC_SITE_DEBYE = 8,
+    CALC_SITE_COULOMBIC_FIELD = 16
 } calc_site_column;
 
 /* For the program: the last run's state, stage hooks, site positions (copied; NULL = none) for

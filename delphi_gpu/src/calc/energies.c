@@ -88,6 +88,25 @@ int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double e
     return st;
 }
 
+int coulombic_fields_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                        double temperature, const double *points, long count, double *out,
+                        char *msg, size_t msg_size) {
+    if (count <= 0) return DG_OK;
+    double *xyz = NULL, *q = NULL;
+    const long charged = charged_atoms(mol, &xyz, &q);
+    if (charged < 0) {
+        snprintf(msg, msg_size, "out of memory for the charged atoms of %zu", mol->count);
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_MIN_DISTANCE};
+    const int st = dg_stage_pair_fields_on(solver, &request, out, NULL, msg, msg_size);
+    const double factor = epkt_at(temperature) / eps_in;
+    for (long i = 0; st == DG_OK && i < 3 * count; ++i)
+        out[i] *= factor;
+    free(xyz), free(q);
+    return st;
+}
+
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
                         long *coincident) {
     char msg[256];

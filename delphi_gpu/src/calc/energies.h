@@ -38,6 +38,14 @@ int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double e
                             double temperature, const double *points, long count, double *out,
                             long *close, char *msg, size_t msg_size);
 
+/* Coulombic field (kT/(e A)) of the charged atoms in a uniform eps_in at points (3 per point,
+ * A; out 3 per point): epkt / eps_in sum_i q_i (x - r_i) / |x - r_i|^3, atoms closer than
+ * COULOMB_MIN_DISTANCE left out.  A charge q at the point feels the force q times it (kT/A).
+ * On the solver's backend (NULL: the host's threads). */
+int coulombic_fields_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                        double temperature, const double *points, long count, double *out,
+                        char *msg, size_t msg_size);
+
 typedef struct ionic_energy {
     double rho_phi_half; /* -1/2 sum rho_ion phi h^3 over the ion-accessible points */
     double osmotic;      /* -sum kT sum_i n_i (e^(-z_i phi) - 1) h^3 (osmotic pressure term) */

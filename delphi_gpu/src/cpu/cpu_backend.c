@@ -341,6 +341,7 @@ const dg_backend_ops dg_cpu_backend_ops = {
     NULL, /* finish: every op returns when its work is done */
     NULL, /* tune: no shapes to choose */
     NULL, /* arc_dots: the surface model finds them on the host threads */
+    NULL, /* pair_fields: dg_pair_fields_host on the host threads */
 };
 
 /* The view the Newton kernels (cpu_newton.c) take of this state. */

@@ -502,6 +502,15 @@ static int mpi_pair_potentials(void *state, const dg_pair_request *request, doub
     return m->inner->pair_potentials(m->inner_state, request, out, skipped, err);
 }
 
+static int mpi_pair_fields(void *state, const dg_pair_request *request, double *out, long *skipped,
+                           dg_error *err) {
+    mpi_state *m = state;
+    if (m->inner->pair_fields)
+        return m->inner->pair_fields(m->inner_state, request, out, skipped, err);
+    dg_pair_fields_host(request, out, skipped, 0);
+    return DG_OK;
+}
+
 static int mpi_medium_maps(void *state, const dg_surface_request *request, unsigned char *face[3],
                            unsigned char *ion, dg_medium_counts *counts, dg_error *err) {
     mpi_state *m = state;
@@ -564,6 +573,7 @@ static const dg_backend_ops mpi_ops_template = {
     NULL, /* finish */
     NULL, /* tune: mpi_load_phi has each rank's backend tune */
     NULL, /* arc_dots: the surface model finds them on the host threads */
+    mpi_pair_fields,
 };
 
 int dg_mpi_wrap(dg_solver s, dg_error *err) {

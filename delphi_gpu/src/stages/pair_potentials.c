@@ -1,5 +1,5 @@
-/* Coulomb sums at target points (see stages.h): the host implementation and the dispatch to the
- * solve's backend. */
+/* Coulomb sums (potentials and fields) at target points (see stages.h): the host implementations
+ * and the dispatch to the solve's backend. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -170,6 +170,31 @@ void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skippe
     if (skipped) *skipped = left_out;
 }
 
+void dg_pair_fields_host(const dg_pair_request *r, double *out, long *skipped, int num_threads) {
+    const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
+    const double work = (double)r->target_count * (double)r->source_count;
+    long left_out = 0;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(+ : left_out) \
+    if (work > 100000.0)
+    for (long k = 0; k < r->target_count; ++k) {
+        const double *t = r->targets + 3 * k;
+        double fx = 0.0, fy = 0.0, fz = 0.0;
+        for (long i = 0; i < r->source_count; ++i) {
+            const double *p = r->sources + 3 * i;
+            const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            if (d < r->min_distance) {
+                ++left_out;
+                continue;
+            }
+            const double w = r->charges[i] / (d * d * d);
+            fx += w * dx, fy += w * dy, fz += w * dz;
+        }
+        out[3 * k] = fx, out[3 * k + 1] = fy, out[3 * k + 2] = fz;
+    }
+    if (skipped) *skipped = left_out;
+}
+
 static int reject(char *message, size_t size, int status, const char *text) {
     if (message && size) snprintf(message, size, "%s", text);
     return status;
@@ -239,6 +264,32 @@ int dg_stage_pair_potentials(const dg_options *options, const dg_pair_request *r
     else
         snprintf(message, size, "%s", dg_last_error(s));
     dg_destroy(s);
+    return st;
+}
+
+int dg_stage_pair_fields_on(dg_solver solver, const dg_pair_request *request, double *out,
+                            long *skipped, char *message, size_t size) {
+    char local[256];
+    if (!message || !size) message = local, size = sizeof local;
+    message[0] = '\0';
+    int st = check(request, out, message, size);
+    if (st == DG_OK && request->upper_triangle)
+        st = reject(message, size, DG_ERR_INVALID_ARGUMENT, "fields take no upper_triangle");
+    if (st != DG_OK) return st;
+    const dg_backend_ops *ops = NULL;
+    void *state = NULL;
+    if (solver) dg_solver_backend(solver, &ops, &state);
+    if (solver && !ops)
+        return reject(message, size, DG_ERR_STATE, "the solver was not created successfully");
+    if (!ops || !ops->pair_fields) {
+        dg_pair_fields_host(request, out, skipped, 0);
+        return DG_OK;
+    }
+    dg_error err = {0};
+    long left_out = 0;
+    st = ops->pair_fields(state, request, out, &left_out, &err);
+    if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
+    if (skipped) *skipped = left_out;
     return st;
 }
 

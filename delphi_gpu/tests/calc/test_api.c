@@ -243,10 +243,55 @@ static void check_salt_and_debye_sites(void) {
     dg_calc_destroy(c);
 }
 
+/* The Coulombic field at sites (CALC_SITE_COULOMBIC_FIELD): the direct formula at a point away
+ * from the atoms; at the atoms themselves (each one's own charge left out) the forces q E sum
+ * to zero, pair by pair (Newton's third law). */
+static void check_coulombic_field_sites(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    double sites[15];
+    memcpy(sites, xyz, sizeof xyz);
+    sites[12] = 3.5, sites[13] = -2.0, sites[14] = 4.0;
+    dg_calc c = NULL;
+    CHECK(dg_calc_create(&c, &p) == DG_OK);
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+    CHECK(calc_set_sites(c, sites, 5, CALC_SITE_COULOMBIC_FIELD) == DG_OK);
+    dg_calc_result r;
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    const double *e = calc_state(c)->site_coulombic_field;
+    CHECK(e != NULL);
+    if (!e) {
+        dg_calc_destroy(c);
+        return;
+    }
+    const double factor = 166804.4928 / p.temperature / p.epsilon_in;
+    for (int a = 0; a < 3; ++a) {
+        double direct = 0.0;
+        for (int i = 0; i < 4; ++i) {
+            const double d[3] = {sites[12] - xyz[3 * i], sites[13] - xyz[3 * i + 1],
+                                 sites[14] - xyz[3 * i + 2]};
+            const double r3 = pow(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), 3);
+            direct += charge[i] * d[a] / r3;
+        }
+        CHECK_REL(e[12 + a], factor * direct, 1e-12);
+    }
+    double total[3] = {0, 0, 0}, scale = 0.0;
+    for (int i = 0; i < 4; ++i)
+        for (int a = 0; a < 3; ++a)
+            total[a] += charge[i] * e[3 * i + a], scale += fabs(charge[i] * e[3 * i + a]);
+    printf("Coulombic forces on the atoms sum to %.3g %.3g %.3g kT/A (of %.3g)\n", total[0],
+           total[1], total[2], scale);
+    for (int a = 0; a < 3; ++a)
+        CHECK(fabs(total[a]) <= 1e-12 * scale);
+    dg_calc_destroy(c);
+}
+
 int main(void) {
     check_params();
     check_site_sums();
     check_salt_and_debye_sites();
+    check_coulombic_field_sites();
     dg_calc_params p;
     fixed_grid_params(&p);
     dg_calc c = NULL;

@@ -4,7 +4,8 @@
  * a check interval apart: energies must agree to 1e-5 relative, site potentials to 1e-3 kT/e,
  * iteration counts to within two check intervals.  The Debye-fraction column (site(deb)) comes
  * from ion maps that the backends build bit for bit alike: equal, with salt (the run's map)
- * and without (a map built for the column); the salt column (site(i)) follows the potential. */
+ * and without (a map built for the column); the salt column (site(i)) follows the potential;
+ * the Coulombic field of site(cf) is the same sums on both, bit for bit. */
 #include <math.h>
 #include <string.h>
 
@@ -22,10 +23,10 @@ int main(void) {
     }
     pipeline *cpu = calloc(1, sizeof *cpu), *gpu = calloc(1, sizeof *gpu);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--set", "site(i,deb)",
+    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--set", "site(i,deb,cf)",
                       NULL) == EXIT_OK);
-    CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", "--set", "site(i,deb)",
-                      NULL) == EXIT_OK);
+    CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", "--set",
+                      "site(i,deb,cf)", NULL) == EXIT_OK);
     const calc_result *a = cpu->result, *b = gpu->result;
     CHECK(a->solve.backend == DG_BACKEND_CPU && b->solve.backend == DG_BACKEND_CUDA);
     printf("iterations cpu %d, cuda %d; grid energy %.6f / %.6f; reaction field %.6f / %.6f\n",
@@ -47,6 +48,11 @@ int main(void) {
         CHECK(salt < 0.3e-3); /* 2 I = 0.3 M times the potentials' difference */
         CHECK(memcmp(a->site_debye, b->site_debye, a->site_count * sizeof(double)) == 0);
     }
+    /* site(cf): the Coulombic field's sums, the same expression in the same order. */
+    CHECK(a->site_coulombic_field && b->site_coulombic_field);
+    if (a->site_coulombic_field && b->site_coulombic_field)
+        CHECK(memcmp(a->site_coulombic_field, b->site_coulombic_field,
+                     3 * a->site_count * sizeof(double)) == 0);
     pipeline_free(cpu);
     pipeline_free(gpu);
     /* Without salt the fractions come from a map of their own, on each backend. */

@@ -157,7 +157,7 @@ static void test_functions(void) {
         "out(scrg,file=\"charges.txt\",format=pdb)\n"
         "out(eps,file=\"eps.map\")\n"
         "energy(g,s,c,ion)\n"
-        "site(a,p,f,r,Coulomb,rf,i,DEB,t)\n"
+        "site(a,p,f,r,Coulomb,rf,i,DEB,t,CF)\n"
         "acenter(1.5,-2,3e1)\n"
         "buffz(1,2,3,4,5,6)\n";
     run_settings s;
@@ -184,7 +184,8 @@ static void test_functions(void) {
     CHECK(!notes_contain(&notes, "site(r)") && !notes_contain(&notes, "site(Coulomb)"));
     CHECK(notes_contain(&notes, "site(rf)") && notes_contain(&notes, "site(t)"));
     CHECK(!notes_contain(&notes, "site(i)") && !notes_contain(&notes, "site(DEB)"));
-    CHECK(s.site_salt == 1 && s.site_debye == 1);
+    CHECK(s.site_salt == 1 && s.site_debye == 1 && s.site_coulombic_force == 1);
+    CHECK(!notes_contain(&notes, "site(CF)"));
     CHECK(s.center_mode == 1 && s.center[0] == 1.5 && s.center[1] == -2.0 && s.center[2] == 30.0);
     CHECK(notes_contain(&notes, "buffz"));
 
