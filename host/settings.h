@@ -136,6 +136,7 @@ typedef struct run_settings {
     int site_salt;            /* site(i): the mobile ions' net charge concentration column */
     int site_debye;           /* site(deb): the Debye (ion-accessible) fraction column */
     int site_coulombic_force; /* site(cf): the Coulombic force on the site's charge */
+    int site_reaction_force;  /* site(rf): the reaction-field force (the atoms as sites only) */
     double atpods;            /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
     int show_help;            /* --help: print settings_usage() and exit 0 */
     int show_version;         /* --version */

@@ -295,13 +295,13 @@ static int cuda_medium_maps(void *state, const dg_surface_request *request, unsi
 }
 
 static int cuda_surface_sites(void *state, const dg_surface_request *request, const double *points,
-                              long count, double reach, double *sites, long *unprojected,
-                              dg_error *err) {
+                              long count, double reach, double *sites, int *owners,
+                              long *unprojected, dg_error *err) {
     dg_cuda_state *st = static_cast<dg_cuda_state *>(state);
     int status = use_device(st, err); /* needs no medium */
-    return status != DG_OK
-               ? status
-               : dg_cuda_surface_sites(st, request, points, count, reach, sites, unprojected, err);
+    return status != DG_OK ? status
+                           : dg_cuda_surface_sites(st, request, points, count, reach, sites, owners,
+                                                   unprojected, err);
 }
 
 static int cuda_arc_dots(void *state, const dg_arc_dots_request *request, int *counts,

@@ -255,7 +255,7 @@ int dg_cuda_pair_fields(dg_cuda_state *st, const dg_pair_request *request, doubl
 /** Surface sites (stages.h). */
 int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *request,
                           const double *points, long count, double reach, double *sites,
-                          long *unprojected, dg_error *err);
+                          int *owners, long *unprojected, dg_error *err);
 
 /** Arc dots of a molecular surface (stages.h): counts[count] per atom, *dots malloc'ed. */
 int dg_cuda_arc_dots(dg_cuda_state *st, const dg_arc_dots_request *request, int *counts,

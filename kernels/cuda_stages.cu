@@ -308,12 +308,12 @@ constexpr int kSiteThreads = 128;
 
 __global__ void __launch_bounds__(kSiteThreads)
     dg_surface_sites_kernel(dg_surface_request r, const double *points, long count, double reach,
-                            double *sites, unsigned long long *missed) {
+                            double *sites, int *owners, unsigned long long *missed) {
     const long k = blockIdx.x * (long)kSiteThreads + threadIdx.x;
     if (k >= count) return;
     const double x[3] = {points[3 * k], points[3 * k + 1], points[3 * k + 2]};
     double s[3];
-    if (dg_sp_project(&r, x, reach, s) != 0) atomicAdd(missed, 1ULL);
+    if (dg_sp_project(&r, x, reach, s, owners ? owners + k : nullptr) != 0) atomicAdd(missed, 1ULL);
     sites[3 * k] = s[0], sites[3 * k + 1] = s[1], sites[3 * k + 2] = s[2];
 }
 
@@ -385,7 +385,7 @@ int dg_cuda_medium_maps(dg_cuda_state *st, const dg_surface_request *r, unsigned
 }
 
 int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *r, const double *points,
-                          long count, double reach, double *sites, long *unprojected,
+                          long count, double reach, double *sites, int *owners, long *unprojected,
                           dg_error *err) {
     (void)st;
     *unprojected = 0;
@@ -394,11 +394,15 @@ int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *r, const 
     device_surface d;
     const char *what = "";
     double *device_points = nullptr, *device_sites = nullptr;
+    int *device_owners = nullptr;
     unsigned long long *missed = nullptr, host_missed = 0;
     cudaError_t code = upload_surface(&d, r, 1, &what);
     if (code == cudaSuccess)
         code = cudaMalloc(&device_points, bytes), what = "cudaMalloc (site points)";
     if (code == cudaSuccess) code = cudaMalloc(&device_sites, bytes), what = "cudaMalloc (sites)";
+    if (code == cudaSuccess && owners)
+        code = cudaMalloc(&device_owners, (size_t)count * sizeof(int)),
+        what = "cudaMalloc (site owners)";
     if (code == cudaSuccess)
         code = cudaMalloc(&missed, sizeof *missed), what = "cudaMalloc (site count)";
     if (code == cudaSuccess)
@@ -408,19 +412,23 @@ int dg_cuda_surface_sites(dg_cuda_state *st, const dg_surface_request *r, const 
         code = cudaMemset(missed, 0, sizeof *missed), what = "cudaMemset (site count)";
     if (code == cudaSuccess) {
         const long blocks = (count + kSiteThreads - 1) / kSiteThreads;
-        dg_surface_sites_kernel<<<(unsigned)blocks, kSiteThreads>>>(d.r, device_points, count,
-                                                                    reach, device_sites, missed);
+        dg_surface_sites_kernel<<<(unsigned)blocks, kSiteThreads>>>(
+            d.r, device_points, count, reach, device_sites, device_owners, missed);
         code = cudaGetLastError(), what = "launch of dg_surface_sites_kernel";
     }
     if (code == cudaSuccess)
         code = cudaMemcpy(sites, device_sites, bytes, cudaMemcpyDeviceToHost),
         what = "cudaMemcpy (sites back)";
+    if (code == cudaSuccess && owners)
+        code =
+            cudaMemcpy(owners, device_owners, (size_t)count * sizeof(int), cudaMemcpyDeviceToHost),
+        what = "cudaMemcpy (site owners back)";
     if (code == cudaSuccess)
         code = cudaMemcpy(&host_missed, missed, sizeof host_missed, cudaMemcpyDeviceToHost),
         what = "cudaMemcpy (site count back)";
-    const cudaError_t freed[4] = {free_surface(&d), cudaFree(device_points), cudaFree(device_sites),
-                                  cudaFree(missed)};
-    for (int i = 0; i < 4 && code == cudaSuccess; ++i)
+    const cudaError_t freed[5] = {free_surface(&d), cudaFree(device_points), cudaFree(device_sites),
+                                  cudaFree(device_owners), cudaFree(missed)};
+    for (int i = 0; i < 5 && code == cudaSuccess; ++i)
         if (freed[i] != cudaSuccess) code = freed[i], what = "cudaFree (surface sites)";
     if (code != cudaSuccess) return dg_cuda_fail(err, code, what);
     *unprojected = (long)host_missed;

@@ -135,7 +135,8 @@ typedef struct dg_backend_ops {
     int (*medium_maps)(void *state, const dg_surface_request *request, unsigned char *face[3],
                        unsigned char *ion, dg_medium_counts *counts, dg_error *err);
     int (*surface_sites)(void *state, const dg_surface_request *request, const double *points,
-                         long count, double reach, double *sites, long *unprojected, dg_error *err);
+                         long count, double reach, double *sites, int *owners, long *unprojected,
+                         dg_error *err);
 
     /* load_phi for a phi whose interior points are all +0.0 (the caller checked their bits):
        reads only the face points (transfer_host.h) and zeroes the interior, with the same

@@ -123,10 +123,12 @@ int dg_stage_medium_maps_on(dg_solver solver, const dg_surface_request *request,
  *  the nearest accessible probe centre within probe + reach for the molecular surface when x_k
  *  lies in some SAS sphere, else the nearest atom sphere), searching atoms within reach (at most
  *  8 A) of x_k; a point with no atom in reach is left in place and counted in *unprojected.
- *  The surface model's projection (calc/surface_query.c) expression for expression. */
+ *  The surface model's projection (calc/surface_query.c) expression for expression.  owners
+ *  (may be NULL): each site's atom (the request's index of the atom whose surface is nearest to
+ *  x_k: least distance minus radius), -1 for an unprojected point. */
 int dg_stage_surface_sites_on(dg_solver solver, const dg_surface_request *request,
                               const double *points, long count, double reach, double *sites,
-                              long *unprojected, char *message, size_t message_size);
+                              int *owners, long *unprojected, char *message, size_t message_size);
 
 /** Arc dots of a molecular surface: for every atom i (ascending) and each SAS neighbour j > i in
  *  the order of i's neighbour list, the circle where their SAS spheres meet (dg_sp_circle),
@@ -153,7 +155,8 @@ int dg_stage_arc_dots_on(dg_solver solver, const dg_arc_dots_request *request, i
 
 /** The host implementation of the surface sites (OpenMP). */
 void dg_surface_sites_host(const dg_surface_request *request, const double *points, long count,
-                           double reach, double *sites, long *unprojected, int num_threads);
+                           double reach, double *sites, int *owners, long *unprojected,
+                           int num_threads);
 
 /** The host implementation (OpenMP). */
 void dg_medium_maps_host(const dg_surface_request *request, unsigned char *face[3],

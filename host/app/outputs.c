@@ -104,6 +104,7 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
                                     field,
                                     r->site_salt,
                                     r->site_debye,
+                                    sites ? NULL : r->atom_reaction_force, /* the atoms' */
                                     force};
         st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
         free(field), free(atomic), free(force);

@@ -237,7 +237,8 @@ static void run_calc(pipeline *p, dg_calc *shared) {
                                 (s->site_coulombic ? CALC_SITE_COULOMBIC : 0) |
                                 (s->site_salt ? CALC_SITE_SALT : 0) |
                                 (s->site_debye ? CALC_SITE_DEBYE : 0) |
-                                (s->site_coulombic_force ? CALC_SITE_COULOMBIC_FIELD : 0));
+                                (s->site_coulombic_force ? CALC_SITE_COULOMBIC_FIELD : 0) |
+                                (s->site_reaction_force ? CALC_SITE_REACTION_FORCE : 0));
     if (st == DG_OK) st = dg_calc_set_atoms(p->calc, &atoms);
     calc_atoms_free(&atoms), calc_atoms_free(&site_list);
     if (st != DG_OK) {

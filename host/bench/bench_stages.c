@@ -238,7 +238,7 @@ static int geometry(const char *in, double scale, double perfil, int repeats) {
         }
         medium_surface_request(&sm, &g, 0, 0.0, &r);
         t0 = stopwatch_now();
-        dg_surface_sites_host(&r, xyz, boundary, 3.0 / g.scale, sites, &missed, 0);
+        dg_surface_sites_host(&r, xyz, boundary, 3.0 / g.scale, sites, NULL, &missed, 0);
         stopwatch_keep(&t_sites, t0);
         h_sites = fnv1a((const unsigned char *)sites, (size_t)boundary * 3 * sizeof *sites,
                         1469598103934665603ull);

@@ -22,6 +22,7 @@ typedef struct site_values {
     const double *field;     /* [3 * count] kT/(e A): x, y, z (site(f)) */
     const double *salt;      /* [count] mol/L: the mobile ions' net charge there (site(i)) */
     const double *debye;     /* [count] 0..1: the ion-accessible fraction there (site(deb)) */
+    const double *reaction_force;  /* [3 * count] kT/A: x, y, z (site(rf)) */
     const double *coulombic_force; /* [3 * count] kT/A: x, y, z (site(cf)) */
 } site_values;
 

@@ -173,6 +173,13 @@ static int apply_in(param_context *ctx, const func_args *a) {
         if (!file && !kinds[i].fallback)
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
                            "needs file=\"...\"");
+        /* DelPhi's in(frc,file="self"): the molecule's own atoms are the sites (the default). */
+        if (input == INPUT_FRC && file && io_iequal(file, "self")) {
+            params_input_path(ctx->s, INPUT_FRC)[0] = '\0';
+            ctx->s->input_source[INPUT_FRC] = SOURCE_NONE;
+            ctx->s->input_origin[INPUT_FRC][0] = '\0';
+            return IO_OK;
+        }
         params_set_input(ctx, input, file ? file : kinds[i].fallback);
         return IO_OK;
     }
@@ -306,6 +313,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_debye = 1;
         else if (!strcmp(item, "cf") || !strcmp(item, "coulombforce"))
             ctx->s->site_coulombic_force = 1;
+        else if (!strcmp(item, "rf") || !strcmp(item, "reactionforce"))
+            ctx->s->site_reaction_force = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -315,7 +324,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
                     "%s: site(%s): this column is not produced (the frc output has atom, "
                     "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
                     "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i), "
-                    "the Debye fraction (deb) and the Coulombic force (cf))",
+                    "the Debye fraction (deb) and the reaction-field and Coulombic forces (rf, "
+                    "cf))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

@@ -199,6 +199,14 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
     if (s->frc_in_file[0]) {
         rc = require_input(s, INPUT_FRC, err);
         if (rc) return rc;
+        if (s->site_reaction_force) {
+            io_note(notes, IO_NOTE_WARNING,
+                    "site(rf): DelPhi's reaction-field force is the molecule's atoms' (their "
+                    "induced charges are theirs); with the sites of in(frc) ('%s') it is not "
+                    "written",
+                    s->frc_in_file);
+            s->site_reaction_force = 0;
+        }
         if (!s->frc_out_file[0])
             io_note(notes, IO_NOTE_WARNING,
                     "site positions ('%s') are given but no out(frc) or --frc; they are not used",

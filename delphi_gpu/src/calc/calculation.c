@@ -286,6 +286,13 @@ static int site_sums(dg_calc c) {
         st = r->site_salt ? DG_OK : DG_ERR_OUT_OF_MEMORY;
     }
     if (st == DG_OK && (c->site_columns & CALC_SITE_DEBYE)) st = site_debye(c, msg, sizeof msg);
+    if (st == DG_OK && (c->site_columns & CALC_SITE_REACTION_FORCE)) {
+        r->atom_reaction_force = malloc((3 * c->mol.count + 1) * sizeof(double));
+        st = r->atom_reaction_force
+                 ? reaction_field_forces(&r->rf, &c->mol, s->temperature, c->solver,
+                                         r->atom_reaction_force, msg, sizeof msg)
+                 : DG_ERR_OUT_OF_MEMORY;
+    }
     if (st == DG_OK && (c->site_columns & CALC_SITE_COULOMBIC_FIELD)) {
         r->site_coulombic_field = malloc((3 * c->site_count + 1) * sizeof(double));
         st = r->site_coulombic_field
@@ -316,7 +323,8 @@ static int stage_energies(dg_calc c) {
     if (r->coincident_pairs)
         add_note(r, "coulombic energy: %ld pairs of charged atoms at the same position skipped",
                  r->coincident_pairs);
-    const int site_reaction = c->site_xyz && (c->site_columns & CALC_SITE_REACTION);
+    const int site_reaction =
+        c->site_xyz && (c->site_columns & (CALC_SITE_REACTION | CALC_SITE_REACTION_FORCE));
     if ((s->energies & DG_ENERGY_REACTION_FIELD) || site_reaction) {
         if (reaction_field_compute(&r->phi, &r->grid, r->boundary, r->boundary_count, &r->charges,
                                    &c->surface, &c->mol, s->epsilon_in, s->epsilon_out,
@@ -383,8 +391,9 @@ static void reset_run(dg_calc c) {
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
     free(r->site_salt), free(r->site_debye), free(r->site_coulombic_field);
+    free(r->atom_reaction_force);
     r->site_potential = r->site_reaction = r->site_coulombic = NULL;
-    r->site_salt = r->site_debye = r->site_coulombic_field = NULL;
+    r->site_salt = r->site_debye = r->site_coulombic_field = r->atom_reaction_force = NULL;
     r->site_count = r->sites_outside = 0;
     if (!c->geometry_current) {
         medium_free(&r->medium);
@@ -463,8 +472,9 @@ void calc_result_free(calc_result *r) {
     phi_map_free(&r->phi);
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
     free(r->site_salt), free(r->site_debye), free(r->site_coulombic_field);
+    free(r->atom_reaction_force);
     reaction_field_free(&r->rf);
     r->boundary = NULL, r->site_potential = r->site_reaction = r->site_coulombic = NULL;
-    r->site_salt = r->site_debye = r->site_coulombic_field = NULL;
+    r->site_salt = r->site_debye = r->site_coulombic_field = r->atom_reaction_force = NULL;
     r->boundary_count = r->site_count = 0;
 }

@@ -105,6 +105,7 @@ struct calc_result {
     double *site_salt;            /* [site_count] mol/L with CALC_SITE_SALT, else NULL */
     double *site_debye;           /* [site_count] 0..1 with CALC_SITE_DEBYE, else NULL */
     double *site_coulombic_field; /* [3 site_count] kT/(e A) with CALC_SITE_COULOMBIC_FIELD */
+    double *atom_reaction_force;  /* [3 atoms] kT/A with CALC_SITE_REACTION_FORCE, else NULL */
     size_t site_count, sites_outside;
 
     /* Wall seconds. */
@@ -155,13 +156,15 @@ const char *calc_equation_name(const calc_result *r);
  * DelPhi's Debye fraction, the ion-accessibility map (radius + ion radius from every atom)
  * interpolated trilinearly at the site (built for this alone when the run has no salt); the
  * Coulombic field of the atoms' charges in a uniform indi (coulombic_fields_on), which times a
- * site's charge is DelPhi's Coulombic force (site(cf)). */
+ * site's charge is DelPhi's Coulombic force (site(cf)); and DelPhi's reaction-field force on
+ * each atom of the molecule (reaction_field_forces; site(rf), whose sites are the atoms). */
 typedef enum calc_site_column {
     CALC_SITE_REACTION = 1,
     CALC_SITE_COULOMBIC = 2,
     CALC_SITE_SALT = 4,
     CALC_SITE_DEBYE = 8,
-    CALC_SITE_COULOMBIC_FIELD = 16
+    CALC_SITE_COULOMBIC_FIELD = 16,
+    CALC_SITE_REACTION_FORCE = 32
 } calc_site_column;
 
 /* For the program: the last run's state, stage hooks, site positions (copied; NULL = none) for

@@ -82,11 +82,12 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     double *field = malloc((boundary_count + 1) * sizeof *field);     /* sum_i q_i / |s_k - r_i| */
     double *site = malloc((boundary_count + 1) * 3 * sizeof *site);   /* s_k */
     double *point = malloc((boundary_count + 1) * 3 * sizeof *point); /* the boundary points */
+    int *owner = malloc((boundary_count + 1) * sizeof *owner);        /* each site's atom */
     double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
     double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
-    if (!point_q || !sigma || !field || !site || !point || !atom_xyz || !atom_q) {
+    if (!point_q || !sigma || !field || !site || !point || !owner || !atom_xyz || !atom_q) {
         free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz);
-        free(atom_q);
+        free(atom_q), free(owner);
         snprintf(msg, msg_size, "out of memory for %zu boundary points", boundary_count);
         return -1;
     }
@@ -124,10 +125,13 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     int st = DG_OK;
     if (solver)
         st = dg_stage_surface_sites_on(solver, &request_sites, point, (long)boundary_count, reach,
-                                       site, &missed, msg, msg_size);
+                                       site, owner, &missed, msg, msg_size);
     else
-        dg_surface_sites_host(&request_sites, point, (long)boundary_count, reach, site, &missed, 0);
+        dg_surface_sites_host(&request_sites, point, (long)boundary_count, reach, site, owner,
+                              &missed, 0);
     unprojected = (size_t)missed;
+    for (size_t k = 0; st == DG_OK && k < boundary_count; ++k) /* into the molecule's indices */
+        owner[k] = owner[k] >= 0 ? sm->atom_index[owner[k]] : -1;
     const double projected = omp_get_wtime();
     /* The boundary points x atoms sums on the solve's backend; pairs closer than 1e-9 A (a site
        on an atom centre) add nothing. */
@@ -145,12 +149,12 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     out->time_sums = omp_get_wtime() - projected;
     free(point_q), free(point), free(atom_xyz), free(atom_q);
     if (st != DG_OK) {
-        free(sigma), free(site), free(field);
+        free(sigma), free(site), free(field), free(owner);
         return -1;
     }
     for (size_t k = 0; k < boundary_count; ++k)
         field[k] = 0.5 * epkt * (sigma[k] * field[k]);
-    out->sigma = sigma, out->site = site, out->shares = field;
+    out->sigma = sigma, out->site = site, out->shares = field, out->owner = owner;
     return 0;
 }
 
@@ -178,7 +182,52 @@ int reaction_field_potentials(const reaction_field *rf, double temperature, dg_s
     return DG_OK;
 }
 
+int reaction_field_forces(const reaction_field *rf, const calc_molecule *mol, double temperature,
+                          dg_solver solver, double *out, char *msg, size_t msg_size) {
+    for (size_t i = 0; i < 3 * mol->count; ++i)
+        out[i] = 0.0;
+    const long points = (long)rf->boundary_points;
+    if (points == 0 || mol->count == 0) return DG_OK;
+    double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
+    double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
+    long *atom = malloc((mol->count + 1) * sizeof *atom);
+    double *at_atoms = malloc((mol->count + 1) * 3 * sizeof *at_atoms);     /* induced charges' */
+    double *at_sites = malloc(((size_t)points + 1) * 3 * sizeof *at_sites); /* the atoms' */
+    if (!atom_xyz || !atom_q || !atom || !at_atoms || !at_sites) {
+        free(atom_xyz), free(atom_q), free(atom), free(at_atoms), free(at_sites);
+        snprintf(msg, msg_size, "out of memory for the reaction-field forces");
+        return DG_ERR_OUT_OF_MEMORY;
+    }
+    long charged = 0;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        if (a->charge == 0.0) continue;
+        atom_xyz[3 * charged] = a->x, atom_xyz[3 * charged + 1] = a->y;
+        atom_xyz[3 * charged + 2] = a->z, atom_q[charged] = a->charge, atom[charged++] = (long)i;
+    }
+    int st = DG_OK;
+    if (charged > 0) {
+        const dg_pair_request on_atoms = {atom_xyz, charged, rf->site,      rf->sigma,
+                                          points,   0,       closest_pair()};
+        const dg_pair_request on_sites = {rf->site, points, atom_xyz,      atom_q,
+                                          charged,  0,      closest_pair()};
+        st = dg_stage_pair_fields_on(solver, &on_atoms, at_atoms, NULL, msg, msg_size);
+        if (st == DG_OK)
+            st = dg_stage_pair_fields_on(solver, &on_sites, at_sites, NULL, msg, msg_size);
+    }
+    const double epkt = epkt_at(temperature);
+    for (long j = 0; st == DG_OK && j < charged; ++j)
+        for (int a = 0; a < 3; ++a)
+            out[3 * atom[j] + a] += epkt * atom_q[j] * at_atoms[3 * j + a];
+    for (long k = 0; st == DG_OK && charged > 0 && k < points; ++k)
+        if (rf->owner[k] >= 0)
+            for (int a = 0; a < 3; ++a)
+                out[3 * rf->owner[k] + a] += epkt * rf->sigma[k] * at_sites[3 * k + a];
+    free(atom_xyz), free(atom_q), free(atom), free(at_atoms), free(at_sites);
+    return st;
+}
+
 void reaction_field_free(reaction_field *rf) {
-    free(rf->sigma), free(rf->site), free(rf->shares);
+    free(rf->sigma), free(rf->site), free(rf->shares), free(rf->owner);
     memset(rf, 0, sizeof *rf);
 }

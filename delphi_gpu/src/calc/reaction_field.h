@@ -40,6 +40,8 @@ typedef struct reaction_field {
     double *sigma;  /* [boundary_points] */
     double *site;   /* [3 * boundary_points] */
     double *shares; /* [boundary_points] */
+    int *owner;     /* [boundary_points] the molecule's atom whose surface each site is on (the
+                       least distance minus radius from the boundary point), -1 if unprojected */
 } reaction_field;
 
 /* boundary: 0-based full indices of the dielectric-boundary points (all interior).  The
@@ -57,6 +59,16 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
 int reaction_field_potentials(const reaction_field *rf, double temperature, dg_solver solver,
                               const double *points, long count, double *out, char *msg,
                               size_t msg_size);
+
+/* DelPhi's reaction-field force on each atom of mol (out[3 * mol->count], kT/A): the force of
+ * the induced charges on the atom's charge, epkt q_i sum_k sigma_k (r_i - s_k) / |r_i - s_k|^3,
+ * plus the force of all the atoms' charges on the induced charges the atom owns,
+ * epkt sum_{k owned by i} sigma_k sum_j q_j (s_k - r_j) / |s_k - r_j|^3.  The two parts are the
+ * same pairs seen from either side, so the forces sum to zero over the molecule (but for the
+ * induced charges of unprojected boundary points, which no atom owns).  Field sums on the
+ * solver's backend (NULL: the host's threads).  Returns a dg_status (msg says why). */
+int reaction_field_forces(const reaction_field *rf, const calc_molecule *mol, double temperature,
+                          dg_solver solver, double *out, char *msg, size_t msg_size);
 
 /* Free the kept induced charges and clear *rf. */
 void reaction_field_free(reaction_field *rf);

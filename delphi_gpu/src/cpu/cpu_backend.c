@@ -307,10 +307,10 @@ static int cpu_medium_maps(void *state, const dg_surface_request *request, unsig
 }
 
 static int cpu_surface_sites(void *state, const dg_surface_request *request, const double *points,
-                             long count, double reach, double *sites, long *unprojected,
-                             dg_error *err) {
+                             long count, double reach, double *sites, int *owners,
+                             long *unprojected, dg_error *err) {
     (void)err;
-    dg_surface_sites_host(request, points, count, reach, sites, unprojected,
+    dg_surface_sites_host(request, points, count, reach, sites, owners, unprojected,
                           ((cpu_state *)state)->threads);
     return DG_OK;
 }

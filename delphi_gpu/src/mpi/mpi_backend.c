@@ -518,10 +518,10 @@ static int mpi_medium_maps(void *state, const dg_surface_request *request, unsig
 }
 
 static int mpi_surface_sites(void *state, const dg_surface_request *request, const double *points,
-                             long count, double reach, double *sites, long *unprojected,
-                             dg_error *err) {
+                             long count, double reach, double *sites, int *owners,
+                             long *unprojected, dg_error *err) {
     mpi_state *m = state;
-    return m->inner->surface_sites(m->inner_state, request, points, count, reach, sites,
+    return m->inner->surface_sites(m->inner_state, request, points, count, reach, sites, owners,
                                    unprojected, err);
 }
 

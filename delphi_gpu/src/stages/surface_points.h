@@ -307,10 +307,11 @@ DG_SP_INLINE void dg_sp_onto_sphere(const double *c, double rad, const double x[
         s[a] = c[a] + (x[a] - c[a]) * rad / d;
 }
 
-/* The surface site of x (stages.h, dg_stage_surface_sites_on).  Returns 0, or -1 when no atom
- * lies within reach (s = x then). */
+/* The surface site of x (stages.h, dg_stage_surface_sites_on) and, when owner is not NULL, the
+ * atom nearest to x's surface (the least distance minus radius: the site's owner).  Returns 0,
+ * or -1 when no atom lies within reach (s = x and *owner = -1 then). */
 DG_SP_INLINE int dg_sp_project(const dg_surface_request *r, const double x[3], double reach,
-                               double s[3]) {
+                               double s[3], int *owner) {
     for (int a = 0; a < 3; ++a)
         s[a] = x[a];
     if (reach > 8.0) reach = 8.0;
@@ -338,6 +339,7 @@ DG_SP_INLINE int dg_sp_project(const dg_surface_request *r, const double x[3], d
                 }
             }
         }
+    if (owner) *owner = nearest_atom;
     if (nearest_atom < 0) return -1;
     if (r->molecular && r->probe > 0.0 && in_sas) {
         double centre[3] = {0, 0, 0};

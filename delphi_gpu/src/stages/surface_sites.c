@@ -6,12 +6,14 @@
 #include "surface_points.h"
 
 void dg_surface_sites_host(const dg_surface_request *r, const double *points, long count,
-                           double reach, double *sites, long *unprojected, int num_threads) {
+                           double reach, double *sites, int *owners, long *unprojected,
+                           int num_threads) {
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
     long missed = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : missed)
     for (long k = 0; k < count; ++k)
-        if (dg_sp_project(r, points + 3 * k, reach, sites + 3 * k) != 0) ++missed;
+        if (dg_sp_project(r, points + 3 * k, reach, sites + 3 * k, owners ? owners + k : NULL) != 0)
+            ++missed;
     *unprojected = missed;
 }
 
@@ -21,8 +23,8 @@ static int reject(char *message, size_t size, int status, const char *text) {
 }
 
 int dg_stage_surface_sites_on(dg_solver solver, const dg_surface_request *r, const double *points,
-                              long count, double reach, double *sites, long *unprojected,
-                              char *message, size_t size) {
+                              long count, double reach, double *sites, int *owners,
+                              long *unprojected, char *message, size_t size) {
     char local[256];
     if (!message || !size) message = local, size = sizeof local;
     message[0] = '\0';
@@ -46,7 +48,8 @@ int dg_stage_surface_sites_on(dg_solver solver, const dg_surface_request *r, con
     if (!ops) return reject(message, size, DG_ERR_STATE, "the solver was not created successfully");
     dg_error err = {0};
     *unprojected = 0;
-    const int st = ops->surface_sites(state, r, points, count, reach, sites, unprojected, &err);
+    const int st =
+        ops->surface_sites(state, r, points, count, reach, sites, owners, unprojected, &err);
     if (st != DG_OK) snprintf(message, size, "%s backend: %s", ops->name, err.message);
     return st;
 }

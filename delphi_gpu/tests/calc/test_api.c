@@ -287,8 +287,52 @@ static void check_coulombic_field_sites(void) {
     dg_calc_destroy(c);
 }
 
+/* DelPhi's reaction-field force on the atoms (CALC_SITE_REACTION_FORCE): the induced charges'
+ * force on each atom's charge and the atoms' force on the induced charges each atom owns are the
+ * same pairs seen from both sides, so the forces sum to zero; a lone ion owns all its surface
+ * charges, so its force is zero too. */
+static void check_reaction_forces(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    for (int lone = 0; lone < 2; ++lone) {
+        const long count = lone ? 1 : 4;
+        dg_calc c = NULL;
+        CHECK(dg_calc_create(&c, &p) == DG_OK);
+        const dg_atoms atoms = {count, xyz, charge, radius};
+        CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+        CHECK(calc_set_sites(c, xyz, (size_t)count, CALC_SITE_REACTION_FORCE) == DG_OK);
+        dg_calc_result r;
+        CHECK(dg_calc_run(c, &r) == DG_OK);
+        const calc_result *s = calc_state(c);
+        const double *f = s->atom_reaction_force;
+        CHECK(f != NULL && s->rf.unprojected == 0 && s->rf.owner != NULL);
+        double total[3] = {0, 0, 0}, scale = 0.0;
+        for (long i = 0; f && i < count; ++i)
+            for (int a = 0; a < 3; ++a)
+                total[a] += f[3 * i + a], scale += fabs(f[3 * i + a]);
+        /* the scale of either part: the induced charges' field at the first atom times its
+           charge (the lone ion's own parts cancel exactly in exact arithmetic) */
+        double part = 0.0;
+        for (size_t k = 0; k < s->rf.boundary_points; ++k) {
+            const double *q = s->rf.site + 3 * k;
+            const double d =
+                sqrt(pow(q[0] - xyz[0], 2) + pow(q[1] - xyz[1], 2) + pow(q[2] - xyz[2], 2));
+            part += fabs(s->rf.sigma[k]) / (d * d);
+        }
+        part *= 166804.4928 / p.temperature * fabs(charge[0]);
+        printf("reaction-field forces (%ld atoms): sum %.3g %.3g %.3g kT/A (sum |F| %.3g, "
+               "one part %.3g)\n",
+               count, total[0], total[1], total[2], scale, part);
+        for (int a = 0; a < 3; ++a)
+            CHECK(fabs(total[a]) <= 1e-10 * part);
+        if (!lone) CHECK(scale > 1e-3 * part); /* a real force between atoms */
+        dg_calc_destroy(c);
+    }
+}
+
 int main(void) {
     check_params();
+    check_reaction_forces();
     check_site_sums();
     check_salt_and_debye_sites();
     check_coulombic_field_sites();

@@ -73,12 +73,37 @@ static void compare(const calc_molecule *mol, int kind, int n, double scale, int
         missed_want += surface_project(&sm, at + 3 * k, reach, expected + 3 * k) != 0;
     dg_solver solver = NULL;
     CHECK(dg_create(&solver, &o) == DG_OK);
+    int *owners = malloc((count + 1) * sizeof *owners),
+        *owners_host = malloc((count + 1) * sizeof *owners_host);
     const int sites_st = dg_stage_surface_sites_on(solver, &r, at, (long)count, reach, sites,
-                                                   &missed, msg, sizeof msg);
+                                                   owners, &missed, msg, sizeof msg);
     if (sites_st != DG_OK) fprintf(stderr, "dg_stage_surface_sites_on: %s\n", msg);
     CHECK(sites_st == DG_OK);
     CHECK(missed == missed_want);
     CHECK(count > 100 && memcmp(sites, expected, 3 * count * sizeof *sites) == 0);
+    /* The owners: the host's (the surface model's atoms in the request's order), on any backend;
+       an owner's surface is at most as far from the point as any other atom's. */
+    long host_missed = -1, nearest = 0;
+    dg_surface_sites_host(&r, at, (long)count, reach, expected, owners_host, &host_missed, 0);
+    CHECK(host_missed == missed && memcmp(owners, owners_host, count * sizeof *owners) == 0);
+    for (size_t k = 0; k < count; ++k) {
+        const int j = owners[k];
+        if (j < 0) continue;
+        const double dj =
+            sqrt(pow(at[3 * k] - sm.xyz[3 * j], 2) + pow(at[3 * k + 1] - sm.xyz[3 * j + 1], 2) +
+                 pow(at[3 * k + 2] - sm.xyz[3 * j + 2], 2)) -
+            sm.radius[j];
+        int best = 1;
+        for (int i = 0; i < sm.count && best; ++i)
+            best =
+                sqrt(pow(at[3 * k] - sm.xyz[3 * i], 2) + pow(at[3 * k + 1] - sm.xyz[3 * i + 1], 2) +
+                     pow(at[3 * k + 2] - sm.xyz[3 * i + 2], 2)) -
+                    sm.radius[i] >=
+                dj - 1e-12;
+        nearest += best;
+    }
+    CHECK(nearest == (long)count - missed);
+    free(owners), free(owners_host);
     printf("  %zu surface sites, %ld unprojected\n", count, missed);
     dg_destroy(solver);
     free(at), free(sites), free(expected);

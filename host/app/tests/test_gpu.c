@@ -5,7 +5,8 @@
  * iteration counts to within two check intervals.  The Debye-fraction column (site(deb)) comes
  * from ion maps that the backends build bit for bit alike: equal, with salt (the run's map)
  * and without (a map built for the column); the salt column (site(i)) follows the potential;
- * the Coulombic field of site(cf) is the same sums on both, bit for bit. */
+ * the Coulombic field of site(cf) is the same sums on both, bit for bit; site(rf)'s owners of
+ * the induced charges are the same, its forces within 0.01 kT/A (the solves' rounding). */
 #include <math.h>
 #include <string.h>
 
@@ -23,10 +24,10 @@ int main(void) {
     }
     pipeline *cpu = calloc(1, sizeof *cpu), *gpu = calloc(1, sizeof *gpu);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--set", "site(i,deb,cf)",
-                      NULL) == EXIT_OK);
+    CHECK(run_program(cpu, 0, (char *)prm, "--quiet", "--backend", "cpu", "--set",
+                      "site(i,deb,rf,cf)", NULL) == EXIT_OK);
     CHECK(run_program(gpu, 0, (char *)prm, "--quiet", "--backend", "cuda", "--set",
-                      "site(i,deb,cf)", NULL) == EXIT_OK);
+                      "site(i,deb,rf,cf)", NULL) == EXIT_OK);
     const calc_result *a = cpu->result, *b = gpu->result;
     CHECK(a->solve.backend == DG_BACKEND_CPU && b->solve.backend == DG_BACKEND_CUDA);
     printf("iterations cpu %d, cuda %d; grid energy %.6f / %.6f; reaction field %.6f / %.6f\n",
@@ -53,6 +54,17 @@ int main(void) {
     if (a->site_coulombic_field && b->site_coulombic_field)
         CHECK(memcmp(a->site_coulombic_field, b->site_coulombic_field,
                      3 * a->site_count * sizeof(double)) == 0);
+    /* site(rf): the same owners; the induced charges follow the two solves' potentials. */
+    CHECK(a->atom_reaction_force && b->atom_reaction_force && a->rf.owner && b->rf.owner);
+    if (a->atom_reaction_force && b->atom_reaction_force && a->rf.owner && b->rf.owner) {
+        CHECK(a->rf.boundary_points == b->rf.boundary_points &&
+              memcmp(a->rf.owner, b->rf.owner, a->rf.boundary_points * sizeof(int)) == 0);
+        double force = 0;
+        for (size_t i = 0; i < 3 * a->site_count; ++i)
+            force = fmax(force, fabs(a->atom_reaction_force[i] - b->atom_reaction_force[i]));
+        printf("largest reaction-field force difference %.3g kT/A\n", force);
+        CHECK(force < 1e-2);
+    }
     pipeline_free(cpu);
     pipeline_free(gpu);
     /* Without salt the fractions come from a map of their own, on each backend. */

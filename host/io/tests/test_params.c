@@ -182,12 +182,17 @@ static void test_functions(void) {
     CHECK(s.energy_grid && s.energy_solvation && s.energy_coulombic && s.energy_ionic);
     CHECK(s.site_field == 1 && s.site_reaction == 1 && s.site_coulombic == 1);
     CHECK(!notes_contain(&notes, "site(r)") && !notes_contain(&notes, "site(Coulomb)"));
-    CHECK(notes_contain(&notes, "site(rf)") && notes_contain(&notes, "site(t)"));
+    CHECK(!notes_contain(&notes, "site(rf)") && notes_contain(&notes, "site(t)"));
+    CHECK(s.site_reaction_force == 1);
     CHECK(!notes_contain(&notes, "site(i)") && !notes_contain(&notes, "site(DEB)"));
     CHECK(s.site_salt == 1 && s.site_debye == 1 && s.site_coulombic_force == 1);
     CHECK(!notes_contain(&notes, "site(CF)"));
     CHECK(s.center_mode == 1 && s.center[0] == 1.5 && s.center[1] == -2.0 && s.center[2] == 30.0);
     CHECK(notes_contain(&notes, "buffz"));
+    /* DelPhi's in(frc,file="self"): the atoms are the sites, no file is read. */
+    rc = parse("self.prm", "in(frc,file=\"a.pdb\")\nin(frc,file=\"self\")\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.frc_in_file[0] && s.input_source[INPUT_FRC] == SOURCE_NONE);
 
     /* Defaults of unnamed files; center(); in(pqr) and in(pdb,...,format=pqr). */
     rc = parse("func2.prm",
