@@ -137,7 +137,7 @@ int mrc_read(const char *path, map_grid *m, io_error *err) {
         rc = io_fail(err, IO_ERR_INPUT, path, 0, "MAP",
                      "not an MRC/CCP4 map (no \"MAP \" stamp in header word 53)");
     const int be = header_big_endian(h);
-    int32_t count[3], start[3], intervals[3], axis_of[3];
+    int32_t count[3], start[3], intervals[3], axis_word[3], axis_of[3];
     float cell[3], angle[3], origin[3];
     for (int a = 0; a < 3; a++) {
         count[a] = (int32_t)io_get_u32(word(h, a), be);
@@ -145,7 +145,8 @@ int mrc_read(const char *path, map_grid *m, io_error *err) {
         intervals[a] = (int32_t)io_get_u32(word(h, 7 + a), be);
         cell[a] = io_get_f32(word(h, 10 + a), be);
         angle[a] = io_get_f32(word(h, 13 + a), be);
-        axis_of[a] = (int32_t)io_get_u32(word(h, 16 + a), be) - 1;
+        axis_word[a] = (int32_t)io_get_u32(word(h, 16 + a), be);
+        axis_of[a] = axis_word[a] >= 1 && axis_word[a] <= 3 ? axis_word[a] - 1 : -1;
         origin[a] = io_get_f32(word(h, 49 + a), be);
     }
     const uint32_t mode = io_get_u32(word(h, 3), be);
@@ -164,8 +165,8 @@ int mrc_read(const char *path, map_grid *m, io_error *err) {
                         axis_of[2] < 0 || axis_of[2] > 2 || axis_of[0] == axis_of[1] ||
                         axis_of[0] == axis_of[2] || axis_of[1] == axis_of[2]))
         rc = io_fail(err, IO_ERR_INPUT, path, 0, "MAPC/MAPR/MAPS",
-                     "the axes %d, %d, %d are not a permutation of 1, 2, 3", (int)axis_of[0] + 1,
-                     (int)axis_of[1] + 1, (int)axis_of[2] + 1);
+                     "the axes %d, %d, %d are not a permutation of 1, 2, 3", (int)axis_word[0],
+                     (int)axis_word[1], (int)axis_word[2]);
     for (int a = 0; a < 3 && rc == IO_OK; a++)
         if (!(fabsf(angle[a] - 90.0f) < 1e-3f))
             rc = io_fail(err, IO_ERR_UNSUPPORTED, path, 0, "cell angles",

@@ -494,6 +494,7 @@ static void test_mrc(void) {
         {"cut.mrc", "only", IO_ERR_INPUT},
         {"nan.mrc", "column 2, row 1, section 2 is not finite", IO_ERR_INPUT},
         {"nostamp.mrc", "not an MRC", IO_ERR_INPUT},
+        {"minaxis.mrc", "-2147483648, 1, 2 are not a permutation", IO_ERR_INPUT},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mrc_hand e = h;
@@ -507,6 +508,7 @@ static void test_mrc(void) {
         if (i == 4) cut = 8;
         if (i == 5) nan = 1;
         if (i == 6) e.stamp = 0;
+        if (i == 7) e.axes[0] = INT32_MIN; /* found by the fuzzer: no overflow in its check */
         write_mrc_by_hand(cases[i].file, &e, cut, nan);
         int rc = map_read(cases[i].file, MAP_MRC, &r, &err);
         CHECK(rc == cases[i].status);
