@@ -45,16 +45,19 @@ __global__ void __launch_bounds__(kPairThreads)
                 if (upper_triangle && base + j <= k) continue;
                 const double dx = tx - tile[j].x, dy = ty - tile[j].y, dz = tz - tile[j].z;
                 const double d = sqrt(dx * dx + dy * dy + dz * dz);
+                if (Field) { /* a left-out pair adds +0.0, as the host's vector lanes add it */
+                    const double w = tile[j].q / (d * d * d);
+                    const bool near = d < min_distance;
+                    fx += near ? 0.0 : w * dx, fy += near ? 0.0 : w * dy;
+                    fz += near ? 0.0 : w * dz;
+                    left_out += near;
+                    continue;
+                }
                 if (d < min_distance) {
                     ++left_out;
                     continue;
                 }
-                if (Field) {
-                    const double w = tile[j].q / (d * d * d);
-                    fx += w * dx, fy += w * dy, fz += w * dz;
-                } else {
-                    sum += tile[j].q / d;
-                }
+                sum += tile[j].q / d;
             }
         __syncthreads();
     }

@@ -47,7 +47,7 @@ int dg_stage_pair_fields_on(dg_solver solver, const dg_pair_request *request, do
                             long *skipped, char *message, size_t message_size);
 
 /** The host implementation of the fields (OpenMP, num_threads 0 = default): each target's terms
- *  in source order, w = q / (r r r) times each component. */
+ *  in source order, w = q / (r r r) times each component (a left-out pair adds +0.0). */
 void dg_pair_fields_host(const dg_pair_request *request, double *out, long *skipped,
                          int num_threads);
 

@@ -1,7 +1,8 @@
 /* The pair-sum stage operation on the CPU backend against a plain serial reference: full and
  * upper-triangle sums, left-out close pairs, thread counts, and the validation of inputs; and
  * bit for bit against the in-order loop the CUDA kernel runs (the host sums are vectorised
- * across targets, in tiles and source chunks: sizes around those are tried). */
+ * across targets, in tiles and source chunks: sizes around those are tried); the field sums
+ * likewise against their in-order loop (the CUDA kernel's), and two charges' field analytically. */
 #include "stages.h"
 #include "test_util.h"
 
@@ -72,6 +73,25 @@ static void in_order(const dg_pair_request *r, double *out, long *skipped) {
 
 /* Bitwise agreement with in_order for targets x sources around the lanes (8), the tile (64)
  * and the source chunk (1024), with close pairs in the first and last lanes of a tile. */
+/* The fields as the CUDA kernel computes them, in its order: a left-out pair adds +0.0. */
+static void fields_in_order(const dg_pair_request *r, double *out, long *skipped) {
+    *skipped = 0;
+    for (long k = 0; k < r->target_count; ++k) {
+        const double *t = r->targets + 3 * k;
+        double f[3] = {0.0, 0.0, 0.0};
+        for (long i = 0; i < r->source_count; ++i) {
+            const double *p = r->sources + 3 * i;
+            const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            const double w = r->charges[i] / (d * d * d);
+            const int near = d < r->min_distance;
+            f[0] += near ? 0.0 : w * dx, f[1] += near ? 0.0 : w * dy, f[2] += near ? 0.0 : w * dz;
+            *skipped += near;
+        }
+        memcpy(out + 3 * k, f, sizeof f);
+    }
+}
+
 static void bitwise(void) {
     const long sizes[][2] = {{1, 1}, {7, 9}, {63, 1025}, {65, 1023}, {130, 2500}, {1100, 1100}};
     unsigned seed = 4242u;
@@ -116,6 +136,28 @@ static void bitwise(void) {
             }
             free(want), free(got);
         }
+        /* The fields at the targets, by the vector lanes and by the solver-less stage call. */
+        double *want = malloc((size_t)(3 * targets) * sizeof *want);
+        double *got = malloc((size_t)(3 * targets) * sizeof *got);
+        long want_skipped = 0;
+        fields_in_order(&field, want, &want_skipped);
+        for (int threads = 1; threads <= 2; ++threads) {
+            long got_skipped = -1;
+            dg_pair_fields_host(&field, got, &got_skipped, threads);
+            long differ = 0;
+            for (long k = 0; k < 3 * targets; ++k)
+                differ += memcmp(&got[k], &want[k], sizeof got[k]) != 0;
+            CHECK(differ == 0 && got_skipped == want_skipped,
+                  "fields %ld x %ld (%d threads): %ld components not bitwise equal, %ld vs %ld "
+                  "left out",
+                  targets, sources, threads, differ, got_skipped, want_skipped);
+        }
+        char msg[256];
+        long got_skipped = -1;
+        CHECK(dg_stage_pair_fields_on(NULL, &field, got, &got_skipped, msg, sizeof msg) == DG_OK &&
+                  memcmp(got, want, (size_t)(3 * targets) * sizeof *got) == 0,
+              "fields through dg_stage_pair_fields_on: %s", msg);
+        free(want), free(got);
         free(xyz), free(q), free(t);
     }
 }
@@ -159,6 +201,16 @@ int main(void) {
     const dg_pair_request pair = {two, 2, two, unit, 2, 0, 1e-6};
     CHECK(dg_stage_pair_potentials(&o, &pair, out, &skipped, msg, sizeof msg) == DG_OK, "%s", msg);
     CHECK(out[0] == 0.5 && out[1] == 0.5 && skipped == 2, "%g %g %ld", out[0], out[1], skipped);
+
+    /* Their fields: 1/4 along the line, away from the other charge; and no upper triangle. */
+    double f[6];
+    CHECK(dg_stage_pair_fields_on(NULL, &pair, f, &skipped, msg, sizeof msg) == DG_OK, "%s", msg);
+    CHECK(f[0] == -0.25 && f[3] == 0.25 && f[1] == 0.0 && f[5] == 0.0 && skipped == 2,
+          "fields %g %g %ld", f[0], f[3], skipped);
+    CHECK(dg_stage_pair_fields_on(NULL, &self, out, NULL, msg, sizeof msg) ==
+                  DG_ERR_INVALID_ARGUMENT &&
+              strstr(msg, "upper_triangle"),
+          "%s", msg);
 
     /* Validation names the problem. */
     dg_pair_request bad = field;

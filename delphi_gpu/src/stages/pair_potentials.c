@@ -170,28 +170,104 @@ void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skippe
     if (skipped) *skipped = left_out;
 }
 
+/* The fields' lanes: fx[l] += w dx etc. over sources i in [from, to), w = q_i / (r r r); a pair
+ * with r < min_distance adds +0.0 (as the CUDA kernel adds it: the same bits, zeros' signs
+ * included) and is counted in left[l]. */
+DG_PAIR_CLONES static void lanes_field(const double *tx, const double *ty, const double *tz,
+                                       const pair_sources *s, long from, long to,
+                                       double min_distance, double *restrict f,
+                                       long *restrict left) {
+    double ax[PAIR_LANES], ay[PAIR_LANES], az[PAIR_LANES], close[PAIR_LANES];
+    for (int l = 0; l < PAIR_LANES; ++l)
+        ax[l] = f[3 * l], ay[l] = f[3 * l + 1], az[l] = f[3 * l + 2], close[l] = 0.0;
+    for (long i = from; i < to; ++i) {
+        const double x = s->x[i], y = s->y[i], z = s->z[i], q = s->q[i];
+#pragma omp simd
+        for (int l = 0; l < PAIR_LANES; ++l) {
+            const double dx = tx[l] - x, dy = ty[l] - y, dz = tz[l] - z;
+            const double d = sqrt(dx * dx + dy * dy + dz * dz);
+            const double w = q / (d * d * d);
+            const int near = d < min_distance;
+            ax[l] += near ? 0.0 : w * dx;
+            ay[l] += near ? 0.0 : w * dy;
+            az[l] += near ? 0.0 : w * dz;
+            close[l] += near ? 1.0 : 0.0;
+        }
+    }
+    for (int l = 0; l < PAIR_LANES; ++l)
+        f[3 * l] = ax[l], f[3 * l + 1] = ay[l], f[3 * l + 2] = az[l], left[l] += (long)close[l];
+}
+
+/* The fields at targets k0 .. k0 + count - 1 (count <= PAIR_TILE); returns the pairs left out. */
+static long field_tile(const dg_pair_request *r, const pair_sources *s, long k0, long count,
+                       double *out) {
+    double tx[PAIR_TILE], ty[PAIR_TILE], tz[PAIR_TILE], f[3 * PAIR_TILE];
+    long left[PAIR_TILE];
+    for (long l = 0; l < PAIR_TILE; ++l) {
+        const double *t = r->targets + 3 * (k0 + (l < count ? l : count - 1));
+        tx[l] = t[0], ty[l] = t[1], tz[l] = t[2], left[l] = 0;
+        f[3 * l] = f[3 * l + 1] = f[3 * l + 2] = 0.0;
+    }
+    for (long c0 = 0; c0 < r->source_count; c0 += PAIR_CHUNK) {
+        const long c1 = c0 + PAIR_CHUNK < r->source_count ? c0 + PAIR_CHUNK : r->source_count;
+        for (long b = 0; b < count; b += PAIR_LANES)
+            lanes_field(tx + b, ty + b, tz + b, s, c0, c1, r->min_distance, f + 3 * b, left + b);
+    }
+    long left_out = 0;
+    for (long l = 0; l < count; ++l) {
+        for (int a = 0; a < 3; ++a)
+            out[3 * (k0 + l) + a] = f[3 * l + a];
+        left_out += left[l];
+    }
+    return left_out;
+}
+
+/* The plain loop of the fields: a fallback when the source copy cannot be allocated. */
+static long field_plain(const dg_pair_request *r, long k, double *out) {
+    const double *t = r->targets + 3 * k;
+    double fx = 0.0, fy = 0.0, fz = 0.0;
+    long left_out = 0;
+    for (long i = 0; i < r->source_count; ++i) {
+        const double *p = r->sources + 3 * i;
+        const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
+        const double d = sqrt(dx * dx + dy * dy + dz * dz);
+        const double w = r->charges[i] / (d * d * d);
+        const int near = d < r->min_distance;
+        fx += near ? 0.0 : w * dx, fy += near ? 0.0 : w * dy, fz += near ? 0.0 : w * dz;
+        left_out += near;
+    }
+    out[3 * k] = fx, out[3 * k + 1] = fy, out[3 * k + 2] = fz;
+    return left_out;
+}
+
 void dg_pair_fields_host(const dg_pair_request *r, double *out, long *skipped, int num_threads) {
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
     const double work = (double)r->target_count * (double)r->source_count;
     long left_out = 0;
+    const size_t n = (size_t)r->source_count + 1;
+    double *block = malloc(4 * n * sizeof *block);
+    if (!block) {
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(+ : left_out) \
     if (work > 100000.0)
-    for (long k = 0; k < r->target_count; ++k) {
-        const double *t = r->targets + 3 * k;
-        double fx = 0.0, fy = 0.0, fz = 0.0;
-        for (long i = 0; i < r->source_count; ++i) {
-            const double *p = r->sources + 3 * i;
-            const double dx = t[0] - p[0], dy = t[1] - p[1], dz = t[2] - p[2];
-            const double d = sqrt(dx * dx + dy * dy + dz * dz);
-            if (d < r->min_distance) {
-                ++left_out;
-                continue;
-            }
-            const double w = r->charges[i] / (d * d * d);
-            fx += w * dx, fy += w * dy, fz += w * dz;
-        }
-        out[3 * k] = fx, out[3 * k + 1] = fy, out[3 * k + 2] = fz;
+        for (long k = 0; k < r->target_count; ++k)
+            left_out += field_plain(r, k, out);
+        if (skipped) *skipped = left_out;
+        return;
     }
+    const pair_sources s = {block, block + n, block + 2 * n, block + 3 * n};
+    for (long i = 0; i < r->source_count; ++i)
+        s.x[i] = r->sources[3 * i], s.y[i] = r->sources[3 * i + 1], s.z[i] = r->sources[3 * i + 2],
+        s.q[i] = r->charges[i];
+    const long tiles = (r->target_count + PAIR_TILE - 1) / PAIR_TILE;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : left_out) \
+    if (work > 100000.0)
+    for (long t = 0; t < tiles; ++t) {
+        const long k0 = t * PAIR_TILE;
+        const long count =
+            r->target_count - k0 < PAIR_TILE ? r->target_count - k0 : (long)PAIR_TILE;
+        left_out += field_tile(r, &s, k0, count, out);
+    }
+    free(block);
     if (skipped) *skipped = left_out;
 }
 
