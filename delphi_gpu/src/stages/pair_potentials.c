@@ -137,8 +137,15 @@ static long pair_plain(const dg_pair_request *r, long k, double *out) {
     return left_out;
 }
 
-void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skipped,
-                             int num_threads) {
+/* Either sum over the targets in tiles of PAIR_TILE on the threads (the sources copied once into
+ * x, y, z, q arrays), or target by target with the plain loop when that copy cannot be made.
+ * The upper triangle's tiles shrink along the targets: dynamic, one tile per task. */
+typedef long (*pair_tile_fn)(const dg_pair_request *r, const pair_sources *s, long k0, long count,
+                             double *out);
+typedef long (*pair_plain_fn)(const dg_pair_request *r, long k, double *out);
+
+static void pair_sums_host(const dg_pair_request *r, double *out, long *skipped, int num_threads,
+                           pair_tile_fn tile, pair_plain_fn plain) {
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
     long left_out = 0;
     const double work = (double)r->target_count * (double)r->source_count;
@@ -148,7 +155,7 @@ void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skippe
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(+ : left_out) \
     if (work > 100000.0)
         for (long k = 0; k < r->target_count; ++k)
-            left_out += pair_plain(r, k, out);
+            left_out += plain(r, k, out);
         if (skipped) *skipped = left_out;
         return;
     }
@@ -157,17 +164,21 @@ void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skippe
         s.x[i] = r->sources[3 * i], s.y[i] = r->sources[3 * i + 1], s.z[i] = r->sources[3 * i + 2],
         s.q[i] = r->charges[i];
     const long tiles = (r->target_count + PAIR_TILE - 1) / PAIR_TILE;
-    /* The upper triangle's tiles shrink along the targets: dynamic, one tile per task. */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : left_out) \
     if (work > 100000.0)
     for (long t = 0; t < tiles; ++t) {
         const long k0 = t * PAIR_TILE;
         const long count =
             r->target_count - k0 < PAIR_TILE ? r->target_count - k0 : (long)PAIR_TILE;
-        left_out += pair_tile(r, &s, k0, count, out);
+        left_out += tile(r, &s, k0, count, out);
     }
     free(block);
     if (skipped) *skipped = left_out;
+}
+
+void dg_pair_potentials_host(const dg_pair_request *r, double *out, long *skipped,
+                             int num_threads) {
+    pair_sums_host(r, out, skipped, num_threads, pair_tile, pair_plain);
 }
 
 /* The fields' lanes: fx[l] += w dx etc. over sources i in [from, to), w = q_i / (r r r); a pair
@@ -241,34 +252,7 @@ static long field_plain(const dg_pair_request *r, long k, double *out) {
 }
 
 void dg_pair_fields_host(const dg_pair_request *r, double *out, long *skipped, int num_threads) {
-    const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
-    const double work = (double)r->target_count * (double)r->source_count;
-    long left_out = 0;
-    const size_t n = (size_t)r->source_count + 1;
-    double *block = malloc(4 * n * sizeof *block);
-    if (!block) {
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(+ : left_out) \
-    if (work > 100000.0)
-        for (long k = 0; k < r->target_count; ++k)
-            left_out += field_plain(r, k, out);
-        if (skipped) *skipped = left_out;
-        return;
-    }
-    const pair_sources s = {block, block + n, block + 2 * n, block + 3 * n};
-    for (long i = 0; i < r->source_count; ++i)
-        s.x[i] = r->sources[3 * i], s.y[i] = r->sources[3 * i + 1], s.z[i] = r->sources[3 * i + 2],
-        s.q[i] = r->charges[i];
-    const long tiles = (r->target_count + PAIR_TILE - 1) / PAIR_TILE;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : left_out) \
-    if (work > 100000.0)
-    for (long t = 0; t < tiles; ++t) {
-        const long k0 = t * PAIR_TILE;
-        const long count =
-            r->target_count - k0 < PAIR_TILE ? r->target_count - k0 : (long)PAIR_TILE;
-        left_out += field_tile(r, &s, k0, count, out);
-    }
-    free(block);
-    if (skipped) *skipped = left_out;
+    pair_sums_host(r, out, skipped, num_threads, field_tile, field_plain);
 }
 
 static int reject(char *message, size_t size, int status, const char *text) {
