@@ -135,6 +135,8 @@ _PROTOTYPES = {
     "dg_calc_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
     "dg_calc_reaction_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
     "dg_calc_coulombic_potentials_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
+    "dg_calc_coulombic_fields_at": (ctypes.c_int, [_calc, _dbl_p, ctypes.c_long, _dbl_p]),
+    "dg_calc_reaction_forces": (ctypes.c_int, [_calc, _dbl_p]),
     "dg_calc_induced_charges": (ctypes.c_int, [_calc, ctypes.POINTER(ctypes.c_long), _dbl_p,
                                                _dbl_p]),
 }

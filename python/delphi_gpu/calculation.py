@@ -335,6 +335,26 @@ class Calculation:
         epsilon_in (DelPhi's site(c)); an atom's own charge at its centre is left out."""
         return self._sums_at("dg_calc_coulombic_potentials_at", points)
 
+    def coulombic_fields_at(self, points):
+        """Coulombic field (kT/(e A)) at points (M, 3) of the atoms' charges in a uniform
+        epsilon_in, as an (M, 3) array; times a charge at the point it is the Coulombic force
+        on it (DelPhi's site(cf)).  An atom's own charge at its centre is left out."""
+        pts = _array(points, "points", (3,))
+        out = np.empty((pts.shape[0], 3), dtype=np.float64)
+        fn = "dg_calc_coulombic_fields_at"
+        self._check(self._lib.function(fn)(self._live(), _ptr(pts), pts.shape[0], _ptr(out)), fn)
+        return out
+
+    def reaction_forces(self):
+        """DelPhi's reaction-field force (kT/A) on each atom after a run with the
+        "reaction_field" energy, as an (N, 3) array (site(rf)): the induced surface charges'
+        force on the atom's charge plus the charges' force on the surface charges it owns; the
+        forces sum to zero over the molecule."""
+        out = np.empty((self.atom_count, 3), dtype=np.float64)
+        fn = "dg_calc_reaction_forces"
+        self._check(self._lib.function(fn)(self._live(), _ptr(out)), fn)
+        return out
+
 
 def _vec(value):
     v = [float(x) for x in value]

@@ -80,6 +80,40 @@ def test_born_reaction_and_coulombic_potentials(backend):
         with pytest.raises(dg.DelphiGpuError, match="did not compute the reaction field"):
             calc.induced_charges()
         assert calc.coulombic_potentials_at([[0.0, 3.0, 4.0]])[0] == pytest.approx(EPKT / 5.0)
+        with pytest.raises(dg.DelphiGpuError, match="did not compute the reaction field"):
+            calc.reaction_forces()
+
+
+def test_born_site_forces(backend):
+    """DelPhi's site(cf) and site(rf): the Coulombic field of the charges (q r / r^3 in eps_in)
+    and the reaction-field force on each atom.  A lone ion owns all its surface charges, so
+    its reaction-field force is zero; of two ions the forces are equal and opposite."""
+    pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
+    with dg.Calculation(pos, q, r, backend=backend, **OPTIONS) as calc:
+        calc.run()
+        field = calc.coulombic_fields_at([[0.0, 3.0, 4.0], [0.0, 0.0, 0.0]])
+        np.testing.assert_allclose(field[0], EPKT * np.array([0.0, 3.0, 4.0]) / 125.0,
+                                   rtol=1e-14)
+        assert (field[1] == 0.0).all()  # the ion's own charge at its centre is left out
+        lone = calc.reaction_forces()
+        assert lone.shape == (1, 3)
+        # against the size of either part: the induced charges' field at the ion times q
+        where, sigma = calc.induced_charges()
+        part = EPKT * np.abs(sigma / np.linalg.norm(where, axis=1) ** 2).sum()
+        assert np.abs(lone).max() <= 1e-10 * part
+    pos = np.array([[-2.5, 0.0, 0.0], [2.5, 0.0, 0.0]])
+    with dg.Calculation(pos, np.array([1.0, -1.0]), np.array([2.0, 2.0]), backend=backend,
+                        **OPTIONS) as calc:
+        calc.run()
+        f = calc.reaction_forces()
+        np.testing.assert_allclose(f[0], -f[1], rtol=1e-9, atol=1e-9 * np.abs(f).max())
+        # Each ion is drawn towards the solvent, away from the other (its image charges in the
+        # boundary pull it out); the Coulombic pull between them is along the same line.
+        assert f[0, 0] < 0.0 < f[1, 0]
+        cf = np.array([1.0, -1.0])[:, None] * calc.coulombic_fields_at(pos)
+        np.testing.assert_allclose(cf[0], [EPKT / 25.0, 0.0, 0.0], rtol=1e-14)
+        with pytest.raises(ValueError, match="points"):
+            calc.coulombic_fields_at(np.zeros((2, 2)))
 
 
 def test_born_two_run(backend):

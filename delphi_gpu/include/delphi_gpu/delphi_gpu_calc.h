@@ -234,6 +234,21 @@ DG_API int dg_calc_reaction_potentials_at(dg_calc calc, const double *points, lo
 DG_API int dg_calc_coulombic_potentials_at(dg_calc calc, const double *points, long count,
                                            double *potential);
 
+/** Coulombic field (kT/(e A)) at points of the current atoms' charges in a uniform epsilon_in,
+ *  epkt / epsilon_in sum_i q_i (x - r_i) / |x - r_i|^3, 3 values per point in field, atoms
+ *  closer than 1e-6 A to a point left out.  A charge q at the point feels q times it (kT/A),
+ *  DelPhi's site(cf).  Needs atoms, not a run; the sums run on the calculation's backend. */
+DG_API int dg_calc_coulombic_fields_at(dg_calc calc, const double *points, long count,
+                                       double *field);
+
+/** DelPhi's reaction-field force (kT/A) on each of the current atoms after a run with
+ *  DG_ENERGY_REACTION_FIELD (else DG_ERR_STATE), 3 values per atom in force: the force of the
+ *  induced surface charges on the atom's charge plus the force of all the charges on the
+ *  induced charges the atom owns (those of the boundary points nearest to its surface).  The
+ *  two parts are the same pairs seen from either side, so the forces sum to zero over the
+ *  atoms.  DelPhi's site(rf); the sums run on the calculation's backend. */
+DG_API int dg_calc_reaction_forces(dg_calc calc, double *force);
+
 /** The last run's induced surface charges (those of the corrected reaction field, DelPhi's
  *  out(scrg)): *count gets their number (one per dielectric-boundary point); position (3 per
  *  charge, Angstrom, on the molecular surface) and charge (e) receive them when not NULL

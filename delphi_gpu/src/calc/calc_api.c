@@ -412,6 +412,28 @@ int dg_calc_coulombic_potentials_at(dg_calc c, const double *points, long count,
     return st == DG_OK ? DG_OK : calc_fail(c, st, "coulombic potentials: %s", msg);
 }
 
+int dg_calc_coulombic_fields_at(dg_calc c, const double *points, long count, double *field) {
+    int st = usable(c);
+    if (st != DG_OK) return st;
+    if (!field) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
+    if (!c->mol.atoms || c->mol.count == 0)
+        return calc_fail(c, DG_ERR_STATE, "no atoms (dg_calc_set_atoms first)");
+    if ((st = check_points(c, points, count)) != DG_OK) return st;
+    char msg[1024];
+    st = coulombic_fields_on(c->solver, &c->mol, c->params.epsilon_in, c->params.temperature,
+                             points, count, field, msg, sizeof msg);
+    return st == DG_OK ? DG_OK : calc_fail(c, st, "coulombic fields: %s", msg);
+}
+
+int dg_calc_reaction_forces(dg_calc c, double *force) {
+    int st = have_reaction_field(c, force);
+    if (st != DG_OK) return st;
+    char msg[1024];
+    st = reaction_field_forces(&c->r.rf, &c->mol, c->params.temperature, c->solver, force, msg,
+                               sizeof msg);
+    return st == DG_OK ? DG_OK : calc_fail(c, st, "reaction-field forces: %s", msg);
+}
+
 const calc_result *calc_state(dg_calc c) {
     return c ? &c->r : NULL;
 }

@@ -284,6 +284,14 @@ static void check_coulombic_field_sites(void) {
            total[1], total[2], scale);
     for (int a = 0; a < 3; ++a)
         CHECK(fabs(total[a]) <= 1e-12 * scale);
+    /* The public call gives the same fields; its arguments are checked. */
+    double fields[15];
+    CHECK(dg_calc_coulombic_fields_at(c, sites, 5, fields) == DG_OK);
+    CHECK(memcmp(fields, e, sizeof fields) == 0);
+    CHECK(dg_calc_coulombic_fields_at(c, sites, 5, NULL) == DG_ERR_INVALID_ARGUMENT);
+    const double bad[3] = {0, NAN, 0};
+    CHECK(dg_calc_coulombic_fields_at(c, bad, 1, fields) == DG_ERR_NONFINITE_INPUT);
+    CHECK(strstr(dg_calc_last_error(c), "point 1: coordinate y") != NULL);
     dg_calc_destroy(c);
 }
 
@@ -326,6 +334,18 @@ static void check_reaction_forces(void) {
         for (int a = 0; a < 3; ++a)
             CHECK(fabs(total[a]) <= 1e-10 * part);
         if (!lone) CHECK(scale > 1e-3 * part); /* a real force between atoms */
+        /* The same through the public call. */
+        double forces[12];
+        CHECK(dg_calc_reaction_forces(c, forces) == DG_OK);
+        CHECK(f && memcmp(forces, f, (size_t)(3 * count) * sizeof *f) == 0);
+        /* Without the reaction-field energy (and no site column asking for it) there are no
+           induced charges to take. */
+        dg_calc_params q = p;
+        q.energies = DG_ENERGY_GRID;
+        CHECK(calc_set_sites(c, NULL, 0, 0) == DG_OK);
+        CHECK(dg_calc_set_params(c, &q) == DG_OK && dg_calc_run(c, &r) == DG_OK);
+        CHECK(dg_calc_reaction_forces(c, forces) == DG_ERR_STATE);
+        CHECK(dg_calc_reaction_forces(c, NULL) != DG_OK);
         dg_calc_destroy(c);
     }
 }
