@@ -398,14 +398,20 @@ int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, 
     return st == DG_OK ? DG_OK : calc_fail(c, st, "reaction potentials: %s", msg);
 }
 
-int dg_calc_coulombic_potentials_at(dg_calc c, const double *points, long count,
-                                    double *potential) {
+/* Atoms set (a run is not needed), an output array and finite points. */
+static int have_atoms(dg_calc c, const double *points, long count, const void *out) {
     int st = usable(c);
     if (st != DG_OK) return st;
-    if (!potential) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
+    if (!out) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
     if (!c->mol.atoms || c->mol.count == 0)
         return calc_fail(c, DG_ERR_STATE, "no atoms (dg_calc_set_atoms first)");
-    if ((st = check_points(c, points, count)) != DG_OK) return st;
+    return check_points(c, points, count);
+}
+
+int dg_calc_coulombic_potentials_at(dg_calc c, const double *points, long count,
+                                    double *potential) {
+    int st = have_atoms(c, points, count, potential);
+    if (st != DG_OK) return st;
     char msg[1024];
     st = coulombic_potentials_on(c->solver, &c->mol, c->params.epsilon_in, c->params.temperature,
                                  points, count, potential, NULL, msg, sizeof msg);
@@ -413,12 +419,8 @@ int dg_calc_coulombic_potentials_at(dg_calc c, const double *points, long count,
 }
 
 int dg_calc_coulombic_fields_at(dg_calc c, const double *points, long count, double *field) {
-    int st = usable(c);
+    int st = have_atoms(c, points, count, field);
     if (st != DG_OK) return st;
-    if (!field) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
-    if (!c->mol.atoms || c->mol.count == 0)
-        return calc_fail(c, DG_ERR_STATE, "no atoms (dg_calc_set_atoms first)");
-    if ((st = check_points(c, points, count)) != DG_OK) return st;
     char msg[1024];
     st = coulombic_fields_on(c->solver, &c->mol, c->params.epsilon_in, c->params.temperature,
                              points, count, field, msg, sizeof msg);

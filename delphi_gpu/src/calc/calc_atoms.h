@@ -17,4 +17,9 @@ typedef struct calc_molecule {
     size_t count;
 } calc_molecule;
 
+/* The charged atoms (charge != 0) in atom order: positions (3 per atom), charges and, when
+ * index is not NULL, each one's index in mol (malloc'ed arrays).  Returns their number, or -1
+ * when out of memory (nothing is then allocated). */
+long calc_charged_atoms(const calc_molecule *mol, double **xyz, double **q, long **index);
+
 #endif /* DG_CALC_ATOMS_H */

@@ -15,33 +15,11 @@ double energy_grid(const phi_map *phi, const charge_list *charges) {
     return 0.5 * sum;
 }
 
-/* The charged atoms' positions (3 per atom) and charges, in atom order (malloc'ed; -1 when out
- * of memory). */
-static long charged_atoms(const calc_molecule *mol, double **xyz_out, double **q_out) {
-    long charged = 0;
-    for (size_t i = 0; i < mol->count; ++i)
-        charged += mol->atoms[i].charge != 0.0;
-    double *xyz = malloc(((size_t)charged + 1) * 3 * sizeof *xyz);
-    double *q = malloc(((size_t)charged + 1) * sizeof *q);
-    if (!xyz || !q) {
-        free(xyz), free(q);
-        return -1;
-    }
-    long k = 0;
-    for (size_t i = 0; i < mol->count; ++i) {
-        const calc_atom *a = &mol->atoms[i];
-        if (a->charge == 0.0) continue;
-        xyz[3 * k] = a->x, xyz[3 * k + 1] = a->y, xyz[3 * k + 2] = a->z, q[k++] = a->charge;
-    }
-    *xyz_out = xyz, *q_out = q;
-    return charged;
-}
-
 double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double eps_in,
                            double temperature, long *coincident, char *msg, size_t msg_size) {
     if (coincident) *coincident = 0;
     double *xyz = NULL, *q = NULL;
-    const long charged = charged_atoms(mol, &xyz, &q);
+    const long charged = calc_charged_atoms(mol, &xyz, &q, NULL);
     double *row = charged >= 0 ? malloc(((size_t)charged + 1) * sizeof *row) : NULL;
     if (!row) {
         free(xyz), free(q);
@@ -62,49 +40,48 @@ double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double ep
     return sum * epkt_at(temperature) / eps_in;
 }
 
-int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double eps_in,
-                            double temperature, const double *points, long count, double *out,
-                            long *close, char *msg, size_t msg_size) {
+/* epkt / eps_in times the potential (field = 0) or field (field = 1: 3 values per point) sums
+ * of the charged atoms at the points; zeros without charged atoms. */
+static int coulombic_sums(dg_solver solver, const calc_molecule *mol, double eps_in,
+                          double temperature, const double *points, long count, int field,
+                          double *out, long *close, char *msg, size_t msg_size) {
     if (close) *close = 0;
     if (count <= 0) return DG_OK;
     double *xyz = NULL, *q = NULL;
-    const long charged = charged_atoms(mol, &xyz, &q);
+    const long charged = calc_charged_atoms(mol, &xyz, &q, NULL);
     if (charged < 0) {
         snprintf(msg, msg_size, "out of memory for the charged atoms of %zu", mol->count);
         return DG_ERR_OUT_OF_MEMORY;
     }
+    const long values = field ? 3 * count : count;
     int st = DG_OK;
     if (charged == 0) {
-        for (long i = 0; i < count; ++i)
+        for (long i = 0; i < values; ++i)
             out[i] = 0.0;
     } else {
         const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_MIN_DISTANCE};
-        st = dg_stage_pair_potentials_on(solver, &request, out, close, msg, msg_size);
+        st = field ? dg_stage_pair_fields_on(solver, &request, out, close, msg, msg_size)
+                   : dg_stage_pair_potentials_on(solver, &request, out, close, msg, msg_size);
         const double factor = epkt_at(temperature) / eps_in;
-        for (long i = 0; st == DG_OK && i < count; ++i)
+        for (long i = 0; st == DG_OK && i < values; ++i)
             out[i] *= factor;
     }
     free(xyz), free(q);
     return st;
 }
 
+int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double eps_in,
+                            double temperature, const double *points, long count, double *out,
+                            long *close, char *msg, size_t msg_size) {
+    return coulombic_sums(solver, mol, eps_in, temperature, points, count, 0, out, close, msg,
+                          msg_size);
+}
+
 int coulombic_fields_on(dg_solver solver, const calc_molecule *mol, double eps_in,
                         double temperature, const double *points, long count, double *out,
                         char *msg, size_t msg_size) {
-    if (count <= 0) return DG_OK;
-    double *xyz = NULL, *q = NULL;
-    const long charged = charged_atoms(mol, &xyz, &q);
-    if (charged < 0) {
-        snprintf(msg, msg_size, "out of memory for the charged atoms of %zu", mol->count);
-        return DG_ERR_OUT_OF_MEMORY;
-    }
-    const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_MIN_DISTANCE};
-    const int st = dg_stage_pair_fields_on(solver, &request, out, NULL, msg, msg_size);
-    const double factor = epkt_at(temperature) / eps_in;
-    for (long i = 0; st == DG_OK && i < 3 * count; ++i)
-        out[i] *= factor;
-    free(xyz), free(q);
-    return st;
+    return coulombic_sums(solver, mol, eps_in, temperature, points, count, 1, out, NULL, msg,
+                          msg_size);
 }
 
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,

@@ -83,20 +83,13 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     double *site = malloc((boundary_count + 1) * 3 * sizeof *site);   /* s_k */
     double *point = malloc((boundary_count + 1) * 3 * sizeof *point); /* the boundary points */
     int *owner = malloc((boundary_count + 1) * sizeof *owner);        /* each site's atom */
-    double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
-    double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
-    if (!point_q || !sigma || !field || !site || !point || !owner || !atom_xyz || !atom_q) {
+    double *atom_xyz = NULL, *atom_q = NULL;
+    const long charged = calc_charged_atoms(mol, &atom_xyz, &atom_q, NULL);
+    if (!point_q || !sigma || !field || !site || !point || !owner || charged < 0) {
         free(point_q), free(sigma), free(field), free(site), free(point), free(atom_xyz);
         free(atom_q), free(owner);
         snprintf(msg, msg_size, "out of memory for %zu boundary points", boundary_count);
         return -1;
-    }
-    size_t charged = 0;
-    for (size_t i = 0; i < mol->count; ++i) {
-        const calc_atom *a = &mol->atoms[i];
-        if (a->charge == 0.0) continue;
-        atom_xyz[3 * charged] = a->x, atom_xyz[3 * charged + 1] = a->y;
-        atom_xyz[3 * charged + 2] = a->z, atom_q[charged++] = a->charge;
     }
     const int n = g->n;
     const long stride[3] = {1, n, (long)n * n};
@@ -135,7 +128,7 @@ int reaction_field_compute(const phi_map *phi, const grid_spec *g, const long *b
     const double projected = omp_get_wtime();
     /* The boundary points x atoms sums on the solve's backend; pairs closer than 1e-9 A (a site
        on an atom centre) add nothing. */
-    const dg_pair_request request = {site, (long)boundary_count, atom_xyz, atom_q, (long)charged,
+    const dg_pair_request request = {site, (long)boundary_count, atom_xyz, atom_q, charged,
                                      0,    closest_pair()};
     if (st == DG_OK) st = dg_stage_pair_potentials_on(solver, &request, field, NULL, msg, msg_size);
     double total = 0.0, energy = 0.0;
@@ -188,22 +181,15 @@ int reaction_field_forces(const reaction_field *rf, const calc_molecule *mol, do
         out[i] = 0.0;
     const long points = (long)rf->boundary_points;
     if (points == 0 || mol->count == 0) return DG_OK;
-    double *atom_xyz = malloc((mol->count + 1) * 3 * sizeof *atom_xyz);
-    double *atom_q = malloc((mol->count + 1) * sizeof *atom_q);
-    long *atom = malloc((mol->count + 1) * sizeof *atom);
+    double *atom_xyz = NULL, *atom_q = NULL;
+    long *atom = NULL;
+    const long charged = calc_charged_atoms(mol, &atom_xyz, &atom_q, &atom);
     double *at_atoms = malloc((mol->count + 1) * 3 * sizeof *at_atoms);     /* induced charges' */
     double *at_sites = malloc(((size_t)points + 1) * 3 * sizeof *at_sites); /* the atoms' */
-    if (!atom_xyz || !atom_q || !atom || !at_atoms || !at_sites) {
+    if (charged < 0 || !at_atoms || !at_sites) {
         free(atom_xyz), free(atom_q), free(atom), free(at_atoms), free(at_sites);
         snprintf(msg, msg_size, "out of memory for the reaction-field forces");
         return DG_ERR_OUT_OF_MEMORY;
-    }
-    long charged = 0;
-    for (size_t i = 0; i < mol->count; ++i) {
-        const calc_atom *a = &mol->atoms[i];
-        if (a->charge == 0.0) continue;
-        atom_xyz[3 * charged] = a->x, atom_xyz[3 * charged + 1] = a->y;
-        atom_xyz[3 * charged + 2] = a->z, atom_q[charged] = a->charge, atom[charged++] = (long)i;
     }
     int st = DG_OK;
     if (charged > 0) {
