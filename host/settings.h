@@ -96,6 +96,9 @@ typedef struct run_settings {
     int solver;    /* dg_solver_method of linear solves (SETTINGS_DEFAULT_SOLVER) */
 
     int nonlinear_method; /* enum nonlinear_choice (NEWTON) */
+    int nonlinear_given;  /* --nonlinear was given */
+    int solver_given;     /* --solver was given */
+    int periodic;         /* periodic axes, dg_periodic_axis bits (pbx, pby, pbz, --periodic) */
 
     int precision_given; /* --precision was given (else host/app/precision_default.h decides) */
 

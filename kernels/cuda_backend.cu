@@ -209,15 +209,31 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
         status = dg_cuda_refine_fold_residual(st, err);
     else if (status == DG_OK && st->mixed && st->refine_pending == 0)
         status = dg_cuda_refine_residual(st, err);
+    /* Periodic axes: the seam steps change colour-1 points after their sweep measured them, so
+       the sample is compared with a snapshot taken before the last iteration, as on the CPU. */
+    const int by_snapshot = measure && st->periodic;
+    const long samples = st->half_count[1] >= 2 ? (long)(st->half_count[1] - 2) / stride + 1 : 0;
     for (int i = 0; i < count && status == DG_OK; ++i) {
         const int measured = measure && i == count - 1;
         /* the autotune times steady iterations only, unless a block has no other */
         const int timeable = count <= 2 || (i > 0 && !measured);
-        status = dg_cuda_tuned_iteration(st, measured, timeable, stride, err);
+        if (measured && by_snapshot)
+            status = dg_cuda_sample_change(st, 1, 1, stride, samples, 1, NULL, err);
+        if (status == DG_OK)
+            status = dg_cuda_tuned_iteration(st, measured && !by_snapshot, timeable, stride, err);
     }
     if (status == DG_OK && st->mixed) /* a fold every refine_sweeps or more */
         st->refine_pending += count;
-    if (status == DG_OK && measure) status = dg_cuda_finish_measure(st, change, err);
+    if (status == DG_OK && by_snapshot) {
+        status = dg_cuda_sample_change(st, 1, 1, stride, samples, 0, change, err);
+        change->max_value = 0.0;
+        if (status == DG_OK && st->is_float) /* float's resolution scale */
+            status = dg_cuda_sample_max_launch(st, stride, err);
+        if (status == DG_OK && st->is_float)
+            status = dg_cuda_sample_max_read(st, &change->max_value, err);
+    } else if (status == DG_OK && measure) {
+        status = dg_cuda_finish_measure(st, change, err);
+    }
     return status;
 }
 

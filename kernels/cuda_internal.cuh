@@ -118,6 +118,19 @@ struct dg_cuda_state {
     int has_salt;
     double factor[2];
     double nonlinear_coefficient, chi[4];
+    /* Periodic axes (prepared.h, cuda_periodic.cu): the wrap's face-point pairs and blocks,
+       where store_phi gathers the wrapped face values (device, then host; 2 per pair, in
+       double), and the seam lists per colour on the device (the coefficients in double, and
+       times omega in T). */
+    int periodic;
+    long wrap_pairs;
+    int wrap_blocks;
+    double *wrap_values, *wrap_host;
+    int seam_steps, seam_start[2][4];
+    int *seam_index[2];
+    unsigned char *seam_axes[2];
+    double *seam_coef_raw[2];
+    void *seam_coef[2];
     size_t medium_bytes; /* device bytes held for the medium */
     /* The multigrid solve's workspace (cuda_mg.cu), kept for the next multigrid solve on this
        backend: freed by dg_cuda_free_mg_workspace (a medium of another size, destroy, or an
@@ -290,6 +303,17 @@ int dg_cuda_tuned_iteration(dg_cuda_state *st, int measure, int timeable, int st
 /** One iteration: odd sweep + corrections, even sweep + corrections (measured if asked). */
 int dg_cuda_launch_iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int measure, int stride,
                              dg_error *err);
+/** Periodic axes (cuda_periodic.cu): the wrap's sizes from the prepared medium (set_medium),
+ *  its buffers (allocated after the half grids, freed with the medium). */
+void dg_cuda_wrap_setup(dg_cuda_state *st, const dg_prepared *prep);
+int dg_cuda_wrap_alloc(dg_cuda_state *st, const dg_prepared *prep, dg_error *err);
+void dg_cuda_wrap_free(dg_cuda_state *st);
+/** Periodic axes (cuda_periodic.cu), after colour c's sweep and corrections: the seam steps,
+ *  then the wrap of the other colour's faces (prepared.h).  No launch without periodic axes. */
+int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err);
+/** store_phi's last step with periodic axes: the face points the wrap sets, from the half grids
+ *  into phi (cuda_periodic.cu). */
+int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
 /** Reduce the partials of the measured iteration into result_device and copy it back. */
 int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err);
 int dg_cuda_launch_rescale(dg_cuda_state *st, dg_error *err);

@@ -321,6 +321,7 @@ static int iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int measure,
         status = launch_sweep<T>(st, shape, c, measured, stride, err);
         if (status == DG_OK)
             status = launch_sparse<T>(st, c, measured, stride, st->partials + shape->blocks, err);
+        if (status == DG_OK) status = dg_cuda_launch_periodic(st, c, err);
     }
     return status;
 }
@@ -342,6 +343,7 @@ int dg_cuda_launch_iteration(dg_cuda_state *st, const dg_cuda_shape *shape, int 
 template <typename T> static int colour_pass(dg_cuda_state *st, int colour, dg_error *err) {
     int status = launch_sweep<T>(st, &st->shape, colour, false, 1, err);
     if (status == DG_OK) status = launch_sparse<T>(st, colour, false, 1, NULL, err);
+    if (status == DG_OK) status = dg_cuda_launch_periodic(st, colour, err);
     return status;
 }
 
@@ -387,6 +389,12 @@ template <typename T> static int rescale(dg_cuda_state *st, dg_error *err) {
             dg_rescale_kernel<T><<<aux_blocks(st, ns), DG_CUDA_AUX_THREADS, 0, st->stream>>>(
                 static_cast<T *>(sp->source), sp->source_raw, ns, scale);
             DG_CUDA_LAUNCHED("source scaling kernel");
+        }
+        const size_t nq = st->periodic ? 3 * (size_t)st->seam_start[c][st->seam_steps] : 0;
+        if (nq > 0) { /* periodic axes' seam coefficients (prepared.h) */
+            dg_rescale_kernel<T><<<aux_blocks(st, nq), DG_CUDA_AUX_THREADS, 0, st->stream>>>(
+                static_cast<T *>(st->seam_coef[c]), st->seam_coef_raw[c], nq, st->omega);
+            DG_CUDA_LAUNCHED("seam scaling kernel");
         }
     }
     return DG_OK;

@@ -52,6 +52,7 @@ void dg_cuda_free_medium(dg_cuda_state *st) {
         st->phi[c] = NULL, st->flag[c] = NULL, st->qmap[c] = NULL;
     }
     dg_cuda_refine_free(st);
+    dg_cuda_wrap_free(st);
     cudaFree(st->staging_slab[0]), cudaFree(st->staging_slab[1]), cudaFree(st->partials);
     st->staging_slab[0] = st->staging_slab[1] = st->staging = NULL, st->partials = NULL;
     st->staging_bytes = 0, st->partial_capacity = 0, st->partial_count = 0;
@@ -242,7 +243,7 @@ static int allocate_and_upload(dg_cuda_state *st, const dg_prepared *p, const ho
     st->staging = st->staging_slab[0];
     ALLOC(st->partials, (size_t)st->partial_capacity * sizeof(dg_cuda_partial),
           "reduction partials");
-    return DG_OK;
+    return dg_cuda_wrap_alloc(st, p, err);
 }
 
 int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
@@ -260,6 +261,7 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
     }
     st->has_salt = p->has_salt;
     st->factor[0] = p->factor[0], st->factor[1] = p->factor[1];
+    dg_cuda_wrap_setup(st, p);
     st->nonlinear_coefficient = p->nonlinear_coefficient;
     for (int i = 0; i < 4; ++i)
         st->chi[i] = p->chi[i];
@@ -284,7 +286,9 @@ int dg_cuda_set_medium(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
         const size_t flags =
             p->has_salt ? st->half_count[0] + st->half_count[1] : st->half_count[1];
         const size_t sparse = list_bytes(&lists[0], 0, st->es) + list_bytes(&lists[1], 1, st->es);
-        const size_t other = 2 * st->staging_bytes + st->partial_capacity * sizeof(dg_cuda_partial);
+        const size_t other = 2 * st->staging_bytes +
+                             st->partial_capacity * sizeof(dg_cuda_partial) +
+                             2 * (size_t)st->wrap_pairs * sizeof(double);
         st->medium_bytes = grids + flags + sparse + other;
         char what[400];
         snprintf(what, sizeof what,

@@ -209,8 +209,9 @@ int run_kernels(dg_cuda_state *st, const spectral_args &a, const double *const a
 int dg_cuda_spectral_radius(dg_cuda_state *st, const dg_prepared *p, double *out, dg_error *err) {
     const int nx = st->nx, ny = st->ny, nz = st->nz;
     const int nb1 = st->sparse[1].boundary_count;
+    /* periodic axes: the host's whole-grid form, which wraps the odd result */
     if (nx < 3 || ny < 3 || nz < 3 || st->sparse[0].boundary_count != p->boundary_count[0] ||
-        nb1 != p->boundary_count[1] || !dg_spectral_lists_ordered(p))
+        nb1 != p->boundary_count[1] || !dg_spectral_lists_ordered(p) || p->periodic)
         return DG_ERR_UNSUPPORTED;
     double *axis[3] = {dg_spectral_axis(nx), dg_spectral_axis(ny), dg_spectral_axis(nz)};
     double *host = (double *)malloc(((size_t)nz + nb1 + 1) * sizeof(double));

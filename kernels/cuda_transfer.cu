@@ -227,5 +227,5 @@ int dg_cuda_store_phi(dg_cuda_state *st, void *phi, int is_double, dg_error *err
     const double waited = dg_wall_seconds();
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "store_phi (cudaStreamSynchronize)");
     st->store_wait_seconds += dg_wall_seconds() - waited;
-    return DG_OK;
+    return dg_cuda_store_wrapped_faces(st, phi, is_double, err);
 }

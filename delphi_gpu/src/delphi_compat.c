@@ -95,10 +95,11 @@ static int check_control(const dg_delphi_control *c, const char *entry, dg_delph
     if (c->chebyshev)
         return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
                            "Chebyshev iteration (chebit) is not supported; use plain SOR");
-    for (int i = 0; i < 6; ++i)
+    for (int i = 3; i < 6; ++i) /* iper(1..3) are the periodic axes (dg_options.periodic) */
         if (c->periodic[i])
             return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
-                               "periodic boundaries (iper(%d) is set) are not supported", i + 1);
+                               "the voltage drop along %c (iper(%d) is set) is not supported",
+                               "xyz"[i - 3], i + 1);
     if (!isfinite(c->gten) || c->gten > 0.0)
         return compat_fail(r, entry, DG_ERR_UNSUPPORTED,
                            "the grid-energy stopping criterion (grdcon, gten = %g) is not "
@@ -177,6 +178,8 @@ static void delphi_options(const dg_delphi_control *c, int nonlinear, int precis
     o->check_stride = c->icon2;
     o->progress = c->progress;
     o->progress_user_data = c->progress_user_data;
+    o->periodic = (c->periodic[0] ? DG_PERIODIC_X : 0) | (c->periodic[1] ? DG_PERIODIC_Y : 0) |
+                  (c->periodic[2] ? DG_PERIODIC_Z : 0);
     o->run_until_converged = 0;
     if (!nonlinear) {
         /* itit: below the floor no criterion is set and exactly nlit iterations run. */

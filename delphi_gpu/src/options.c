@@ -39,6 +39,7 @@ void dg_default_options(dg_options *o) {
     o->nonlinear_method = DG_NONLINEAR_DELPHI;
     o->nonlinear_term = DG_NONLINEAR_TERM_AUTO;
     o->mpi_comm = NULL;
+    o->periodic = 0;
 }
 
 /* Write a message and return the status (for the validation chain below). */
@@ -142,5 +143,23 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         o->equation == DG_EQUATION_NONLINEAR_PB)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "Newton's method runs on one process; use nonlinear_method DELPHI with MPI");
+    if (o->periodic < 0 || o->periodic > (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z))
+        return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "periodic",
+                      "must be a combination of DG_PERIODIC_X, _Y and _Z (0..7)");
+    /* Periodic boundaries: the SOR's sweeps wrap the faces; the other solvers do not. */
+    if (o->periodic && o->solver == DG_SOLVER_MULTIGRID)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
+                      "periodic boundaries need solver SOR (multigrid keeps the faces fixed)");
+    if (o->periodic && o->precision == DG_PRECISION_MIXED)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
+                      "periodic boundaries need precision DOUBLE or FLOAT, not MIXED");
+    if (o->periodic && o->mpi_comm)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
+                      "periodic boundaries run on one process (mpi_comm must be NULL)");
+    if (o->periodic && o->nonlinear_method == DG_NONLINEAR_NEWTON &&
+        o->equation == DG_EQUATION_NONLINEAR_PB)
+        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
+                      "periodic boundaries need nonlinear_method DELPHI (Newton's steps keep the "
+                      "faces fixed)");
     return DG_OK;
 }

@@ -14,6 +14,9 @@ void dg_prepared_free(dg_prepared *prep) {
         free(prep->boundary_weight[c]);
         free(prep->charge_index[c]);
         free(prep->charge_source[c]);
+        free(prep->seam_index[c]);
+        free(prep->seam_axes[c]);
+        free(prep->seam_coef[c]);
     }
     memset(prep, 0, sizeof *prep);
 }

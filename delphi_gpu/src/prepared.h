@@ -54,6 +54,30 @@ typedef struct dg_prepared {
     int charges_not_interior; /* charged points that are boundary or salt points */
     int net_charge_known;
     double net_charge; /* e */
+
+    /* Periodic axes (dg_periodic_axis bits, the handle's options.periodic) and their seam
+       (periodic.c).  Along a periodic axis of n points, face point 0 stands for point n-2 and
+       face point n-1 for point 1 (its image), so points 1 and n-2 are neighbours across the
+       seam; n - 2 is odd, so they have the same colour and a red-black sweep alone would update
+       both from old values.  The sweep of colour c is therefore followed by seam steps
+       k = 1 .. seam_steps (the number of periodic axes), which make it Gauss-Seidel in the
+       order "points on k seams after points on k - 1": each entry of step k, a point P of
+       colour c at index 1 along the axes of its set (seam_axes, k of them), takes for each of
+       them, in the order x, y, z, its face neighbour F = P - step (colour 1 - c) to the value
+       of F's image I = P + (n-3) step (colour c, final after step k - 1), and adds
+       omega * seam_coef * (that value - F's old value) to itself: what its sweep would have
+       given had F held it.  Then every face point of colour 1 - c (other two coordinates
+       interior: dg_wrap_pair) takes its image's value.  A stationary ordering of SOR, so it
+       converges for 0 < omega < 2 on the symmetric positive definite system; copying the faces
+       without the steps (DelPhi's scheme) leaves these couplings lagged, and that diverged at
+       the estimated omega (docs/PERIODIC.md). */
+    int periodic;
+    int seam_steps;
+    int seam_start[2][4];        /* entries of step k: seam_start[c][k-1] .. seam_start[c][k]-1 */
+    int *seam_index[2];          /* half-index of P */
+    unsigned char *seam_axes[2]; /* bit a: P is point 1 along axis a (x = 0, y = 1, z = 2) */
+    double *seam_coef[2];        /* 3 per entry: P's coefficient of its neighbour across x-, y-,
+                                    z- (factor[flag] + the boundary weight there), 0 off its set */
 } dg_prepared;
 
 /** Free every array and zero the struct. */
@@ -62,6 +86,10 @@ void dg_prepared_free(dg_prepared *prep);
 /** Set dimensions and counts; checks the grid. Returns a dg_status; message filled on error. */
 int dg_prepared_init_grid(dg_prepared *prep, int nx, int ny, int nz, char *message,
                           size_t message_size);
+
+/** Build the seam lists (seam_*) of prep->periodic from the flags and boundary lists; nothing
+ *  without periodic axes.  DG_OK or DG_ERR_OUT_OF_MEMORY (periodic.c). */
+int dg_prepared_build_seams(dg_prepared *prep);
 
 /** Allocate flag arrays (zeroed) for both colours. */
 int dg_prepared_alloc_flags(dg_prepared *prep);
@@ -108,6 +136,48 @@ DG_PREPARED_FN void dg_row_range(int nx, int ny, int y, int z, int colour, long 
     long base = (long)nx * (y + (long)ny * z);
     *first = (base + x0) / 2;
     *last = x1 >= x0 ? (base + x1) / 2 : *first - 1;
+}
+
+/** The number of face-point pairs that the periodic wrap sets: for each periodic axis, the
+ *  points of its two faces whose other coordinates are interior, counted once per pair. */
+DG_PREPARED_FN long dg_wrap_pair_count(int nx, int ny, int nz, int periodic) {
+    long count = 0;
+    if (periodic & 1) count += (long)(ny - 2) * (nz - 2);
+    if (periodic & 2) count += (long)(nx - 2) * (nz - 2);
+    if (periodic & 4) count += (long)(nx - 2) * (ny - 2);
+    return count;
+}
+
+/** Pair k (0 <= k < dg_wrap_pair_count) of the wrap: the full index w0 of its point on face 0
+ *  of its axis; *axis gets 0, 1 or 2.  With step and n of that axis (dg_axis_step), the pair's
+ *  other point is w0 + (n-1) step, on face n-1; the two share a colour (n is odd), and their
+ *  images, w0 + (n-2) step and w0 + step, have the other colour.  Pairs are numbered x faces
+ *  first, then y, then z, each in full-index order. */
+DG_PREPARED_FN long dg_wrap_pair(int nx, int ny, int nz, int periodic, long k, int *axis) {
+    if (periodic & 1) {
+        const long count = (long)(ny - 2) * (nz - 2);
+        if (k < count) {
+            *axis = 0;
+            return (long)nx * ((1 + k % (ny - 2)) + (long)ny * (1 + k / (ny - 2)));
+        }
+        k -= count;
+    }
+    if (periodic & 2) {
+        const long count = (long)(nx - 2) * (nz - 2);
+        if (k < count) {
+            *axis = 1;
+            return (1 + k % (nx - 2)) + (long)nx * (long)ny * (1 + k / (nx - 2));
+        }
+        k -= count;
+    }
+    *axis = 2;
+    return (1 + k % (nx - 2)) + (long)nx * (1 + k / (nx - 2));
+}
+
+/** The step, in full indices, along axis (0, 1, 2) and the number of points on it. */
+DG_PREPARED_FN void dg_axis_step(int nx, int ny, int nz, int axis, long *step, int *n) {
+    *step = axis == 0 ? 1L : axis == 1 ? (long)nx : (long)nx * ny;
+    *n = axis == 0 ? nx : axis == 1 ? ny : nz;
 }
 
 #endif /* DG_PREPARED_H */

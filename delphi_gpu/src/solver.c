@@ -170,10 +170,11 @@ int dg_set_options(dg_solver s, const dg_options *options) {
     if ((options->backend != DG_BACKEND_AUTO && options->backend != o->backend) ||
         options->precision != o->precision || options->device != o->device ||
         options->num_threads != o->num_threads || options->block_x != o->block_x ||
-        options->block_y != o->block_y || options->autotune != o->autotune)
+        options->block_y != o->block_y || options->autotune != o->autotune ||
+        options->periodic != o->periodic)
         return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
                        "dg_set_options cannot change backend, precision, device, num_threads, "
-                       "block shape or autotune; create a new solver for that");
+                       "block shape, autotune or periodic; create a new solver for that");
     int backend = o->backend;
     s->options = *options;
     s->options.backend = backend;
@@ -205,7 +206,12 @@ int dg_install_medium(dg_solver s, dg_prepared *prep) {
     dg_prepared_free(&s->prep);
     s->prep = *prep;
     memset(prep, 0, sizeof *prep);
+    s->prep.periodic = s->options.periodic;
     s->has_medium = 0;
+    if (dg_prepared_build_seams(&s->prep) != DG_OK) {
+        dg_prepared_free(&s->prep);
+        return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "out of memory (the periodic seam lists)");
+    }
     s->spectral_radius_cache = -1.0;
     dg_error err = {0};
     /* a decomposed handle: the ranks' set_medium is collective, so first agree that every rank

@@ -19,6 +19,18 @@ double *dg_spectral_axis(int n) {
     return t;
 }
 
+/* The mode along one axis: the sine above, or along a periodic axis (prepared.h) the constant
+   1/sqrt(n-2) at every point, faces included (their images hold the same value), of unit norm
+   over the n-2 points of a period. */
+static double *mode_axis(int n, int periodic) {
+    if (!periodic) return dg_spectral_axis(n);
+    double *t = malloc((size_t)n * sizeof *t);
+    if (!t) return NULL;
+    for (int i = 0; i < n; ++i)
+        t[i] = 1.0 / sqrt((double)(n - 2));
+    return t;
+}
+
 typedef struct eigenmode {
     const double *sx, *sy, *sz;
     int nx, ny;
@@ -38,7 +50,9 @@ double dg_spectral_from_sum(double total) {
 
 int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
-    double *sx = dg_spectral_axis(nx), *sy = dg_spectral_axis(ny), *sz = dg_spectral_axis(nz);
+    double *sx = mode_axis(nx, p->periodic & DG_PERIODIC_X);
+    double *sy = mode_axis(ny, p->periodic & DG_PERIODIC_Y);
+    double *sz = mode_axis(nz, p->periodic & DG_PERIODIC_Z);
     double *odd = calloc(p->half_count[0] + 1, sizeof *odd); /* the odd-point result */
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
     double *term = malloc(((size_t)p->boundary_count[1] + 1) * sizeof *term);
@@ -78,6 +92,18 @@ int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *sp
         long h = p->boundary_index[0][k];
         for (int f = 0; f < 6; ++f)
             odd[h] += p->boundary_weight[0][6 * k + f] * mode_at(&v, 2 * (h + off[0][f]) + 1);
+    }
+    /* Periodic axes: the iterations' wrap after the odd sweep, whose face points take the values
+       of their images on the even half grid, here the mode's. */
+    const long pairs = p->periodic ? dg_wrap_pair_count(nx, ny, nz, p->periodic) : 0;
+    for (long k = 0; k < pairs; ++k) {
+        int axis, n;
+        long step;
+        const long w0 = dg_wrap_pair(nx, ny, nz, p->periodic, k, &axis);
+        if (w0 & 1) continue;
+        dg_axis_step(nx, ny, nz, axis, &step, &n);
+        odd[w0 >> 1] = mode_at(&v, w0 + (long)(n - 2) * step);
+        odd[(w0 + (long)(n - 1) * step) >> 1] = mode_at(&v, w0 + step);
     }
     /* Even half-sweep from that result, dotted with the mode at the even points. */
 #pragma omp parallel for schedule(static) num_threads(threads ? threads : omp_get_max_threads())
@@ -275,7 +301,7 @@ int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_r
     int *start1 = malloc(((size_t)p->nz + 1) * sizeof *start1);
     int status = DG_ERR_OUT_OF_MEMORY;
     if (start0 && start1) {
-        if (plane_starts(p, 0, start0) && plane_starts(p, 1, start1))
+        if (!p->periodic && plane_starts(p, 0, start0) && plane_starts(p, 1, start1))
             status = spectral_by_planes(p, num_threads, start0, start1, spectral_radius);
         else
             status = dg_spectral_radius_scratch(p, num_threads, spectral_radius);

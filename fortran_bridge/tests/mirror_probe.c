@@ -45,7 +45,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, solver),
                     OFF(T, nonlinear_method),
                     OFF(T, nonlinear_term),
-                    OFF(T, mpi_comm)};
+                    OFF(T, mpi_comm),
+                    OFF(T, periodic)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -248,6 +249,9 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_PRECISION_DOUBLE,
                                 DG_PRECISION_FLOAT,
                                 DG_PRECISION_MIXED,
+                                DG_PERIODIC_X,
+                                DG_PERIODIC_Y,
+                                DG_PERIODIC_Z,
                                 DG_SOLVER_SOR,
                                 DG_SOLVER_MULTIGRID,
                                 DG_SOLVER_AUTO,

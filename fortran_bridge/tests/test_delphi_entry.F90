@@ -38,8 +38,8 @@ contains
     c%diff = 1
     call expect_rejected(p, c, p%spec, DG_ERR_UNSUPPORTED, 'diff')
     c = good
-    c%periodic(2) = 1
-    call expect_rejected(p, c, p%spec, DG_ERR_UNSUPPORTED, 'periodic')
+    c%periodic(5) = 1
+    call expect_rejected(p, c, p%spec, DG_ERR_UNSUPPORTED, 'voltage drop')
     c = good
     c%chebyshev = 1
     call expect_rejected(p, c, p%spec, DG_ERR_UNSUPPORTED, 'chebit')

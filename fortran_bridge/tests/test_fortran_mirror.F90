@@ -44,7 +44,7 @@ program test_fortran_mirror
     at(c_loc(opt%divergence_checks)), at(c_loc(opt%divergence_factor)), &
     at(c_loc(opt%progress)), at(c_loc(opt%progress_user_data)), &
     at(c_loc(opt%solver)), at(c_loc(opt%nonlinear_method)), at(c_loc(opt%nonlinear_term)), &
-    at(c_loc(opt%mpi_comm))] - at(c_loc(opt)))
+    at(c_loc(opt%mpi_comm)), at(c_loc(opt%periodic))] - at(c_loc(opt)))
 
   call check_struct(2, 'dg_progress', c_sizeof(prog), [ &
     at(c_loc(prog%iteration)), at(c_loc(prog%phase)), at(c_loc(prog%nonlinear_block)), &
@@ -184,6 +184,7 @@ contains
       DG_ERR_UNSUPPORTED, DG_ERR_INTERNAL, DG_STATUS_COUNT, &
       DG_BACKEND_AUTO, DG_BACKEND_CPU, DG_BACKEND_CUDA, &
       DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED, &
+      DG_PERIODIC_X, DG_PERIODIC_Y, DG_PERIODIC_Z, &
       DG_SOLVER_SOR, DG_SOLVER_MULTIGRID, DG_SOLVER_AUTO, DG_NONLINEAR_DELPHI, DG_NONLINEAR_NEWTON, &
       DG_NONLINEAR_TERM_AUTO, DG_NONLINEAR_TERM_POLYNOMIAL, DG_NONLINEAR_TERM_EXACT, &
       DG_EQUATION_AUTO, DG_EQUATION_LINEAR, DG_EQUATION_NONLINEAR_PB, &

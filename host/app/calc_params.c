@@ -15,6 +15,7 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
     o->num_threads = s->threads > 0 ? s->threads : 0;
     o->equation = s->nonit > 0 ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_AUTO;
     o->solver = s->solver;
+    o->periodic = s->periodic;
     o->spectral_radius = s->relfac_given ? s->relfac : 0.0;
     /* linit switches DelPhi's automatic mode off (autoc= turns it back on); in automatic mode
        the iteration count is the estimate and, with a criterion, the solve goes on until it is

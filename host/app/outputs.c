@@ -162,6 +162,9 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
             sum.grid_size[a] = r->grid.n, sum.grid_center[a] = r->grid.center[a];
         sum.grid_scale = r->grid.scale;
         copy_string(sum.equation, sizeof sum.equation, calc_equation_name(r));
+        snprintf(sum.periodic, sizeof sum.periodic, "%s%s%s",
+                 s->periodic & DG_PERIODIC_X ? "x" : "", s->periodic & DG_PERIODIC_Y ? "y" : "",
+                 s->periodic & DG_PERIODIC_Z ? "z" : "");
     }
     if (r && r->boundary) {
         sum.boundary_points = (long)r->boundary_count;

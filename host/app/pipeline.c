@@ -86,12 +86,33 @@ static int read_inputs(pipeline *p) {
     io_error_clear(&err);
     const run_settings *s = &p->settings;
     const int first_note = p->notes.count;
+    if (s->periodic && app_mpi_size() > 1) {
+        log_error(&p->log,
+                  "periodic boundaries (pbx/pby/pbz) are solved on one process; run "
+                  "the program without mpirun (%d ranks)",
+                  app_mpi_size());
+        return EXIT_BAD_INPUT;
+    }
     int st = molecule_load(s, &p->mol, &p->notes, &err);
     if (st == IO_OK && s->frc_in_file[0]) {
         st = molecule_read_sites(s->frc_in_file, &p->sites, &p->notes, &err);
         p->has_sites = st == IO_OK;
     }
     if (st == IO_OK) report_molecule(&p->log, &p->mol, p->has_sites ? &p->sites : NULL);
+    if (st == IO_OK && s->periodic == (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z) &&
+        !(s->salt > 0.0) && !(s->salt2 > 0.0)) {
+        double net = 0.0;
+        for (size_t i = 0; i < p->mol.count; ++i)
+            net += p->mol.atoms[i].charge;
+        if (fabs(net) > 1e-6) {
+            log_error(&p->log,
+                      "a net charge (%.4f e) in a box periodic along x, y and z without salt "
+                      "has no potential (every period adds the same charge, and the potential "
+                      "grows without bound); add salt or leave an axis non-periodic",
+                      net);
+            return EXIT_BAD_INPUT;
+        }
+    }
     if (st == IO_OK && s->center_file[0]) st = read_center_file(p, &err);
     if (st == IO_OK && s->bndcon == BC_FOCUSING) st = read_focus_map(p, &err);
     run_log_notes_from(&p->log, &p->notes, first_note); /* what the readers skipped or changed */

@@ -53,6 +53,10 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
              s->valence[0], s->valence[1], s->valence[2], s->valence[3]);
     log_info(log, "temperature          : %.4f K", s->temperature);
     log_info(log, "boundary condition   : %d (%s)", s->bndcon, report_bc_name(s->bndcon));
+    if (s->periodic)
+        log_info(log, "periodic axes        : %s%s%s (the faces of the others as bndcon sets them)",
+                 s->periodic & DG_PERIODIC_X ? "x" : "", s->periodic & DG_PERIODIC_Y ? "y" : "",
+                 s->periodic & DG_PERIODIC_Z ? "z" : "");
     if (s->linit_given)
         log_info(log, "iterations           : linit %d%s; nonit %d; conint %d, confra %d", s->linit,
                  s->autoc ? " (automatic on)" : "", s->nonit, s->conint, s->confra);
@@ -138,6 +142,16 @@ static void report_medium(io_log *log, const run_settings *s, const calc_result 
         log_info(log, "probe shell midpoints: %zu, of which %zu re-entrant (inside the SES)",
                  m->shell_points, m->reentrant_points);
     if (m->ion_accessible) log_info(log, "ion-accessible points: %zu", m->ion_accessible_points);
+    for (int a = 0; a < 3; ++a)
+        if (r->periodic_mismatch[a])
+            log_warning(log,
+                        "periodic along %c: the medium does not repeat across the %c faces (%ld "
+                        "of %ld permittivity and ion-map values there differ from their images, "
+                        "the planes n-2 and 1): the molecule reaches them and has no periodic "
+                        "images (as in DelPhi); give it more room (perfil) or a molecule that "
+                        "repeats with the period, %d spacings = %.4f A",
+                        "xyz"[a], "xyz"[a], r -> periodic_mismatch[a], r -> periodic_compared[a],
+                        r -> grid.n - 2, (r->grid.n - 2) / r->grid.scale);
 }
 
 static void report_charges(io_log *log, const calc_result *r) {

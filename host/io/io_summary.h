@@ -30,6 +30,7 @@ typedef struct run_summary {
     char backend_reason[512]; /* why that backend (the program's AUTO rule, --backend given) */
     char precision[16];       /* "float" or "double" */
     char equation[16];        /* "poisson", "linear_pb", "nonlinear_pb" */
+    char periodic[4];         /* periodic axes, e.g. "z" or "xyz"; "" = none */
     char method[16];          /* the linear solver that ran: "sor" or "multigrid" ("" = unknown) */
     char method_reason[384];  /* why (dg_solver_choice), e.g. the AUTO choice's grid size */
     long iterations;

@@ -194,6 +194,8 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     put_string(fp, r->precision);
     key(fp, 4, "equation", &f);
     put_string(fp, r->equation);
+    key(fp, 4, "periodic", &f);
+    put_string(fp, r->periodic);
     key(fp, 4, "method", &f);
     put_string(fp, r->method); /* null when unknown */
     key(fp, 4, "method_reason", &f);

@@ -3,11 +3,12 @@
  * Each statement has a long name and, where DelPhi defines one, a 2-letter code.  Values are
  * checked here; a value out of range is an error naming the statement.  DelPhi quirks kept:
  * nonit values 1..20 become 30 (with a notice); `ci` is chebit, not conint; temper is in Celsius.
- * Not implemented: periodic boundaries (error), bndcon=5 (error), chebit and grdcon (notices). */
+ * Not implemented: bndcon=5 (error), chebit and grdcon (notices). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "delphi_gpu/delphi_gpu_types.h"
 #include "io_text.h"
 #include "params_internal.h"
 
@@ -238,13 +239,13 @@ static int set_chebit(param_context *ctx, const char *name, const char *value) {
     return IO_OK;
 }
 
+/* pbx, pby, pbz: the axis's bit of the periodic axes. */
 static int set_periodic(param_context *ctx, const char *name, const char *value) {
     int v = 0;
     int rc = get_bool(ctx, name, value, &v);
     if (rc) return rc;
-    if (v)
-        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, name,
-                       "periodic boundary conditions are not supported");
+    const int bit = name[2] == 'x' ? DG_PERIODIC_X : name[2] == 'y' ? DG_PERIODIC_Y : DG_PERIODIC_Z;
+    ctx->s->periodic = v ? ctx->s->periodic | bit : ctx->s->periodic & ~bit;
     return IO_OK;
 }
 

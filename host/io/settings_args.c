@@ -14,9 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",     "dx",
-    "cube",   "mrc",     "frc",     "scrg",   "json",   "log",       "backend", "precision",
-    "device", "threads", "surface", "energy", "solver", "nonlinear",
+    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",      "dx",
+    "cube",   "mrc",     "frc",     "scrg",   "json",   "log",       "backend",  "precision",
+    "device", "threads", "surface", "energy", "solver", "nonlinear", "periodic",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -118,6 +118,29 @@ static int choose(const char *option, const char *value, const char **names, con
     return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "'%s' is not one of %s", value, list);
 }
 
+/* --periodic: "none", or axis letters x, y, z (each at most once, any order, any case). */
+static int periodic_axes(const char *option, const char *value, int *out, io_error *err) {
+    if (io_iequal(value, "none")) {
+        *out = 0;
+        return IO_OK;
+    }
+    int axes = 0;
+    for (const char *p = value; *p; ++p) {
+        const char c = (char)(*p | 0x20);
+        const int bit = c == 'x'   ? DG_PERIODIC_X
+                        : c == 'y' ? DG_PERIODIC_Y
+                        : c == 'z' ? DG_PERIODIC_Z
+                                   : 0;
+        if (!bit || (axes & bit))
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                           "'%s' is not 'none' or a set of the axes x, y, z (e.g. z, xy, xyz)",
+                           value);
+        axes |= bit;
+    }
+    *out = axes;
+    return IO_OK;
+}
+
 static int nonnegative_int(const char *option, const char *value, int *out, io_error *err) {
     long v;
     if (io_parse_int(value, &v) != 0 || v < 0 || v > 1000000)
@@ -193,14 +216,18 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
     else if (!strcmp(name, "precision")) {
         s->precision_given = 1;
         return choose(option, value, precision_names, precision_values, 3, &s->precision, err);
-    } else if (!strcmp(name, "solver"))
+    } else if (!strcmp(name, "solver")) {
+        s->solver_given = 1;
         return choose(option, value, solver_names, solver_values, 3, &s->solver, err);
+    } else if (!strcmp(name, "periodic"))
+        return periodic_axes(option, value, &s->periodic, err);
     else if (!strcmp(name, "surface"))
         return choose(option, value, surface_names, surface_values, 2, &s->surface, err);
-    else if (!strcmp(name, "nonlinear"))
+    else if (!strcmp(name, "nonlinear")) {
+        s->nonlinear_given = 1;
         return choose(option, value, nonlinear_names, nonlinear_values, 3, &s->nonlinear_method,
                       err);
-    else if (!strcmp(name, "device"))
+    } else if (!strcmp(name, "device"))
         return nonnegative_int(option, value, &s->device, err);
     else if (!strcmp(name, "threads")) {
         int rc = nonnegative_int(option, value, &s->threads, err);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "delphi_gpu/delphi_gpu_types.h"
 #include "io_settings.h"
 #include "io_text.h"
 #include "path_identity.h"
@@ -174,6 +175,30 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
+/* Periodic axes: DelPhi's SOR and nonlinear scheme, in float or double on one process. */
+static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
+    if (!s->periodic) return IO_OK;
+    if (s->solver_given && s->solver == DG_SOLVER_MULTIGRID)
+        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
+                       "multigrid keeps the grid's faces fixed and cannot solve periodic "
+                       "boundaries (pbx/pby/pbz); use --solver sor or auto");
+    if (s->precision_given && s->precision == DG_PRECISION_MIXED)
+        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--precision",
+                       "mixed precision does not solve periodic boundaries (pbx/pby/pbz); use "
+                       "double or float");
+    if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) {
+        if (s->nonlinear_given)
+            return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--nonlinear",
+                           "Newton's method keeps the grid's faces fixed and cannot solve "
+                           "periodic boundaries (pbx/pby/pbz); use --nonlinear delphi");
+        s->nonlinear_method = NONLINEAR_DELPHI;
+        io_note(notes, IO_NOTE_INFO,
+                "periodic boundaries: the nonlinear equation is solved by DelPhi's scheme "
+                "(Newton's method keeps the faces fixed)");
+    }
+    return IO_OK;
+}
+
 int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
     int rc = choose_molecule(s, notes, err);
     if (rc) return rc;
@@ -216,6 +241,8 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         rc = require_input(s, INPUT_CENTER, err);
         if (rc) return rc;
     }
+    rc = resolve_periodic(s, notes, err);
+    if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,
                 "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);

@@ -5,9 +5,11 @@
  * thread (cuda_sweep_wide.cuh), measured checks with a stride,
  * the autotune, and float/double transfers; then multigrid (linear PB in float, double and
  * mixed; the coarse levels' classes on every level, so that their kernels run at this size) and
- * Newton's method with its steps by the SOR and by multigrid (float and double).
+ * Newton's method with its steps by the SOR and by multigrid (float and double); then periodic
+ * axes (the seam and wrap kernels, the measured checks by snapshot, the wrapped faces' store).
  * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
+#include "periodic_problem.h"
 
 #include "cuda_backend.h"
 #include "mg/mg.h"
@@ -91,6 +93,31 @@ static void solve_to_tolerance(int backend, int precision, int equation, int sol
     dense_problem_free(&d);
 }
 
+/* All three axes periodic, a sphere across the z faces, float or double: CPU and CUDA alike. */
+static void periodic_case(int precision) {
+    dense_problem d;
+    sphere_problem(&d, NX, NY, NZ, CX + 0.2, CY + 0.1, 1.3, 3.0);
+    const long n = (long)NX * NY * NZ;
+    double *phi[2] = {calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(double))};
+    dg_options o;
+    dg_default_options(&o);
+    o.precision = precision;
+    o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z;
+    o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9;
+    o.check_stride = 2;
+    const gpu_medium m = {&d.medium, NULL};
+    dg_result r[2];
+    gpu_solve_on(DG_BACKEND_CPU, &o, &m, phi[0], n, 0, &r[0]);
+    gpu_solve_on(DG_BACKEND_CUDA, &o, &m, phi[1], n, 0, &r[1]);
+    const int same = memcmp(phi[0], phi[1], (size_t)n * sizeof(double)) == 0;
+    printf("%-6s periodic x, y, z: %d iterations (cpu %d), %s\n",
+           precision == DG_PRECISION_FLOAT ? "float" : "double", r[1].iterations, r[0].iterations,
+           same ? "the same bits" : "DIFFERENT");
+    CHECK(same && r[0].iterations == r[1].iterations, "periodic: CPU and CUDA differ");
+    free(phi[0]), free(phi[1]);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     gpu_require_device("gpu_sanitizer_case");
     const long n = (long)NX * NY * NZ;
@@ -141,6 +168,8 @@ int main(void) {
                solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor", diff / ref);
         CHECK(diff / ref <= tol, "relative difference %.3e", diff / ref);
     }
+    periodic_case(DG_PRECISION_DOUBLE);
+    periodic_case(DG_PRECISION_FLOAT);
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

@@ -45,6 +45,7 @@ class DgOptions(ctypes.Structure):
         ("nonlinear_method", c_int),
         ("nonlinear_term", c_int),
         ("mpi_comm", c_void_p),
+        ("periodic", c_int),
     ]
 
 

@@ -53,7 +53,32 @@ OPTION_HELP = {
                  "(DelPhi's polynomial) or 'delphi' (DelPhi's nitit scheme)",
     "nonlinear_method": "the same as nonlinear",
     "equation": "'auto' (default), 'linear' or 'nonlinear'",
+    "periodic": "periodic axes: 'none' (default) or letters of x, y, z, e.g. 'z' or 'xyz' "
+                "(docs/PERIODIC.md); the nonlinear method then defaults to 'delphi'",
+    "pbx": "True: x periodic (DelPhi's pbx; the same as 'x' in periodic)",
+    "pby": "True: y periodic (DelPhi's pby)",
+    "pbz": "True: z periodic (DelPhi's pbz)",
 }
+
+PERIODIC_BITS = {"x": 1, "y": 2, "z": 4}
+
+
+def periodic_bits(options):
+    """dg_periodic_axis bits from periodic= and pbx/pby/pbz=."""
+    bits = 0
+    value = options.get("periodic", "none")
+    if not isinstance(value, str):
+        raise TypeError(f"periodic={value!r}: expected a string such as 'z' or 'xyz'")
+    if value.lower() != "none":
+        for letter in value.lower():
+            if letter not in PERIODIC_BITS or bits & PERIODIC_BITS[letter]:
+                raise ValueError(f"periodic={value!r}: expected 'none' or the letters x, y, z "
+                                 f"each at most once")
+            bits |= PERIODIC_BITS[letter]
+    for name in ("pbx", "pby", "pbz"):
+        if options.get(name):
+            bits |= PERIODIC_BITS[name[2]]
+    return bits
 
 
 def _choice(table, value, name):
@@ -174,7 +199,9 @@ def params_from_options(lib, **options):
     # The nonlinear PB method, as the program's --nonlinear (default: Newton's method on the
     # exact ionic term); nonlinear_method is the library's field name for the same choice.
     key = "nonlinear" if "nonlinear" in options else "nonlinear_method"
-    value = get(key, "newton")
+    o.periodic = periodic_bits(options)
+    # periodic axes: DelPhi's scheme unless asked otherwise (Newton's steps keep the faces fixed)
+    value = get(key, "delphi" if o.periodic else "newton")
     if isinstance(value, str):
         o.nonlinear_method, o.nonlinear_term = _choice(NONLINEAR_CHOICES, value, key)
     else:

@@ -19,8 +19,11 @@
  *    the final relpar), for the caller to store.
  * The work arrays (phimap1..3, ibndx/y/z, bndx1..4, qmap1/2, debmap1/2) are accepted for
  * signature compatibility and not touched (NULL is allowed); gval, idirectalg and cgbp are not
- * used.  DelPhi's "diff" option, Chebyshev iteration (chebit), periodic boundaries and the
- * grid-energy stop (grdcon) are not supported: they return DG_ERR_UNSUPPORTED, naming the option.
+ * used.  Periodic axes (iper(1..3), pbx/pby/pbz) are solved by dg_options.periodic's ordering:
+ * stock's converged potential, not its iteration count (its face copies leave the couplings
+ * across the seam lagged; that ordering diverges where this one converges).  DelPhi's "diff"
+ * option, Chebyshev iteration (chebit), the voltage drops (iper(4..6)) and the grid-energy stop
+ * (grdcon) are not supported: they return DG_ERR_UNSUPPORTED, naming the option.
  * The library never prints: progress goes to control->progress, messages to the report.
  */
 #ifndef DELPHI_GPU_DELPHI_COMPAT_H
@@ -60,7 +63,8 @@ typedef struct dg_delphi_control {
     /* log1 */
     int automatic;     /**< 1 = automatic iteration mode [iautocon]; default 0 */
     int manual_relpar; /**< 1 = relpar was given (no adaptive relaxation) [imanual]; default 0 */
-    int periodic[6];   /**< [iper(1..6)]; any nonzero is unsupported; default 0 */
+    int periodic[6];   /**< [iper(1..6)]: 1..3 the periodic axes x, y, z; 4..6 (voltage drops)
+                            nonzero is unsupported; default 0 */
     int diff;          /**< [diff] option; nonzero is unsupported; default 0 */
     int chebyshev;     /**< [icheb]; nonzero is unsupported; default 0 */
 

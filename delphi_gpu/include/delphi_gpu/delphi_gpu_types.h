@@ -31,7 +31,7 @@ extern "C" {
 #include "delphi_gpu_version.h"
 
 /** Version of the dg_options layout; dg_default_options() stores it in options.version. */
-#define DG_OPTIONS_VERSION 2
+#define DG_OPTIONS_VERSION 3
 
 /** Smallest allowed number of points along an axis. */
 #define DG_MIN_GRID_SIZE 5
@@ -77,6 +77,16 @@ typedef enum dg_precision {
     DG_PRECISION_FLOAT = 1,  /**< half grids and arithmetic in float (as DelPhi's SP build) */
     DG_PRECISION_MIXED = 2   /**< float sweeps, double answer and stopping test */
 } dg_precision;
+
+/** Periodic axes (options.periodic, a bit mask; DelPhi's pbx, pby, pbz).  Along a periodic axis
+ *  of n points the interior points 1..n-2 repeat with period n-2 spacings: after each colour's
+ *  sweep the face points of that colour take the values of their images, point 0 that of point
+ *  n-2 and point n-1 that of point 1 (the other two coordinates interior), as DelPhi does. */
+typedef enum dg_periodic_axis {
+    DG_PERIODIC_X = 1,
+    DG_PERIODIC_Y = 2,
+    DG_PERIODIC_Z = 4
+} dg_periodic_axis;
 
 /** The linear solver. */
 typedef enum dg_solver_method {
@@ -233,6 +243,12 @@ typedef struct dg_options {
     int nonlinear_term;   /**< dg_nonlinear_term; default DG_NONLINEAR_TERM_AUTO */
     void *mpi_comm;       /**< address of an MPI_Comm to decompose the grid over (a build with
                                DG_MPI); NULL = this process alone; default NULL */
+
+    /* Boundaries (options version 3). */
+    int periodic; /**< periodic axes, dg_periodic_axis bits (0 = none); the faces of the other
+                       axes keep the values phi holds on entry.  SOR only (linear and DelPhi's
+                       nonlinear scheme), double or float, one process; fixed when the solver
+                       is created; default 0 */
 } dg_options;
 
 /* ---------------------------------------------------------------------------------------------

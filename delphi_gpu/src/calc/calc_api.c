@@ -47,7 +47,7 @@ static int same_solver(const dg_options *a, const dg_options *b) {
     return a->backend == b->backend && a->precision == b->precision && a->device == b->device &&
            a->num_threads == b->num_threads && a->block_x == b->block_x &&
            a->block_y == b->block_y && a->autotune == b->autotune && a->solver == b->solver &&
-           a->mpi_comm == b->mpi_comm;
+           a->mpi_comm == b->mpi_comm && a->periodic == b->periodic;
 }
 
 int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {

@@ -118,6 +118,8 @@ static int stage_medium(dg_calc c) {
     const int st = medium_build_on(c->solver, &c->surface, &r->grid, ions, c->params.ion_radius,
                                    &r->medium, msg, sizeof msg);
     if (st != DG_OK) return fail(r, stage_failure(st), st, "medium", msg);
+    medium_periodic_mismatch(&r->medium, c->params.solver.periodic, r->periodic_mismatch,
+                             r->periodic_compared);
     return CALC_OK;
 }
 

@@ -70,6 +70,7 @@ struct calc_result {
     /* Surface and medium (kept while the positions stay). */
     int surface_atoms, arc_dots;
     medium_maps medium;
+    long periodic_mismatch[3], periodic_compared[3]; /* medium_periodic_mismatch per axis */
     long *boundary; /* dielectric-boundary points, 0-based full indices */
     size_t boundary_count;
     dg_sparse_counts counts; /* the library's sparse form of the medium as solved */

@@ -244,3 +244,31 @@ int medium_build_on(dg_solver solver, const surface_model *sm, const grid_spec *
     m->ion_accessible_points = counts.ion_accessible_points;
     return DG_OK;
 }
+
+void medium_periodic_mismatch(const medium_maps *m, int periodic, long mismatch[3],
+                              long compared[3]) {
+    const long n = m->n, step[3] = {1, n, n * n};
+    for (int a = 0; a < 3; ++a) {
+        mismatch[a] = compared[a] = 0;
+        if (!(periodic & (1 << a))) continue;
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        for (long i = 1; i < n - 1; ++i)
+            for (long j = 1; j < n - 1; ++j) {
+                const long base = i * step[b] + j * step[c];
+                /* (plane, image plane): 0 and n-2, n-1 and 1 */
+                const long planes[2][2] = {{0, n - 2}, {n - 1, 1}};
+                for (int k = 0; k < 2; ++k) {
+                    const long p = base + planes[k][0] * step[a], q = base + planes[k][1] * step[a];
+                    for (int f = 0; f < 3; ++f) {
+                        if (f == a && k == 1) continue; /* face a beyond the last plane */
+                        compared[a]++;
+                        mismatch[a] += m->face[f][p] != m->face[f][q];
+                    }
+                    if (m->ion_accessible) {
+                        compared[a]++;
+                        mismatch[a] += m->ion_accessible[p] != m->ion_accessible[q];
+                    }
+                }
+            }
+    }
+}

@@ -33,6 +33,14 @@ int medium_build(const surface_model *sm, const grid_spec *g, int ion_map, doubl
 
 void medium_free(medium_maps *m);
 
+/* Periodic axes (dg_periodic_axis bits): for each, how many of the maps' values on its faces
+ * differ from their images (plane 0 from plane n-2, plane n-1 from plane 1; the other two
+ * coordinates interior; the three face maps and the ion map), out of compared[a].  Zero when
+ * the medium repeats with the period of n-2 spacings; otherwise a molecule reaches those faces
+ * without periodic images (DelPhi adds none either). */
+void medium_periodic_mismatch(const medium_maps *m, int periodic, long mismatch[3],
+                              long compared[3]);
+
 /* The same maps on a solver's backend: the library's stage operation on a CUDA solver, else
  * (NULL or a CPU solver) medium_build on host threads.  Returns a dg_status with a message:
  * DG_OK, DG_ERR_OUT_OF_MEMORY on the host, or the library stage's own status. */

@@ -31,6 +31,7 @@ typedef struct cpu_state {
     long sample_capacity;
     void *weight[2]; /* omega-scaled boundary weights */
     void *source[2]; /* omega-scaled charge sources */
+    void *seam[2];   /* omega-scaled seam coefficients (periodic axes, prepared.h) */
     double *chunk_max, *chunk_sum;
     double *chunk_value; /* max |value| per chunk (float precision's resolution) */
     int *chunk_finite;
@@ -45,7 +46,8 @@ typedef struct cpu_state {
 static void free_arrays(cpu_state *st) {
     for (int c = 0; c < 2; ++c) {
         free(st->phi[c]), free(st->qmap[c]), free(st->weight[c]), free(st->source[c]);
-        st->phi[c] = st->qmap[c] = st->weight[c] = st->source[c] = NULL;
+        free(st->seam[c]);
+        st->phi[c] = st->qmap[c] = st->weight[c] = st->source[c] = st->seam[c] = NULL;
     }
     free(st->sample), st->sample = NULL, st->sample_capacity = 0;
     free(st->snapshot), free(st->chunk_max), free(st->chunk_sum), free(st->chunk_finite);
@@ -98,7 +100,8 @@ static int cpu_set_medium(void *state, const dg_prepared *prep, dg_error *err) {
         st->phi[c] = calloc(prep->half_count[c] + 1, es);
         st->weight[c] = malloc(((size_t)prep->boundary_count[c] * 6 + 1) * es);
         st->source[c] = malloc(((size_t)prep->charge_count[c] + 1) * es);
-        if (!st->phi[c] || !st->weight[c] || !st->source[c]) goto out_of_memory;
+        st->seam[c] = malloc(((size_t)prep->seam_start[c][prep->seam_steps] * 3 + 1) * es);
+        if (!st->phi[c] || !st->weight[c] || !st->source[c] || !st->seam[c]) goto out_of_memory;
     }
     st->snapshot = malloc((prep->half_count[1] + 1) * es);
     st->chunk_max = malloc(chunks * sizeof(double));

@@ -10,6 +10,9 @@ static int SFX(set_omega)(cpu_state *st, double omega) {
             weight[i] = (REAL)(omega * p->boundary_weight[c][i]);
         for (int k = 0; k < p->charge_count[c]; ++k)
             source[k] = (REAL)(omega * p->charge_source[c][k]);
+        REAL *seam = st->seam[c];
+        for (long i = 0; i < 3L * p->seam_start[c][p->seam_steps]; ++i)
+            seam[i] = (REAL)(omega * p->seam_coef[c][i]);
     }
     return DG_OK;
 }
@@ -59,6 +62,22 @@ static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
                         ((float *)phi)[2 * h + c] = (float)half[h];
                 }
             }
+    /* periodic axes: the face points the wrap sets, as the half grids hold them */
+    const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    for (long k = 0; k < pairs; ++k) {
+        int axis, n;
+        long step;
+        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
+        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
+        const long w[2] = {w0, w0 + (long)(n - 1) * step};
+        for (int i = 0; i < 2; ++i) {
+            const REAL v = ((const REAL *)st->phi[w[i] & 1])[w[i] >> 1];
+            if (is_double)
+                ((double *)phi)[w[i]] = (double)v;
+            else
+                ((float *)phi)[w[i]] = (float)v;
+        }
+    }
 }
 
 /* Uniform stencil over the interior points of colour c (docs/SOLVER.md, "Data layout": the
@@ -140,6 +159,56 @@ static void SFX(corrections)(cpu_state *st, int c) {
         phi[charge_index[k]] += source[k];
 }
 
+/* Periodic axes (prepared.h): the face points of colour f take their images' values. */
+static void SFX(wrap)(cpu_state *st, int f) {
+    const dg_prepared *p = st->prep;
+    REAL *restrict face = st->phi[f];
+    const REAL *restrict image = st->phi[1 - f];
+    const long pairs = dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic);
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (pairs > DG_CPU_PARALLEL_MIN)
+    for (long k = 0; k < pairs; ++k) {
+        int axis, n;
+        long step;
+        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
+        if ((int)(w0 & 1) != f) continue;
+        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
+        face[w0 >> 1] = image[(w0 + (long)(n - 2) * step) >> 1];
+        face[(w0 + (long)(n - 1) * step) >> 1] = image[(w0 + step) >> 1];
+    }
+}
+
+/* Periodic axes, after the sweep and corrections of colour c: the seam steps, then the wrap of
+   the other colour's faces (prepared.h). */
+static void SFX(seams)(cpu_state *st, int c) {
+    const dg_prepared *p = st->prep;
+    REAL *restrict phi = st->phi[c];
+    REAL *restrict other = st->phi[1 - c];
+    const REAL *restrict coef = st->seam[c];
+    const int *index = p->seam_index[c];
+    const unsigned char *axes = p->seam_axes[c];
+    for (int k = 1; k <= p->seam_steps; ++k) {
+        const int first = p->seam_start[c][k - 1], end = p->seam_start[c][k];
+#pragma omp parallel for schedule(static) num_threads(st->threads) if (end - first > 4096)
+        for (int e = first; e < end; ++e) {
+            const long h = index[e], w = 2 * h + c;
+            REAL v = phi[h];
+            for (int a = 0; a < 3; ++a) {
+                if (!((axes[e] >> a) & 1u)) continue;
+                int n;
+                long step;
+                dg_axis_step(p->nx, p->ny, p->nz, a, &step, &n);
+                const long face = (w - step) >> 1;
+                const REAL image = phi[(w + (long)(n - 3) * step) >> 1];
+                const REAL delta = image - other[face];
+                other[face] = image;
+                v = v + coef[3 * e + a] * delta;
+            }
+            phi[h] = v;
+        }
+    }
+    SFX(wrap)(st, 1 - c);
+}
+
 static void SFX(take_snapshot)(cpu_state *st, int stride) {
     const REAL *restrict even = st->phi[1];
     REAL *restrict snap = st->snapshot;
@@ -189,6 +258,7 @@ static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_c
         for (int c = 0; c < 2; ++c) {
             SFX(sweep)(st, c);
             SFX(corrections)(st, c);
+            if (st->prep->periodic) SFX(seams)(st, c);
         }
     }
     if (measure) SFX(measure_change)(st, stride, change);
@@ -197,6 +267,7 @@ static void SFX(iterate)(cpu_state *st, int count, int measure, int stride, dg_c
 static void SFX(iterate_colour)(cpu_state *st, int c) {
     SFX(sweep)(st, c);
     SFX(corrections)(st, c);
+    if (st->prep->periodic) SFX(seams)(st, c);
 }
 
 /* Snapshot of, or change since the snapshot of, colour c at first + j*stride (j < count). */

@@ -116,6 +116,58 @@ int main(void) {
                       NULL) == EXIT_OK);
     CHECK(p->result && p->result->grid.center[0] == 0.0);
     pipeline_free(p);
+
+    /* Periodic along z (pbz): the solve converges by the SOR (multigrid keeps faces fixed), in
+       double (mixed keeps them fixed too), and the potential's z faces repeat the interior
+       planes they stand for; the log names the periodic axes. */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(0,0,0)", "--set", "pbz=true, maxc=1e-7", "--log", "pz.log",
+                      "--quiet", NULL) == EXIT_OK);
+    CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
+    CHECK(p->settings.precision == DG_PRECISION_DOUBLE);
+    if (p->result) {
+        const phi_map *m = &p->result->phi;
+        const int n = m->n;
+        double worst = 0.0;
+        for (int y = 1; y < n - 1; ++y)
+            for (int x = 1; x < n - 1; ++x) {
+                const size_t row = (size_t)x + (size_t)n * y, plane = (size_t)n * n;
+                worst = fmax(worst, fabs(phi_get(m, row) - phi_get(m, row + (n - 2) * plane)));
+                worst =
+                    fmax(worst, fabs(phi_get(m, row + (n - 1) * plane) - phi_get(m, row + plane)));
+            }
+        CHECK(worst == 0.0, "z faces differ from their images by %g", worst);
+    }
+    char *log = read_file("pz.log");
+    CHECK(log && strstr(log, "periodic axes        : z") && strstr(log, "sor: solver AUTO"));
+    CHECK(log && !strstr(log, "does not repeat"));
+    free(log);
+    pipeline_free(p);
+    /* A net charge periodic in x, y and z without salt has no potential: refused before the
+       solve; with salt it converges. */
+    CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
+                      "--quiet", NULL) == EXIT_BAD_INPUT);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
+                      "--salt", "0.1", "--set", "maxc=1e-6", "--quiet", NULL) == EXIT_OK);
+    CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
+    pipeline_free(p);
+    /* A molecule that crosses the z faces: the medium does not repeat there, and the log says
+       so (with the period); along x it stays clear of the faces and nothing is said. */
+    write_text("big.pqr",
+               "ATOM      1  A   ION     1       0.000   0.000   0.000  1.0000 1.5000\n"
+               "ATOM      2  B   BIG     2       0.000   0.000   7.000  0.0000 4.0000\n");
+    for (int axis = 0; axis < 2; ++axis) {
+        CHECK(run_program(p, 0, "--pqr", "big.pqr", "--gsize", "33", "--scale", "2", "--set",
+                          "acenter(0,0,0)", "--periodic", axis ? "x" : "z", "--log", "big.log",
+                          "--quiet", NULL) == EXIT_OK);
+        log = read_file("big.log");
+        CHECK(log &&
+              (strstr(log, "periodic along z: the medium does not repeat") != NULL) == (axis == 0));
+        CHECK(log && (strstr(log, "31 spacings = 15.5000 A") != NULL) == (axis == 0));
+        free(log);
+        pipeline_free(p);
+    }
     free(p);
     CHECK_DONE();
 }

@@ -283,9 +283,31 @@ static void test_run_checks(void) {
     CHECK_OK(load(ARGC(g), g, &s, &notes, &err), err);
     CHECK(notes_contain(&notes, "no effect without salt"));
     CHECK(notes_contain(&notes, "bndcon is not 3"));
-    char *h[] = {"delphi-gpu", "--pqr", "one.pqr", "--set", "pbx=true"};
-    CHECK(load(ARGC(h), h, &s, &notes, &err) == IO_ERR_UNSUPPORTED);
-    CHECK_CONTAINS(err.message, "--set");
+    /* periodic axes: pbx/pby/pbz and --periodic; Newton's method gives way to DelPhi's scheme
+       unless asked for; multigrid, mixed precision and Newton asked for are refused */
+    char *h[] = {"delphi-gpu", "--pqr", "one.pqr", "--set", "pbx=true, pbz=true",
+                 "--salt",     "0.1",   "--nonit", "30"};
+    CHECK_OK(load(ARGC(h), h, &s, &notes, &err), err);
+    CHECK(s.periodic == (DG_PERIODIC_X | DG_PERIODIC_Z));
+    CHECK(s.nonlinear_method == NONLINEAR_DELPHI && notes_contain(&notes, "DelPhi's scheme"));
+    char *h2[] = {"delphi-gpu", "--pqr", "one.pqr", "--periodic", "yZ", "--set", "pbx=true"};
+    CHECK_OK(load(ARGC(h2), h2, &s, &notes, &err), err);
+    CHECK(s.periodic == (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z));
+    char *h3[] = {"delphi-gpu", "--pqr", "one.pqr", "--set", "pbz=true", "--periodic", "none"};
+    CHECK_OK(load(ARGC(h3), h3, &s, &notes, &err), err);
+    CHECK(s.periodic == 0);
+    const char *bad[][3] = {{"--periodic", "xw", "not 'none'"},
+                            {"--periodic", "zz", "not 'none'"},
+                            {"--solver", "mg", "multigrid"},
+                            {"--precision", "mixed", "mixed precision"},
+                            {"--nonlinear", "newton", "Newton"}};
+    for (int i = 0; i < 5; ++i) {
+        char *argv_bad[] = {"delphi-gpu",     "--pqr", "one.pqr", "--set", "pbz=true",
+                            "--salt",         "0.1",   "--nonit", "30",    (char *)bad[i][0],
+                            (char *)bad[i][1]};
+        CHECK(load(ARGC(argv_bad), argv_bad, &s, &notes, &err) != IO_OK);
+        CHECK_CONTAINS(err.message, bad[i][2]);
+    }
 }
 
 int main(void) {

@@ -271,7 +271,6 @@ static void test_errors(void) {
         {"center(file=\"x.pdb\",1)", IO_ERR_INPUT, "the file alone"},
         {"center(unit=15)", IO_ERR_UNSUPPORTED, "unit="},
         {"frobnicate(1)", IO_ERR_INPUT, "unknown function"},
-        {"pbx=true", IO_ERR_UNSUPPORTED, "periodic"},
         {"pbz=maybe", IO_ERR_INPUT, "true or false"},
         {"bndcon=5", IO_ERR_UNSUPPORTED, "voltage"},
         {"bndcon=9", IO_ERR_INPUT, "out of range"},

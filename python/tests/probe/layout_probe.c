@@ -63,6 +63,7 @@ static const layout_entry entries[] = {
     FIELD(dg_options, nonlinear_method),
     FIELD(dg_options, nonlinear_term),
     FIELD(dg_options, mpi_comm),
+    FIELD(dg_options, periodic),
     FIELD(dg_salt, concentration),
     FIELD(dg_salt, cation_valence),
     FIELD(dg_salt, anion_valence),

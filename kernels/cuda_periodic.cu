@@ -1,0 +1,169 @@
+/* Periodic axes on the CUDA backend (prepared.h): after each colour's sweep and corrections the
+ * seam steps and the wrap of the other colour's faces, the CPU backend's arithmetic in the same
+ * order, and the wrapped face values for store_phi. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.cuh"
+
+#define WRAP_THREADS 256
+
+void dg_cuda_wrap_setup(dg_cuda_state *st, const dg_prepared *p) {
+    st->periodic = p->periodic;
+    st->wrap_pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    st->wrap_blocks = (int)((st->wrap_pairs + WRAP_THREADS - 1) / WRAP_THREADS);
+    st->seam_steps = p->periodic ? p->seam_steps : 0;
+    memcpy(st->seam_start, p->seam_start, sizeof st->seam_start);
+}
+
+int dg_cuda_wrap_alloc(dg_cuda_state *st, const dg_prepared *p, dg_error *err) {
+    if (st->wrap_pairs == 0) return DG_OK;
+    const size_t bytes = 2 * (size_t)st->wrap_pairs * sizeof(double);
+    DG_CUDA_TRY(cudaMalloc((void **)&st->wrap_values, bytes), "cudaMalloc (periodic faces)");
+    st->wrap_host = static_cast<double *>(malloc(bytes));
+    if (!st->wrap_host)
+        return dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of host memory (periodic faces)");
+    for (int c = 0; c < 2; ++c) {
+        const size_t n = (size_t)st->seam_start[c][st->seam_steps];
+        DG_CUDA_TRY(cudaMalloc((void **)&st->seam_index[c], (n + 1) * sizeof(int)),
+                    "cudaMalloc (seam list)");
+        DG_CUDA_TRY(cudaMalloc((void **)&st->seam_axes[c], n + 1), "cudaMalloc (seam list)");
+        DG_CUDA_TRY(cudaMalloc((void **)&st->seam_coef_raw[c], (3 * n + 1) * sizeof(double)),
+                    "cudaMalloc (seam coefficients)");
+        DG_CUDA_TRY(cudaMalloc(&st->seam_coef[c], (3 * n + 1) * st->es),
+                    "cudaMalloc (seam coefficients)");
+        int status = dg_cuda_upload(st, st->seam_index[c], p->seam_index[c], n * sizeof(int), err);
+        if (status == DG_OK) status = dg_cuda_upload(st, st->seam_axes[c], p->seam_axes[c], n, err);
+        if (status == DG_OK)
+            status = dg_cuda_upload(st, st->seam_coef_raw[c], p->seam_coef[c],
+                                    3 * n * sizeof(double), err);
+        if (status != DG_OK) return status;
+    }
+    return DG_OK;
+}
+
+void dg_cuda_wrap_free(dg_cuda_state *st) {
+    cudaFree(st->wrap_values), free(st->wrap_host);
+    st->wrap_values = NULL, st->wrap_host = NULL;
+    for (int c = 0; c < 2; ++c) {
+        cudaFree(st->seam_index[c]), cudaFree(st->seam_axes[c]);
+        cudaFree(st->seam_coef_raw[c]), cudaFree(st->seam_coef[c]);
+        st->seam_index[c] = NULL, st->seam_axes[c] = NULL;
+        st->seam_coef_raw[c] = NULL, st->seam_coef[c] = NULL;
+    }
+    st->periodic = 0, st->wrap_pairs = 0, st->wrap_blocks = 0, st->seam_steps = 0;
+}
+
+/* Step entries [first, end) of colour c: each seam point takes, axis by axis, its face
+   neighbour's image value into that face and the change times its coefficient into itself. */
+template <typename T>
+__global__ void dg_seam_kernel(T *phi, T *other, const int *index, const unsigned char *axes,
+                               const T *coef, int first, int end, int colour, int nx, int ny,
+                               int nz) {
+    const int e = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= end) return;
+    const long h = index[e], w = 2 * h + colour;
+    T v = phi[h];
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(nx, ny, nz, a, &step, &n);
+        const long face = (w - step) >> 1;
+        const T image = phi[(w + (long)(n - 3) * step) >> 1];
+        const T delta = image - other[face];
+        other[face] = image;
+        v = v + coef[3 * e + a] * delta;
+    }
+    phi[h] = v;
+}
+
+/* The face points of colour f take their images' values. */
+template <typename T>
+__global__ void dg_wrap_kernel(T *face, const T *image, int nx, int ny, int nz, int periodic,
+                               long pairs, int f) {
+    const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (k >= pairs) return;
+    int axis, n;
+    long step;
+    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
+    if ((int)(w0 & 1) != f) return;
+    dg_axis_step(nx, ny, nz, axis, &step, &n);
+    face[w0 >> 1] = image[(w0 + (long)(n - 2) * step) >> 1];
+    face[(w0 + (long)(n - 1) * step) >> 1] = image[(w0 + step) >> 1];
+}
+
+template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
+    T *phi = static_cast<T *>(st->phi[c]), *other = static_cast<T *>(st->phi[1 - c]);
+    for (int k = 1; k <= st->seam_steps; ++k) {
+        const int first = st->seam_start[c][k - 1], end = st->seam_start[c][k];
+        if (end > first)
+            dg_seam_kernel<T>
+                <<<(end - first + WRAP_THREADS - 1) / WRAP_THREADS, WRAP_THREADS, 0, st->stream>>>(
+                    phi, other, st->seam_index[c], st->seam_axes[c],
+                    static_cast<const T *>(st->seam_coef[c]), first, end, c, st->nx, st->ny,
+                    st->nz);
+    }
+    dg_wrap_kernel<T><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+        other, phi, st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs, 1 - c);
+}
+
+int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err) {
+    if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
+    if (st->mixed) return dg_error_set(err, DG_ERR_INTERNAL, "periodic axes with mixed precision");
+    if (st->is_float)
+        periodic_launch<float>(st, colour);
+    else
+        periodic_launch<double>(st, colour);
+    DG_CUDA_LAUNCHED("periodic seam and wrap kernels");
+    return DG_OK;
+}
+
+/* out[2k], out[2k + 1]: the values of pair k's points on faces 0 and n-1, in double. */
+template <typename T>
+__global__ void dg_wrap_gather_kernel(const T *half0, const T *half1, int nx, int ny, int nz,
+                                      int periodic, long pairs, double *out) {
+    const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (k >= pairs) return;
+    int axis, n;
+    long step;
+    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
+    dg_axis_step(nx, ny, nz, axis, &step, &n);
+    const long w1 = w0 + (long)(n - 1) * step;
+    const T *half = (w0 & 1) ? half1 : half0; /* the pair's points share a colour */
+    out[2 * k] = (double)half[w0 >> 1];
+    out[2 * k + 1] = (double)half[w1 >> 1];
+}
+
+int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_error *err) {
+    if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
+    if (st->is_float)
+        dg_wrap_gather_kernel<float><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+            static_cast<const float *>(st->phi[0]), static_cast<const float *>(st->phi[1]), st->nx,
+            st->ny, st->nz, st->periodic, st->wrap_pairs, st->wrap_values);
+    else
+        dg_wrap_gather_kernel<double><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+            static_cast<const double *>(st->phi[0]), static_cast<const double *>(st->phi[1]),
+            st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs, st->wrap_values);
+    DG_CUDA_LAUNCHED("periodic face gather kernel");
+    DG_CUDA_TRY(cudaMemcpyAsync(st->wrap_host, st->wrap_values,
+                                2 * (size_t)st->wrap_pairs * sizeof(double), cudaMemcpyDeviceToHost,
+                                st->stream),
+                "cudaMemcpyAsync (periodic faces to the host)");
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "store_phi (periodic faces)");
+    for (long k = 0; k < st->wrap_pairs; ++k) {
+        int axis, n;
+        long step;
+        const long w0 = dg_wrap_pair(st->nx, st->ny, st->nz, st->periodic, k, &axis);
+        dg_axis_step(st->nx, st->ny, st->nz, axis, &step, &n);
+        const long w1 = w0 + (long)(n - 1) * step;
+        if (is_double) {
+            static_cast<double *>(phi)[w0] = st->wrap_host[2 * k];
+            static_cast<double *>(phi)[w1] = st->wrap_host[2 * k + 1];
+        } else {
+            static_cast<float *>(phi)[w0] = (float)st->wrap_host[2 * k];
+            static_cast<float *>(phi)[w1] = (float)st->wrap_host[2 * k + 1];
+        }
+    }
+    return DG_OK;
+}

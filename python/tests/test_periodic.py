@@ -1,0 +1,52 @@
+"""Periodic axes (periodic='z', DelPhi's pbz=True): an ion in a box periodic along z stands for a
+row of ions one period apart, so moving it along z by whole grid spacings (the grid held in place,
+the other faces at zero) moves its potential with it; the faces along z repeat the interior; bad
+choices are refused by name."""
+import numpy as np
+import pytest
+
+import delphi_gpu as dg
+
+OPTIONS = dict(scale=2.0, gsize=41, indi=2, exdi=80, salt=0.1, bndcon=1, maxc=1e-8,
+               energies="g", acenter=(0.0, 0.0, 0.0))
+
+
+def run(z, backend, **extra):
+    pos, q, r = np.array([[0.3, -0.2, z]]), np.array([1.0]), np.array([2.0])
+    with dg.Calculation(pos, q, r, backend=backend, **dict(OPTIONS, **extra)) as calc:
+        res = calc.run()
+        assert res.converged, res.outcome
+        return res, calc.potential(), calc.potentials_at(pos)[0]
+
+
+def test_periodic_row_of_ions(backend):
+    # one period is n - 2 = 39 spacings; move the ion by 7 of them (3.5 A)
+    a, phi_a, at_a = run(-4.0, backend, periodic="z")
+    b, phi_b, at_b = run(-0.5, backend, periodic="z")
+    assert b.energies["grid"] == pytest.approx(a.energies["grid"], rel=1e-8)
+    assert at_b == pytest.approx(at_a, rel=1e-8)
+    interior = np.arange(1, 40)
+    np.testing.assert_allclose(phi_b[:, :, interior], np.roll(phi_a[:, :, interior], 7, axis=2),
+                               rtol=0, atol=1e-7 * np.abs(phi_a).max())
+    # the faces along z repeat their images (away from the x and y faces)
+    np.testing.assert_array_equal(phi_a[1:-1, 1:-1, 0], phi_a[1:-1, 1:-1, 39])
+    np.testing.assert_array_equal(phi_a[1:-1, 1:-1, 40], phi_a[1:-1, 1:-1, 1])
+    # with fixed faces the same move changes the energy (the check above can fail)
+    c, _, _ = run(-4.0, backend)
+    d, _, _ = run(-0.5, backend)
+    assert abs(d.energies["grid"] - c.energies["grid"]) > 1e-4 * abs(c.energies["grid"])
+    # DelPhi's statement names give the same run
+    e, phi_e, _ = run(-4.0, backend, pbz=True)
+    np.testing.assert_array_equal(phi_e, phi_a)
+
+
+def test_periodic_refusals(backend):
+    pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
+    with pytest.raises(ValueError, match="periodic"):
+        dg.Calculation(pos, q, r, backend=backend, periodic="w")
+    with pytest.raises(ValueError, match="periodic"):
+        dg.Calculation(pos, q, r, backend=backend, periodic="zz")
+    with pytest.raises(dg.DelphiGpuError, match="periodic"):
+        dg.Calculation(pos, q, r, backend=backend, periodic="x", solver="multigrid")
+    with pytest.raises(dg.DelphiGpuError, match="periodic"):
+        dg.Calculation(pos, q, r, backend=backend, periodic="x", precision="mixed")
