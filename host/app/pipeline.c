@@ -99,17 +99,18 @@ static int read_inputs(pipeline *p) {
         p->has_sites = st == IO_OK;
     }
     if (st == IO_OK) report_molecule(&p->log, &p->mol, p->has_sites ? &p->sites : NULL);
-    if (st == IO_OK && s->periodic == (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z) &&
-        !(s->salt > 0.0) && !(s->salt2 > 0.0)) {
+    /* the solvation run's reference has no salt */
+    const int saltless = (!(s->salt > 0.0) && !(s->salt2 > 0.0)) || s->solvation_two_run;
+    if (st == IO_OK && s->periodic == (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z) && saltless) {
         double net = 0.0;
         for (size_t i = 0; i < p->mol.count; ++i)
             net += p->mol.atoms[i].charge;
         if (fabs(net) > 1e-6) {
             log_error(&p->log,
-                      "a net charge (%.4f e) in a box periodic along x, y and z without salt "
+                      "a net charge (%.4f e) in a box periodic along x, y and z without salt%s "
                       "has no potential (every period adds the same charge, and the potential "
                       "grows without bound); add salt or leave an axis non-periodic",
-                      net);
+                      net, s->solvation_two_run ? " (the solvation run's reference)" : "");
             return EXIT_BAD_INPUT;
         }
     }

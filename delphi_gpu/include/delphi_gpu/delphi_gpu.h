@@ -145,7 +145,9 @@ DG_API int dg_estimate_iterations(double spectral_radius);
 
 /** Solve.  phi is the full grid (nx*ny*nz, x fastest): on entry the six faces hold the
  *  boundary values and the interior the initial guess (DelPhi uses 0); on return the interior
- *  holds the potential, the faces are unchanged.  result may be NULL.  A solve that does not
+ *  holds the potential, the faces are unchanged (with options.periodic, the points of the
+ *  periodic faces whose other coordinates are interior hold their images' values; on entry
+ *  they serve as a first guess).  result may be NULL.  A solve that does not
  *  converge or diverges returns DG_OK with result->outcome saying so. */
 DG_API int dg_solve_f(dg_solver solver, float *phi, dg_result *result);
 DG_API int dg_solve_d(dg_solver solver, double *phi, dg_result *result);

@@ -152,6 +152,9 @@ int main(void) {
                       "--salt", "0.1", "--set", "maxc=1e-6", "--quiet", NULL) == EXIT_OK);
     CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
     pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
+                      "--salt", "0.1", "--solvation-two-run", "--quiet", NULL) == EXIT_BAD_INPUT);
+    pipeline_free(p);
     /* A molecule that crosses the z faces: the medium does not repeat there, and the log says
        so (with the period); along x it stays clear of the faces and nothing is said. */
     write_text("big.pqr",
