@@ -142,6 +142,10 @@ static void report_medium(io_log *log, const run_settings *s, const calc_result 
         log_info(log, "probe shell midpoints: %zu, of which %zu re-entrant (inside the SES)",
                  m->shell_points, m->reentrant_points);
     if (m->ion_accessible) log_info(log, "ion-accessible points: %zu", m->ion_accessible_points);
+    if (s->periodic)
+        log_info(log, "periodic images      : %ld atoms' copies one period over shape the surface "
+                      "at the periodic faces (period %d spacings = %.4f A)",
+                 r->periodic_images, r->grid.n - 2, (r->grid.n - 2) / r->grid.scale);
     for (int a = 0; a < 3; ++a)
         if (r->periodic_mismatch[a])
             log_warning(log,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "boundary.h"
+#include "periodic_images.h"
 #include "pb_solve.h"
 #include "physics_constants.h"
 #include "solver_internal.h"
@@ -101,9 +102,26 @@ static int stage_surface(dg_calc c) {
     calc_result *r = &c->r;
     char msg[1024];
     surface_model_free(&c->surface);
+    /* Periodic axes: the molecule's images within reach of the grid shape the surface and the
+       ion map next to the periodic faces (the probe's reach for the re-entrant surface, the ion
+       radius for the ion map, two spacings more); surface atoms keep the index of the atom they
+       stand for. */
+    calc_molecule shaped = c->mol;
+    long *image_of = NULL;
+    if (r->grid.periodic) {
+        const double reach = fmax(2.0 * s->probe_radius, s->ion_radius) + 2.0 / r->grid.scale;
+        if (periodic_images(&c->mol, &r->grid, reach, &shaped, &image_of) != 0)
+            return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "surface", "out of memory");
+    }
     /* The arc dots on the solver's device (CUDA), else on host threads. */
-    const int st = surface_model_build_on(&c->surface, &c->mol, s->surface, s->probe_radius,
+    const int st = surface_model_build_on(&c->surface, &shaped, s->surface, s->probe_radius,
                                           SURFACE_CIRCLE_DOTS, c->solver, msg, sizeof msg);
+    if (image_of) {
+        for (int k = 0; st == DG_OK && k < c->surface.count; ++k)
+            c->surface.atom_index[k] = (int)image_of[c->surface.atom_index[k]];
+        r->periodic_images = (long)(shaped.count - c->mol.count);
+        free(shaped.atoms), free(image_of);
+    }
     if (st != DG_OK) return fail(r, stage_failure(st), st, "surface", msg);
     r->surface_atoms = c->surface.count, r->arc_dots = c->surface.dot_count;
     return CALC_OK;
@@ -132,6 +150,19 @@ static int stage_charges(dg_calc c, pb_medium *pm) {
     const int focusing = s->boundary == DG_BOUNDARY_FOCUSING;
     if (charges_spread(&c->mol, &r->grid, focusing, &r->charges, msg, sizeof msg) != 0) {
         r->bad_atom = r->charges.failed_atom;
+        return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
+    }
+    long first = -1, second = -1;
+    const int repeat = charges_periodic_repeat(&c->mol, &r->grid, &first, &second);
+    if (repeat < 0)
+        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "charges", "out of memory");
+    if (repeat == 0) {
+        r->bad_atom = second;
+        snprintf(msg, sizeof msg,
+                 "atoms %ld and %ld are one atom a whole number of periods apart along the "
+                 "periodic axes (period %d spacings = %.4f A): its charge would count twice; "
+                 "give one period of the molecule (the periodic images are implied)",
+                 first + 1, second + 1, r->grid.n - 2, (r->grid.n - 2) / r->grid.scale);
         return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
     }
     if (r->charges.atoms_outside)

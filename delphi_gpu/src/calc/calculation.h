@@ -69,6 +69,7 @@ struct calc_result {
 
     /* Surface and medium (kept while the positions stay). */
     int surface_atoms, arc_dots;
+    long periodic_images; /* of those surface atoms, images of the molecule's (periodic axes) */
     medium_maps medium;
     long periodic_mismatch[3], periodic_compared[3]; /* medium_periodic_mismatch per axis */
     long *boundary; /* dielectric-boundary points, 0-based full indices */

@@ -27,8 +27,16 @@ void charge_list_free(charge_list *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* Corner k of the cell at base: its point, taken along periodic axes to the interior point it
+   stands for (grid_wrap_index). */
+static void share_point(const grid_spec *g, const int base[3], int k, int p[3]) {
+    for (int a = 0; a < 3; ++a)
+        p[a] = grid_wrap_index(g, a, base[a] + ((k >> a) & 1));
+}
+
 /* The 8 shares of atom a: base corner, weights, and which corners are interior points (bit k
-   of the result set for corner k when its weight is non-zero and the point is not on a face). */
+   of the result set for corner k when its weight is non-zero and the point is not on a face;
+   along a periodic axis every point is, once taken to its image). */
 static int atom_shares(const calc_atom *a, const grid_spec *g, double gc[3], int base[3],
                        double w[8]) {
     gc[0] = grid_coordinate(g, 0, a->x), gc[1] = grid_coordinate(g, 1, a->y);
@@ -37,7 +45,8 @@ static int atom_shares(const calc_atom *a, const grid_spec *g, double gc[3], int
     const int n = g->n;
     int interior = 0;
     for (int k = 0; k < 8; ++k) {
-        const int p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1), base[2] + ((k >> 2) & 1)};
+        int p[3];
+        share_point(g, base, k, p);
         if (w[k] != 0.0 && p[0] > 0 && p[1] > 0 && p[2] > 0 && p[0] < n - 1 && p[1] < n - 1 &&
             p[2] < n - 1)
             interior |= 1 << k;
@@ -149,9 +158,9 @@ static int spread_threads(const calc_molecule *mol, const grid_spec *g, long cha
             atom_shares(a, g, gc, base, w);
             for (int k = 0; k < 8; ++k) {
                 if (w[k] == 0.0) continue;
-                const long p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1),
-                                   base[2] + ((k >> 2) & 1)};
-                out->index[e] = p[0] + n * (p[1] + n * p[2]);
+                int p[3];
+                share_point(g, base, k, p);
+                out->index[e] = p[0] + n * (p[1] + n * (long)p[2]);
                 out->value[e++] = w[k] * a->charge;
             }
         }
@@ -201,8 +210,8 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
                 out->charge_outside += w[k] * a->charge;
                 continue;
             }
-            const int p[3] = {base[0] + (k & 1), base[1] + ((k >> 1) & 1),
-                              base[2] + ((k >> 2) & 1)};
+            int p[3];
+            share_point(g, base, k, p);
             out->index[out->count] = p[0] + (long)n * (p[1] + (long)n * p[2]);
             out->value[out->count] = w[k] * a->charge;
             out->net_charge += w[k] * a->charge;
@@ -210,5 +219,53 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
         }
         out->atoms_outside += dropped;
     }
+    return 0;
+}
+
+typedef struct periodic_key {
+    long long cell[3]; /* wrapped grid coordinates in units of 10^-3 spacings */
+    long atom;
+} periodic_key;
+
+static int compare_keys(const void *a, const void *b) {
+    const periodic_key *x = a, *y = b;
+    for (int k = 0; k < 3; ++k)
+        if (x->cell[k] != y->cell[k]) return x->cell[k] < y->cell[k] ? -1 : 1;
+    return x->atom < y->atom ? -1 : x->atom > y->atom;
+}
+
+int charges_periodic_repeat(const calc_molecule *mol, const grid_spec *g, long *first,
+                            long *second) {
+    if (!g->periodic) return 1;
+    periodic_key *keys = malloc((mol->count + 1) * sizeof *keys);
+    if (!keys) return -1;
+    const double period = g->n - 2;
+    long count = 0;
+    for (size_t i = 0; i < mol->count; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        if (a->charge == 0.0 || !isfinite(a->charge)) continue;
+        const double x[3] = {a->x, a->y, a->z};
+        for (int k = 0; k < 3; ++k) {
+            double gc = grid_coordinate(g, k, x[k]);
+            if (g->periodic & (1 << k)) gc -= period * floor((gc - 1.0) / period);
+            keys[count].cell[k] = llround(gc * 1000.0);
+        }
+        keys[count++].atom = (long)i;
+    }
+    qsort(keys, (size_t)count, sizeof *keys, compare_keys);
+    long best_first = -1, best_second = -1;
+    for (long k = 1; k < count; ++k) {
+        const periodic_key *p = &keys[k - 1], *q = &keys[k];
+        if (p->cell[0] != q->cell[0] || p->cell[1] != q->cell[1] || p->cell[2] != q->cell[2])
+            continue;
+        /* the same atom one period over, not two atoms at one place (those are the molecule's) */
+        const calc_atom *a = &mol->atoms[p->atom], *b = &mol->atoms[q->atom];
+        const double d[3] = {a->x - b->x, a->y - b->y, a->z - b->z};
+        if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < 0.25 / (g->scale * g->scale)) continue;
+        if (best_first < 0 || p->atom < best_first) best_first = p->atom, best_second = q->atom;
+    }
+    free(keys);
+    if (best_first < 0) return 1;
+    *first = best_first, *second = best_second;
     return 0;
 }

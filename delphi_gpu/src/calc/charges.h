@@ -32,6 +32,13 @@ int charges_spread(const calc_molecule *mol, const grid_spec *g, int allow_outsi
 long charges_check_interior(const calc_molecule *mol, const grid_spec *g, char *msg,
                             size_t msg_size);
 
+/* Periodic axes (g->periodic): the first pair of charged atoms that are one atom a whole number
+ * of periods apart (the same grid coordinates, within 10^-3 spacings, once taken into one period
+ * along the periodic axes), whose charge would then be counted twice; 0 with *first, *second
+ * (0-based, first < second) set, 1 when there is none, -1 when out of memory. */
+int charges_periodic_repeat(const calc_molecule *mol, const grid_spec *g, long *first,
+                            long *second);
+
 void charge_list_free(charge_list *c);
 
 /* The 8 trilinear shares of a point at 0-based grid coordinates gc: base corner and weights

@@ -61,6 +61,7 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
                 size_t msg_size) {
     const int scale_given = s->scale > 0.0, perfil_given = s->perfil > 0.0;
     memset(g, 0, sizeof *g);
+    g->periodic = s->solver.periodic;
     if (bounding_box(mol, g->box_min, g->box_max) != 0) {
         snprintf(msg, msg_size, "the molecule has no atoms");
         return -1;

@@ -19,6 +19,8 @@ typedef struct grid_spec {
     double perfil;                 /* % of the box side filled by the molecule's largest extent */
     double box_min[3], box_max[3]; /* atom bounding box, radii included */
     double largest_extent;         /* max side of that box */
+    int periodic;   /* periodic axes (dg_periodic_axis bits, the solver's): along them the points
+                       1 .. n-2 repeat with period n-2 spacings (docs/PERIODIC.md) */
     char note[256]; /* how the size was chosen (e.g. "gsize 64 made odd: 65"), "" if nothing */
 } grid_spec;
 
@@ -39,6 +41,14 @@ static inline size_t grid_points(const grid_spec *g) {
  * (x - centre) * scale + (n - 1) / 2  (DelPhi's 1-based rule minus one). */
 static inline double grid_coordinate(const grid_spec *g, int axis, double x) {
     return (x - g->center[axis]) * g->scale + 0.5 * (g->n - 1);
+}
+
+/* The interior point of a 0-based grid index p along a periodic axis (p itself along another):
+ * 1 + (p - 1) mod (n - 2), so face point 0 becomes n - 2 and n - 1 becomes 1. */
+static inline int grid_wrap_index(const grid_spec *g, int axis, int p) {
+    if (!(g->periodic & (1 << axis))) return p;
+    const int period = g->n - 2;
+    return 1 + ((p - 1) % period + period) % period;
 }
 
 /* Position in Angstrom of 0-based grid coordinate i along an axis. */

@@ -1,10 +1,88 @@
-/* Trilinear charge assignment: weights, sums, first moments, refusals at the faces. */
+/* Trilinear charge assignment: weights, sums, first moments, refusals at the faces; along
+ * periodic axes the shares taken to the interior points the faces stand for, one period's
+ * repeat of a charged atom found; the periodic images of the surface's atoms. */
 #include <omp.h>
 #include <string.h>
 
 #include "charges.h"
 #include "check.h"
+#include "medium.h"
+#include "periodic_images.h"
 #include "test_support.h"
+
+/* Periodic z on a 21^3 grid (period 19 spacings): an atom whose cell touches both z faces'
+   neighbourhoods spreads onto the interior points they stand for, the total kept; with z fixed
+   it is refused; x stays fixed (its faces still refuse). */
+static void periodic_shares(void) {
+    grid_spec g = {0};
+    g.n = 21, g.scale = 2.0, g.periodic = 4;
+    /* grid z coordinate 19.25: corners at z = 19 and 20; 20 is face n-1 = the image of 1 */
+    const double xyz[3] = {0.3, -0.7, (19.25 - 10.0) / 2.0}, q = 0.8, r = 1.0;
+    calc_molecule mol = test_molecule(1, xyz, &q, &r);
+    charge_list c;
+    char msg[512];
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) == 0, "%s", msg);
+    double at_1 = 0.0, at_19 = 0.0, total = 0.0;
+    for (long e = 0; e < c.count; ++e) {
+        const long z = c.index[e] / (21L * 21L);
+        CHECK(z >= 1 && z <= 19, "share on plane %ld", z);
+        at_1 += z == 1 ? c.value[e] : 0.0, at_19 += z == 19 ? c.value[e] : 0.0;
+        total += c.value[e];
+    }
+    CHECK_NEAR(total, q, 1e-15);
+    CHECK_NEAR(at_19, 0.75 * q, 1e-15);
+    CHECK_NEAR(at_1, 0.25 * q, 1e-15);
+    charge_list_free(&c);
+    g.periodic = 0;
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) != 0 && strstr(msg, "face"));
+    charge_list_free(&c);
+    g.periodic = 4;
+    mol.atoms[0].x = (19.5 - 10.0) / 2.0; /* on the x faces' cells: refused along a fixed axis */
+    CHECK(charges_spread(&mol, &g, 0, &c, msg, sizeof msg) != 0 && strstr(msg, "face"));
+    charge_list_free(&c);
+    test_molecule_free(&mol);
+
+    /* The same charged atom one period (9.5 A) over is found, naming both; two atoms at one
+       place are not (the molecule's own business), nor one period over along a fixed axis. */
+    const double two[9] = {0.3, 0.2, 1.0, 0.3, 0.2, 1.0 - 9.5, 1.4, -2.0, 0.5};
+    const double q3[3] = {0.5, 0.5, -1.0}, r3[3] = {1.0, 1.0, 1.0};
+    mol = test_molecule(3, two, q3, r3);
+    long first = -1, second = -1;
+    CHECK(charges_periodic_repeat(&mol, &g, &first, &second) == 0 && first == 0 && second == 1);
+    mol.atoms[1].z = 1.0;
+    CHECK(charges_periodic_repeat(&mol, &g, &first, &second) == 1);
+    mol.atoms[1].x = 0.3 + 9.5, mol.atoms[1].z = 1.0;
+    CHECK(charges_periodic_repeat(&mol, &g, &first, &second) == 1);
+
+    /* Images: the atom near the z faces gets one copy per side it reaches, charge 0, standing
+       for its atom; the one in the middle none; x does not repeat. */
+    mol.atoms[1].x = 0.3, mol.atoms[1].z = 4.0; /* 1 A from the z = 5 A face */
+    calc_molecule ext;
+    long *of = NULL;
+    CHECK(periodic_images(&mol, &g, 1.0, &ext, &of) == 0);
+    CHECK(ext.count == 4 && of[3] == 1 && ext.atoms[3].charge == 0.0, "%zu atoms", ext.count);
+    CHECK_NEAR(ext.atoms[3].z, 4.0 - 9.5, 1e-12);
+    CHECK(ext.atoms[3].x == mol.atoms[1].x && ext.atoms[3].radius == mol.atoms[1].radius);
+    free(ext.atoms), free(of);
+    g.periodic = 1 | 4; /* x too: atom 2 sits 1 A from neither x face (x = 0.3) */
+    CHECK(periodic_images(&mol, &g, 1.0, &ext, &of) == 0 && ext.count == 4);
+    free(ext.atoms), free(of);
+    test_molecule_free(&mol);
+
+    /* The maps' comparison across periodic faces: equal maps, then one differing value. */
+    medium_maps m = {0};
+    m.n = 7;
+    for (int a = 0; a < 3; ++a)
+        m.face[a] = calloc(343, 1);
+    long mismatch[3], compared[3];
+    medium_periodic_mismatch(&m, 4, mismatch, compared);
+    CHECK(mismatch[2] == 0 && compared[2] == 25 * 5 && mismatch[0] == 0 && compared[0] == 0);
+    m.face[0][2 + 7 * (3 + 7 * 0)] = 1; /* plane z = 0 differs from plane z = 5 there */
+    medium_periodic_mismatch(&m, 4, mismatch, compared);
+    CHECK(mismatch[2] == 1);
+    for (int a = 0; a < 3; ++a)
+        free(m.face[a]);
+}
 
 int main(void) {
     /* Weights sum to 1 and reproduce the position (first moment) for arbitrary points. */
@@ -137,5 +215,6 @@ int main(void) {
           strstr(msg, "atom 3001 has a non-finite charge"));
     test_molecule_free(&big);
     free(many_xyz), free(many_q), free(many_r);
+    periodic_shares();
     CHECK_DONE();
 }

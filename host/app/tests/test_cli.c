@@ -155,22 +155,61 @@ int main(void) {
     CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
                       "--salt", "0.1", "--solvation-two-run", "--quiet", NULL) == EXIT_BAD_INPUT);
     pipeline_free(p);
-    /* A molecule that crosses the z faces: the medium does not repeat there, and the log says
-       so (with the period); along x it stays clear of the faces and nothing is said. */
-    write_text("big.pqr",
-               "ATOM      1  A   ION     1       0.000   0.000   0.000  1.0000 1.5000\n"
-               "ATOM      2  B   BIG     2       0.000   0.000   7.000  0.0000 4.0000\n");
-    for (int axis = 0; axis < 2; ++axis) {
-        CHECK(run_program(p, 0, "--pqr", "big.pqr", "--gsize", "33", "--scale", "2", "--set",
-                          "acenter(0,0,0)", "--periodic", axis ? "x" : "z", "--log", "big.log",
-                          "--quiet", NULL) == EXIT_OK);
-        log = read_file("big.log");
-        CHECK(log &&
-              (strstr(log, "periodic along z: the medium does not repeat") != NULL) == (axis == 0));
-        CHECK(log && (strstr(log, "31 spacings = 15.5000 A") != NULL) == (axis == 0));
+    /* A molecule across the periodic z face (one charge's cell on it) and the same molecule 20
+       spacings (10 A) lower, in the middle of the box: its periodic images shape the surface
+       at the faces and the charge's shares go to the points the face stands for, so the two
+       are one periodic system: equal grid energies and site potentials (zero faces on x and y,
+       which do not depend on z).  The medium repeats across the faces: no warning. */
+    write_text("cross.pqr",
+               "ATOM      1  A   ION     1       0.300   0.200   6.000  1.0000 1.5000\n"
+               "ATOM      2  B   BIG     2       0.000   0.000   7.000  0.0000 3.0000\n"
+               "ATOM      3  C   ION     3       1.100  -0.400   7.600 -0.5000 1.2000\n");
+    write_text("middle.pqr",
+               "ATOM      1  A   ION     1       0.300   0.200  -4.000  1.0000 1.5000\n"
+               "ATOM      2  B   BIG     2       0.000   0.000  -3.000  0.0000 3.0000\n"
+               "ATOM      3  C   ION     3       1.100  -0.400  -2.400 -0.5000 1.2000\n");
+    const char *names[2] = {"cross", "middle"};
+    double grid_energy[2] = {0.0, 0.0}, site[2][3];
+    for (int m = 0; m < 2; ++m) {
+        char pqr[32], frc_name[32], logname[32];
+        snprintf(pqr, sizeof pqr, "%s.pqr", names[m]);
+        snprintf(frc_name, sizeof frc_name, "%s.frc", names[m]);
+        snprintf(logname, sizeof logname, "%s.log", names[m]);
+        CHECK(run_program(p, 0, "--pqr", pqr, "--gsize", "33", "--scale", "2", "--set",
+                          "acenter(0,0,0)", "--set", "bndcon=1, maxc=1e-9", "--salt", "0.1",
+                          "--periodic", "z", "--set", "site(a,p)", "--frc", frc_name, "--log",
+                          logname, "--quiet", NULL) == EXIT_OK);
+        CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
+        if (p->result) grid_energy[m] = p->result->energy_grid;
+        log = read_file(logname);
+        CHECK(log && strstr(log, "periodic images      :") && !strstr(log, "does not repeat"));
         free(log);
+        char *rows_text = read_file(frc_name);
+        int rows = 0;
+        for (char *line = rows_text ? strtok(rows_text, "\n") : NULL; line && rows < 3;
+             line = strtok(NULL, "\n")) {
+            double v[16];
+            if (strncmp(line, "ATOM", 4) == 0 && frc_numbers(line, v, 16) >= 1)
+                site[m][rows++] = v[frc_numbers(line, v, 16) - 1];
+        }
+        CHECK(rows == 3, "%s: %d site rows", frc_name, rows);
+        free(rows_text);
         pipeline_free(p);
     }
+    CHECK(fabs(grid_energy[0] - grid_energy[1]) <= 1e-8 * fabs(grid_energy[0]),
+          "grid energies %.10f and %.10f", grid_energy[0], grid_energy[1]);
+    for (int k = 0; k < 3; ++k)
+        CHECK(fabs(site[0][k] - site[1][k]) <= 1e-6 * fabs(site[0][k]), "site %d: %g and %g", k,
+              site[0][k], site[1][k]);
+    /* One period of the molecule is the molecule: a charged atom repeated one period over is
+       refused, naming both. */
+    write_text("twice.pqr",
+               "ATOM      1  A   ION     1       0.300   0.200   6.000  1.0000 1.5000\n"
+               "ATOM      2  A   ION     2       0.300   0.200  -9.500  1.0000 1.5000\n");
+    CHECK(run_program(p, 0, "--pqr", "twice.pqr", "--gsize", "33", "--scale", "2", "--set",
+                      "acenter(0,0,0)", "--periodic", "z", "--quiet", NULL) == EXIT_BAD_INPUT);
+    CHECK(strstr(p->message, "atoms 1 and 2") && strstr(p->message, "period"), "%s", p->message);
+    pipeline_free(p);
     free(p);
     CHECK_DONE();
 }
