@@ -143,8 +143,9 @@ static void report_medium(io_log *log, const run_settings *s, const calc_result 
                  m->shell_points, m->reentrant_points);
     if (m->ion_accessible) log_info(log, "ion-accessible points: %zu", m->ion_accessible_points);
     if (s->periodic)
-        log_info(log, "periodic images      : %ld atoms' copies one period over shape the surface "
-                      "at the periodic faces (period %d spacings = %.4f A)",
+        log_info(log,
+                 "periodic images      : %ld atoms' copies one period over shape the surface "
+                 "at the periodic faces (period %d spacings = %.4f A)",
                  r->periodic_images, r->grid.n - 2, (r->grid.n - 2) / r->grid.scale);
     for (int a = 0; a < 3; ++a)
         if (r->periodic_mismatch[a])
