@@ -93,8 +93,8 @@ int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *sp
         for (int f = 0; f < 6; ++f)
             odd[h] += p->boundary_weight[0][6 * k + f] * mode_at(&v, 2 * (h + off[0][f]) + 1);
     }
-    /* Periodic axes: the iterations' wrap after the odd sweep, whose face points take the values
-       of their images on the even half grid, here the mode's. */
+    /* Periodic axes: the odd face points hold their images' values, from the even half grid (the
+       wrap after each even sweep leaves them so), here the mode's. */
     const long pairs = p->periodic ? dg_wrap_pair_count(nx, ny, nz, p->periodic) : 0;
     for (long k = 0; k < pairs; ++k) {
         int axis, n;
