@@ -309,7 +309,7 @@ void dg_cuda_wrap_setup(dg_cuda_state *st, const dg_prepared *prep);
 int dg_cuda_wrap_alloc(dg_cuda_state *st, const dg_prepared *prep, dg_error *err);
 void dg_cuda_wrap_free(dg_cuda_state *st);
 /** Periodic axes (cuda_periodic.cu), after colour c's sweep and corrections: the seam steps,
- *  then the wrap of the other colour's faces (prepared.h).  No launch without periodic axes. */
+ *  which also wrap the other colour's faces (prepared.h).  No launch without periodic axes. */
 int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err);
 /** store_phi's last step with periodic axes: the face points the wrap sets, from the half grids
  *  into phi (cuda_periodic.cu). */

@@ -1,6 +1,6 @@
 /* Periodic axes on the CUDA backend (prepared.h): after each colour's sweep and corrections the
- * seam steps and the wrap of the other colour's faces, the CPU backend's arithmetic in the same
- * order, and the wrapped face values for store_phi. */
+ * seam steps, which also wrap the other colour's faces, the CPU backend's arithmetic in the same
+ * order; and the wrapped face values for store_phi. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +55,9 @@ void dg_cuda_wrap_free(dg_cuda_state *st) {
 }
 
 /* Step entries [first, end) of colour c: each seam point takes, axis by axis, its face
-   neighbour's image value into that face and the change times its coefficient into itself. */
+   neighbour's image value into that face and the change times its coefficient into itself;
+   then, final, gives its value to the face points n-1 whose image it is (the CPU backend's
+   seams, the same arithmetic in the same order). */
 template <typename T>
 __global__ void dg_seam_kernel(T *phi, T *other, const int *index, const unsigned char *axes,
                                const T *coef, int first, int end, int colour, int nx, int ny,
@@ -76,21 +78,14 @@ __global__ void dg_seam_kernel(T *phi, T *other, const int *index, const unsigne
         v = v + coef[3 * e + a] * delta;
     }
     phi[h] = v;
-}
-
-/* The face points of colour f take their images' values. */
-template <typename T>
-__global__ void dg_wrap_kernel(T *face, const T *image, int nx, int ny, int nz, int periodic,
-                               long pairs, int f) {
-    const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (k >= pairs) return;
-    int axis, n;
-    long step;
-    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
-    if ((int)(w0 & 1) != f) return;
-    dg_axis_step(nx, ny, nz, axis, &step, &n);
-    face[w0 >> 1] = image[(w0 + (long)(n - 2) * step) >> 1];
-    face[(w0 + (long)(n - 1) * step) >> 1] = image[(w0 + step) >> 1];
+    /* final now: the image of the other colour's face point n-1 along each seam axis */
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(nx, ny, nz, a, &step, &n);
+        other[(w + (long)(n - 2) * step) >> 1] = v;
+    }
 }
 
 template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
@@ -104,8 +99,6 @@ template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
                     static_cast<const T *>(st->seam_coef[c]), first, end, c, st->nx, st->ny,
                     st->nz);
     }
-    dg_wrap_kernel<T><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
-        other, phi, st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs, 1 - c);
 }
 
 int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err) {

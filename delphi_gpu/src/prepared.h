@@ -66,8 +66,10 @@ typedef struct dg_prepared {
        them, in the order x, y, z, its face neighbour F = P - step (colour 1 - c) to the value
        of F's image I = P + (n-3) step (colour c, final after step k - 1), and adds
        omega * seam_coef * (that value - F's old value) to itself: what its sweep would have
-       given had F held it.  Then every face point of colour 1 - c (other two coordinates
-       interior: dg_wrap_pair) takes its image's value.  A stationary ordering of SOR, so it
+       given had F held it; then, final, it gives its value to the face point P + (n-2) step of
+       each of those axes, whose image it is.  So every face point of colour 1 - c (other two
+       coordinates interior: dg_wrap_pair) has taken its image's value when the steps end.  A
+       stationary ordering of SOR, so it
        converges for 0 < omega < 2 on the symmetric positive definite system; copying the faces
        without the steps (DelPhi's scheme) leaves these couplings lagged, and that diverged at
        the estimated omega (docs/PERIODIC.md). */

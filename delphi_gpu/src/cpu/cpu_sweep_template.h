@@ -159,26 +159,10 @@ static void SFX(corrections)(cpu_state *st, int c) {
         phi[charge_index[k]] += source[k];
 }
 
-/* Periodic axes (prepared.h): the face points of colour f take their images' values. */
-static void SFX(wrap)(cpu_state *st, int f) {
-    const dg_prepared *p = st->prep;
-    REAL *restrict face = st->phi[f];
-    const REAL *restrict image = st->phi[1 - f];
-    const long pairs = dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic);
-#pragma omp parallel for schedule(static) num_threads(st->threads) if (pairs > DG_CPU_PARALLEL_MIN)
-    for (long k = 0; k < pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
-        if ((int)(w0 & 1) != f) continue;
-        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
-        face[w0 >> 1] = image[(w0 + (long)(n - 2) * step) >> 1];
-        face[(w0 + (long)(n - 1) * step) >> 1] = image[(w0 + step) >> 1];
-    }
-}
-
-/* Periodic axes, after the sweep and corrections of colour c: the seam steps, then the wrap of
-   the other colour's faces (prepared.h). */
+/* Periodic axes, after the sweep and corrections of colour c: the seam steps (prepared.h).  A
+   seam point, final after its step, is also the image of the other colour's face point n-1
+   along each of its seam axes, which takes its value then: with the face points 0 the steps
+   set, every face point of the other colour is wrapped. */
 static void SFX(seams)(cpu_state *st, int c) {
     const dg_prepared *p = st->prep;
     REAL *restrict phi = st->phi[c];
@@ -204,9 +188,15 @@ static void SFX(seams)(cpu_state *st, int c) {
                 v = v + coef[3 * e + a] * delta;
             }
             phi[h] = v;
+            for (int a = 0; a < 3; ++a) {
+                if (!((axes[e] >> a) & 1u)) continue;
+                int n;
+                long step;
+                dg_axis_step(p->nx, p->ny, p->nz, a, &step, &n);
+                other[(w + (long)(n - 2) * step) >> 1] = v;
+            }
         }
     }
-    SFX(wrap)(st, 1 - c);
 }
 
 static void SFX(take_snapshot)(cpu_state *st, int stride) {
