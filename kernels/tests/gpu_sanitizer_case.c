@@ -6,7 +6,7 @@
  * the autotune, and float/double transfers; then multigrid (linear PB in float, double and
  * mixed; the coarse levels' classes on every level, so that their kernels run at this size) and
  * Newton's method with its steps by the SOR and by multigrid (float and double); then periodic
- * axes (the seam and wrap kernels, the measured checks by snapshot, the wrapped faces' store).
+ * axes (the seam kernels, the measured checks by snapshot, the wrapped faces' store).
  * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
 #include "periodic_problem.h"
