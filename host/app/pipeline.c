@@ -102,9 +102,7 @@ static int read_inputs(pipeline *p) {
     /* the solvation run's reference has no salt */
     const int saltless = (!(s->salt > 0.0) && !(s->salt2 > 0.0)) || s->solvation_two_run;
     if (st == IO_OK && s->periodic == (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z) && saltless) {
-        double net = 0.0;
-        for (size_t i = 0; i < p->mol.count; ++i)
-            net += p->mol.atoms[i].charge;
+        const double net = molecule_net_charge(&p->mol);
         if (fabs(net) > 1e-6) {
             log_error(&p->log,
                       "a net charge (%.4f e) in a box periodic along x, y and z without salt%s "
