@@ -118,6 +118,7 @@ typedef struct run_settings {
     char frc_out_file[SETTINGS_PATH_MAX];    /* site potentials; "" = none */
     char scrg_out_file[SETTINGS_PATH_MAX];   /* induced surface charges (out(scrg)); "" = none */
     char modpdb_out_file[SETTINGS_PATH_MAX]; /* the atoms as used (out(modpdb)); "" = none */
+    char eps_out_file[SETTINGS_PATH_MAX];    /* DelPhi's dielectric map (out(eps)); "" = none */
     int modpdb_format;                       /* enum modpdb_format (io_modpdb.h) */
     char json_file[SETTINGS_PATH_MAX];       /* --json */
     char log_file[SETTINGS_PATH_MAX];        /* log copy; "" = stdout only */
@@ -140,6 +141,7 @@ typedef struct run_settings {
     int site_debye;           /* site(deb): the Debye (ion-accessible) fraction column */
     int site_coulombic_force; /* site(cf): the Coulombic force on the site's charge */
     int site_reaction_force;  /* site(rf): the reaction-field force (the atoms as sites only) */
+    int site_total_force;     /* site(tf): rf + cf, DelPhi's total force (the atoms as sites) */
     double atpods;            /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
     int show_help;            /* --help: print settings_usage() and exit 0 */
     int show_version;         /* --version */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_epsmap.h"
 #include "io_maps.h"
 #include "io_modpdb.h"
 #include "io_settings.h"
@@ -61,7 +62,40 @@ static double site_atomic(const phi_map *phi, const atom *a, double distance, do
     return sum / 6.0;
 }
 
-int outputs_write(const run_settings *s, const calc_result *r, const molecule *mol,
+/* out(eps): the run's medium and ion-accessibility map from the calculation layer, in DelPhi's
+ * compact layout. */
+static int write_epsilon_map(const char *path, dg_calc calc, const calc_result *r, io_log *log,
+                             io_error *err) {
+    const size_t points = (size_t)r->grid.n * (size_t)r->grid.n * (size_t)r->grid.n;
+    unsigned char *maps = malloc(4 * points);
+    if (!maps) return io_fail(err, IO_ERR_MEMORY, path, 0, NULL, "out of memory");
+    if (dg_calc_medium_maps(calc, maps, maps + 3 * points) != DG_OK) {
+        const int st = io_fail(err, IO_ERR_INPUT, path, 0, NULL, "%s", dg_calc_last_error(calc));
+        free(maps);
+        return st;
+    }
+    const epsilon_map m = {r->grid.n,
+                           r->grid.scale,
+                           {r->grid.center[0], r->grid.center[1], r->grid.center[2]},
+                           maps,
+                           maps + 3 * points};
+    int st = epsmap_write(path, &m, err);
+    if (st == IO_OK) {
+        size_t solute = 0, ions = 0;
+        for (size_t i = 0; i < 3 * points; ++i)
+            solute += maps[i] != 0;
+        for (size_t i = 3 * points; i < 4 * points; ++i)
+            ions += maps[i] != 0;
+        log_info(log,
+                 "dielectric map written: %s (DelPhi's compact layout; %zu solute midpoints, %zu "
+                 "ion-accessible points)",
+                 path, solute, ions);
+    }
+    free(maps);
+    return st;
+}
+
+int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, const molecule *mol,
                   const molecule *sites, io_log *log, io_error *err) {
     int st = IO_OK;
     if (s->map_count > 0) {
@@ -82,9 +116,12 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
         double *atomic = s->site_atomic ? malloc((list->count + 1) * sizeof *atomic) : NULL;
         const double *coulombic_field = r->site_coulombic_field;
         double *force = coulombic_field ? malloc((list->count + 1) * 3 * sizeof *force) : NULL;
+        /* DelPhi's total force: the reaction-field force plus the Coulombic force (the atoms'). */
+        const int total_wanted = s->site_total_force && !sites && r->atom_reaction_force;
+        double *total = total_wanted ? malloc((list->count + 1) * 3 * sizeof *total) : NULL;
         if ((s->site_field && !field) || (s->site_atomic && !atomic) ||
-            (coulombic_field && !force)) {
-            free(field), free(atomic), free(force);
+            (coulombic_field && !force) || (total_wanted && !total)) {
+            free(field), free(atomic), free(force), free(total);
             return io_fail(err, IO_ERR_MEMORY, s->frc_out_file, 0, NULL, "out of memory");
         }
         for (size_t i = 0; field && i < list->count; ++i)
@@ -97,6 +134,8 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
             const double q = list->atoms[i / 3].charge;
             force[i] = fabs(q) > 1e-6 ? q * coulombic_field[i] : 0.0;
         }
+        for (size_t i = 0; total && i < 3 * list->count; ++i)
+            total[i] = r->atom_reaction_force[i] + (force ? force[i] : 0.0);
         const site_values values = {r->site_potential,
                                     r->site_reaction,
                                     r->site_coulombic,
@@ -104,10 +143,12 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
                                     field,
                                     r->site_salt,
                                     r->site_debye,
-                                    sites ? NULL : r->atom_reaction_force, /* the atoms' */
-                                    force};
+                                    s->site_reaction_force && !sites ? r->atom_reaction_force
+                                                                     : NULL, /* the atoms' */
+                                    s->site_coulombic_force ? force : NULL,
+                                    total};
         st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
-        free(field), free(atomic), free(force);
+        free(field), free(atomic), free(force), free(total);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
     }
@@ -119,6 +160,8 @@ int outputs_write(const run_settings *s, const calc_result *r, const molecule *m
                      : s->modpdb_format == MODPDB_DELPHI4 ? "DelPhi PDB format 4"
                                                           : "DelPhi PDB format 1");
     }
+    if (st == IO_OK && s->eps_out_file[0])
+        st = write_epsilon_map(s->eps_out_file, calc, r, log, err);
     if (st == IO_OK && s->scrg_out_file[0]) {
         const reaction_field *rf = &r->rf;
         if (rf->boundary_points > 0 && !rf->sigma)

@@ -9,9 +9,10 @@
 #include "molecule.h"
 #include "settings.h"
 
-/* Maps (out(phi), --phi/--dx/--cube) and site potentials (--frc).  sites NULL = the atoms.
- * Returns IO_OK or the first failure (err filled); lists what it wrote in the log. */
-int outputs_write(const run_settings *s, const calc_result *r, const molecule *mol,
+/* Maps (out(phi), --phi/--dx/--cube), site potentials (--frc), the atoms (out(modpdb)), the
+ * dielectric map (out(eps), from calc) and the surface charges (out(scrg)).  sites NULL = the
+ * atoms.  Returns IO_OK or the first failure (err filled); lists what it wrote in the log. */
+int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, const molecule *mol,
                   const molecule *sites, io_log *log, io_error *err);
 
 typedef struct summary_times {

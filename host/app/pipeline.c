@@ -252,13 +252,13 @@ static void run_calc(pipeline *p, dg_calc *shared) {
                         calc_atoms_from_molecule(sites, &site_list) != 0))
         st = DG_ERR_OUT_OF_MEMORY;
     if (st == DG_OK)
-        st = calc_set_sites(p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count,
-                            (s->site_reaction ? CALC_SITE_REACTION : 0) |
-                                (s->site_coulombic ? CALC_SITE_COULOMBIC : 0) |
-                                (s->site_salt ? CALC_SITE_SALT : 0) |
-                                (s->site_debye ? CALC_SITE_DEBYE : 0) |
-                                (s->site_coulombic_force ? CALC_SITE_COULOMBIC_FIELD : 0) |
-                                (s->site_reaction_force ? CALC_SITE_REACTION_FORCE : 0));
+        st = calc_set_sites(
+            p->calc, s->frc_out_file[0] ? site_list.position : NULL, sites->count,
+            (s->site_reaction ? CALC_SITE_REACTION : 0) |
+                (s->site_coulombic ? CALC_SITE_COULOMBIC : 0) |
+                (s->site_salt ? CALC_SITE_SALT : 0) | (s->site_debye ? CALC_SITE_DEBYE : 0) |
+                (s->site_coulombic_force || s->site_total_force ? CALC_SITE_COULOMBIC_FIELD : 0) |
+                (s->site_reaction_force || s->site_total_force ? CALC_SITE_REACTION_FORCE : 0));
     if (st == DG_OK) st = dg_calc_set_atoms(p->calc, &atoms);
     calc_atoms_free(&atoms), calc_atoms_free(&site_list);
     if (st != DG_OK) {
@@ -294,6 +294,7 @@ static void tag_outputs(run_settings *s, const char *tag) {
     tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
     tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
     tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
+    tag_path(s->eps_out_file, sizeof s->eps_out_file, tag);
     for (int i = 0; i < s->map_count; ++i)
         tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
 }
@@ -435,8 +436,8 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     }
     const double before_outputs = omp_get_wtime();
     if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) {
-        if (outputs_write(s, p->result, &p->mol, p->has_sites ? &p->sites : NULL, &p->log, &err) !=
-            IO_OK) {
+        if (outputs_write(s, p->calc, p->result, &p->mol, p->has_sites ? &p->sites : NULL, &p->log,
+                          &err) != IO_OK) {
             log_error(&p->log, "%s", err.message);
             p->exit_code = EXIT_BAD_INPUT;
         }

@@ -4,6 +4,7 @@
  *   io_settings.h  settings_load(): defaults, DelPhi parameter file, options (CLI.md), paths
  *   io_molecule.h  molecule_load(): PQR, PDB + siz/crg, DelPhi PDB formats; in(frc) sites
  *   io_maps.h      map_grid; DelPhi phimap, OpenDX, cube and MRC/CCP4 writers and readers
+ *   io_epsmap.h    DelPhi's compact dielectric map (out(eps)) writer and reader
  *   io_sites.h     site potentials (frc-like) output
  *   io_summary.h   run_summary and its JSON writer
  *   io_log.h       terminal + log-file logger with --quiet
@@ -13,6 +14,7 @@
 #define HOST_IO_H
 
 #include "io_common.h"
+#include "io_epsmap.h"
 #include "io_log.h"
 #include "io_maps.h"
 #include "io_modpdb.h"

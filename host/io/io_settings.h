@@ -62,6 +62,7 @@ const char *io_map_format_name(int format);
 #define SETTINGS_DEFAULT_PHI_OUT    "fort.14"
 #define SETTINGS_DEFAULT_FRC_OUT    "fort.16"
 #define SETTINGS_DEFAULT_SCRG_OUT   "scrg.dat"
+#define SETTINGS_DEFAULT_EPS_OUT    "fort.17"
 #define SETTINGS_DEFAULT_MODPDB_OUT "fort.19"
 
 #endif /* HOST_IO_SETTINGS_H */

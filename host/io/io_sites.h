@@ -2,7 +2,7 @@
  *
  * One line per site:
  *   record serial atom residue chain resnum x y z charge potential [reaction] [coulombic]
- *   [atomic] [Ex Ey Ez]
+ *   [atomic] [Ex Ey Ez] [salt] [debye] [RFx RFy RFz] [CFx CFy CFz] [TFx TFy TFz]
  * coordinates in A, charge in e, potentials in kT/e, field in kT/(e A); a blank chain is "-".
  * Comment lines start with '#'.  After the sites, one comment line for each of the reaction and
  * Coulombic columns written gives sum(q*value)/2 in kT, and the last one the number of sites and
@@ -24,6 +24,7 @@ typedef struct site_values {
     const double *debye;     /* [count] 0..1: the ion-accessible fraction there (site(deb)) */
     const double *reaction_force;  /* [3 * count] kT/A: x, y, z (site(rf)) */
     const double *coulombic_force; /* [3 * count] kT/A: x, y, z (site(cf)) */
+    const double *total_force;     /* [3 * count] kT/A: reaction + Coulombic (site(tf)) */
 } site_values;
 
 /** Write the sites of `sites` with their values.  title may be NULL.  Written atomically. */

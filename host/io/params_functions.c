@@ -190,7 +190,7 @@ static int apply_in(param_context *ctx, const func_args *a) {
 
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"eps", "srf", "energy", "unpdb", "unfrc", "gcrg", "log"};
+    static const char *not_written[] = {"srf", "energy", "unpdb", "unfrc", "gcrg", "log"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -257,6 +257,16 @@ static int apply_out(param_context *ctx, const func_args *a) {
                  file ? file : SETTINGS_DEFAULT_SCRG_OUT);
         return IO_OK;
     }
+    if (strcmp(kind, "eps") == 0) {
+        if (format && !io_iequal(format, "delphi"))
+            return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, field,
+                           "dielectric map format '%s' is not supported (only DelPhi's compact "
+                           "layout is written; leave out format=)",
+                           format);
+        snprintf(ctx->s->eps_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_EPS_OUT);
+        return IO_OK;
+    }
     for (size_t i = 0; i < sizeof not_written / sizeof not_written[0]; i++)
         if (strcmp(kind, not_written[i]) == 0) {
             io_note(ctx->notes, IO_NOTE_WARNING,
@@ -315,6 +325,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_coulombic_force = 1;
         else if (!strcmp(item, "rf") || !strcmp(item, "reactionforce"))
             ctx->s->site_reaction_force = 1;
+        else if (!strcmp(item, "tf") || !strcmp(item, "totalforce"))
+            ctx->s->site_total_force = 1;
         else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
                  !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
                  !strcmp(item, "x") || !strcmp(item, "coordinates"))
@@ -324,8 +336,8 @@ static int apply_site(param_context *ctx, const func_args *a) {
                     "%s: site(%s): this column is not produced (the frc output has atom, "
                     "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
                     "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i), "
-                    "the Debye fraction (deb) and the reaction-field and Coulombic forces (rf, "
-                    "cf))",
+                    "the Debye fraction (deb) and the reaction-field, Coulombic and total forces "
+                    "(rf, cf, tf))",
                     params_where(ctx), a->value[i]);
     }
     return IO_OK;

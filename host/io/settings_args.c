@@ -14,9 +14,9 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",     "pdb",     "siz",    "crg",    "phi-in",    "phi",      "dx",
-    "cube",   "mrc",     "frc",     "scrg",   "json",   "log",       "backend",  "precision",
-    "device", "threads", "surface", "energy", "solver", "nonlinear", "periodic",
+    "set",       "pqr",    "pdb",     "siz",     "crg",    "phi-in", "phi",       "dx",
+    "cube",      "mrc",    "frc",     "scrg",    "eps",    "json",   "log",       "backend",
+    "precision", "device", "threads", "surface", "energy", "solver", "nonlinear", "periodic",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -207,6 +207,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         snprintf(s->frc_out_file, sizeof s->frc_out_file, "%s", value);
     else if (!strcmp(name, "scrg"))
         snprintf(s->scrg_out_file, sizeof s->scrg_out_file, "%s", value);
+    else if (!strcmp(name, "eps"))
+        snprintf(s->eps_out_file, sizeof s->eps_out_file, "%s", value);
     else if (!strcmp(name, "json"))
         snprintf(s->json_file, sizeof s->json_file, "%s", value);
     else if (!strcmp(name, "log"))

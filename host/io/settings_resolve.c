@@ -80,6 +80,7 @@ static int check_outputs(const run_settings *s, io_error *err) {
     } files[] = {{s->frc_out_file, "frc output"},
                  {s->scrg_out_file, "scrg output"},
                  {s->modpdb_out_file, "modpdb output"},
+                 {s->eps_out_file, "eps output"},
                  {s->json_file, "--json"},
                  {s->log_file, "--log"}};
     enum { FILES = sizeof files / sizeof files[0] };
@@ -231,6 +232,14 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
                     "written",
                     s->frc_in_file);
             s->site_reaction_force = 0;
+        }
+        if (s->site_total_force) {
+            io_note(notes, IO_NOTE_WARNING,
+                    "site(tf): DelPhi's total force is the reaction-field force plus the "
+                    "Coulombic force on the molecule's atoms; with the sites of in(frc) ('%s') it "
+                    "is not written",
+                    s->frc_in_file);
+            s->site_total_force = 0;
         }
         if (!s->frc_out_file[0])
             io_note(notes, IO_NOTE_WARNING,

@@ -24,6 +24,8 @@ const char *settings_usage(void) {
            "  --mrc FILE              potential map, MRC2014/CCP4 (Chimera, PyMOL, VMD)\n"
            "  --frc FILE              site potentials at the atoms\n"
            "  --scrg FILE             the induced surface charges (as out(scrg))\n"
+           "  --eps FILE              the dielectric map in DelPhi's compact layout (as "
+           "out(eps))\n"
            "  --json FILE             machine-readable summary\n"
            "  --log FILE              copy of the log\n"
            "Solver:\n"

@@ -16,12 +16,13 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
     if (title && title[0]) fprintf(fp, "# %s\n", title);
     fprintf(fp,
             "# record serial atom residue chain resnum x(A) y(A) z(A) charge(e) "
-            "potential(kT/e)%s%s%s%s%s%s%s%s\n",
+            "potential(kT/e)%s%s%s%s%s%s%s%s%s\n",
             v->reaction ? " reaction(kT/e)" : "", v->coulombic ? " coulombic(kT/e)" : "",
             v->atomic ? " atomic(kT/e)" : "", v->field ? " Ex Ey Ez (kT/e/A)" : "",
             v->salt ? " salt(M)" : "", v->debye ? " debye_fraction" : "",
             v->reaction_force ? " RFx RFy RFz (kT/A)" : "",
-            v->coulombic_force ? " CFx CFy CFz (kT/A)" : "");
+            v->coulombic_force ? " CFx CFy CFz (kT/A)" : "",
+            v->total_force ? " TFx TFy TFz (kT/A)" : "");
     double energy = 0.0, reaction = 0.0, coulombic = 0.0;
     for (size_t i = 0; i < sites->count; i++) {
         const atom *a = &sites->atoms[i];
@@ -43,6 +44,9 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
         if (v->coulombic_force)
             fprintf(fp, " %15.7e %15.7e %15.7e", v->coulombic_force[3 * i],
                     v->coulombic_force[3 * i + 1], v->coulombic_force[3 * i + 2]);
+        if (v->total_force)
+            fprintf(fp, " %15.7e %15.7e %15.7e", v->total_force[3 * i], v->total_force[3 * i + 1],
+                    v->total_force[3 * i + 2]);
         fputc('\n', fp);
         energy += 0.5 * a->charge * v->potential[i];
         if (v->reaction) reaction += 0.5 * a->charge * v->reaction[i];

@@ -139,4 +139,5 @@ _PROTOTYPES = {
     "dg_calc_reaction_forces": (ctypes.c_int, [_calc, _dbl_p]),
     "dg_calc_induced_charges": (ctypes.c_int, [_calc, ctypes.POINTER(ctypes.c_long), _dbl_p,
                                                _dbl_p]),
+    "dg_calc_medium_maps": (ctypes.c_int, [_calc, _P(ctypes.c_ubyte), _P(ctypes.c_ubyte)]),
 }

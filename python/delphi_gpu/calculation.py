@@ -356,6 +356,25 @@ class Calculation:
         return out
 
 
+    def medium_maps(self):
+        """The last run's dielectric medium and ion-accessibility map (DelPhi's out(eps)):
+        ``solute`` an (n, n, n, 3) bool array, ``solute[i, j, k, a]`` true when the cell-face
+        midpoint between point (i, j, k) and its neighbour one step along axis a (0 = x, 1 = y,
+        2 = z) lies in the molecule (permittivity indi), false in the solvent (exdi); and
+        ``ion_accessible`` an (n, n, n) bool array, true where mobile ions may be (at least
+        radius + ionrad from every atom; computed for this call when the run had no salt).
+        Fortran-ordered like ``potential()``."""
+        n = self.grid.n
+        solute = np.empty(3 * n * n * n, dtype=np.uint8)
+        ions = np.empty(n * n * n, dtype=np.uint8)
+        u8 = ctypes.POINTER(ctypes.c_ubyte)
+        fn = "dg_calc_medium_maps"
+        self._check(self._lib.function(fn)(self._live(), solute.ctypes.data_as(u8),
+                                           ions.ctypes.data_as(u8)), fn)
+        return (solute.reshape((n, n, n, 3), order="F") != 0,
+                ions.reshape((n, n, n), order="F") != 0)
+
+
 def _vec(value):
     v = [float(x) for x in value]
     if len(v) != 3:

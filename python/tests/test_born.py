@@ -116,6 +116,34 @@ def test_born_site_forces(backend):
             calc.coulombic_fields_at(np.zeros((2, 2)))
 
 
+def test_born_medium_maps(backend):
+    """DelPhi's out(eps) maps of a lone sphere: a cell-face midpoint is solute exactly when it
+    lies inside the 2 A sphere (no midpoint is at exactly 2 A at 4 points/A), and a grid point
+    is ion-accessible at more than 2 + ionrad A from the centre, not within it; built for the
+    call without salt, taken from the run with salt."""
+    pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
+    for salt in (0.0, 0.15):
+        with dg.Calculation(pos, q, r, backend=backend, salt=salt, ionrad=2.0,
+                            **OPTIONS) as calc:
+            with pytest.raises(dg.DelphiGpuError, match="no completed run"):
+                calc.medium_maps()
+            calc.run()
+            solute, ions = calc.medium_maps()
+            g = calc.grid
+            n = g.n
+            assert solute.shape == (n, n, n, 3) and ions.shape == (n, n, n)
+            x = (np.arange(n) - (n - 1) / 2) / g.scale + g.center[0]
+            X, Y, Z = np.meshgrid(x, x, x, indexing="ij")
+            h = 0.5 / g.scale
+            for a, (dx, dy, dz) in enumerate(((h, 0, 0), (0, h, 0), (0, 0, h))):
+                inside = (X + dx) ** 2 + (Y + dy) ** 2 + (Z + dz) ** 2 < 4.0
+                assert inside.sum() > 2000  # about (4/3) pi 8^3 = 2145 midpoints
+                assert np.array_equal(solute[..., a], inside)
+            r2 = X ** 2 + Y ** 2 + Z ** 2
+            assert not ions[r2 < 16.0 - 1e-9].any()
+            assert ions[r2 > 16.0 + 1e-9].all()
+
+
 def test_born_two_run(backend):
     pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
     res = dg.Calculation(pos, q, r, backend=backend, solvation_two_run=True, **OPTIONS).run()

@@ -256,6 +256,16 @@ DG_API int dg_calc_reaction_forces(dg_calc calc, double *force);
  *  DG_ERR_STATE). */
 DG_API int dg_calc_induced_charges(dg_calc calc, long *count, double *position, double *charge);
 
+/** The last run's dielectric medium and ion-accessibility map, each n^3 bytes x fastest like
+ *  the potential.  solute (3 n^3 bytes, or NULL): map a = 0, 1, 2 for the x, y and z faces;
+ *  byte a n^3 + p is 1 when the cell-face midpoint between point p and point p + e_a lies in
+ *  the molecule (permittivity epsilon_in), 0 when in the solvent (epsilon_out); on the last
+ *  plane along a the midpoint lies half a spacing outside the grid and is classified the same
+ *  way.  ion_accessible (n^3 bytes, or NULL): 1 where mobile ions may be (at least radius +
+ *  ion_radius from every atom centre with radius > 0), else 0; built for this call when the run
+ *  had no salt.  Needs a completed run (DG_ERR_STATE) and at least one array. */
+DG_API int dg_calc_medium_maps(dg_calc calc, unsigned char *solute, unsigned char *ion_accessible);
+
 #ifdef __cplusplus
 }
 #endif

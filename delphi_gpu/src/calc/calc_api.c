@@ -388,6 +388,29 @@ int dg_calc_induced_charges(dg_calc c, long *count, double *position, double *ch
     return DG_OK;
 }
 
+int dg_calc_medium_maps(dg_calc c, unsigned char *solute, unsigned char *ion_accessible) {
+    int st = have_potential(c, solute ? (const void *)solute : (const void *)ion_accessible);
+    if (st != DG_OK) return st;
+    const calc_result *r = &c->r;
+    const size_t points = grid_points(&r->grid);
+    for (int a = 0; solute && a < 3; ++a)
+        memcpy(solute + (size_t)a * points, r->medium.face[a], points);
+    if (!ion_accessible) return DG_OK;
+    if (r->medium.ion_accessible) {
+        memcpy(ion_accessible, r->medium.ion_accessible, points);
+        return DG_OK;
+    }
+    /* The run had no salt: the map from the same stage operation, for this call. */
+    medium_maps own = {0};
+    char msg[1024];
+    st = medium_build_on(c->solver, &c->surface, &r->grid, 1, c->params.ion_radius, &own, msg,
+                         sizeof msg);
+    if (st != DG_OK) return calc_fail(c, st, "ion-accessibility map: %s", msg);
+    memcpy(ion_accessible, own.ion_accessible, points);
+    medium_free(&own);
+    return DG_OK;
+}
+
 int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, double *potential) {
     int st = have_reaction_field(c, potential);
     if (st != DG_OK) return st;

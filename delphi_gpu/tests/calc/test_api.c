@@ -350,8 +350,60 @@ static void check_reaction_forces(void) {
     }
 }
 
+/* dg_calc_medium_maps: the run's own maps (the solute face counts the medium stage made); the
+ * ion map of a run with salt, and the same map built for the call after a run without; none
+ * before a run or after new positions. */
+static void check_medium_maps(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    p.salt_count = 1;
+    p.salts[0] = (dg_salt){0.15, 1, 1};
+    dg_calc c = NULL;
+    CHECK(dg_calc_create(&c, &p) == DG_OK);
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
+    const size_t points = 33 * 33 * 33;
+    unsigned char *maps = malloc(8 * points);
+    CHECK(maps != NULL);
+    if (!maps) return;
+    CHECK(dg_calc_medium_maps(c, maps, maps + 3 * points) == DG_ERR_STATE);
+    dg_calc_result r;
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(dg_calc_medium_maps(c, NULL, NULL) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_medium_maps(c, maps, maps + 3 * points) == DG_OK);
+    const calc_result *s = calc_state(c);
+    size_t solute[3] = {0, 0, 0}, ions = 0;
+    for (int a = 0; a < 3; ++a) {
+        CHECK(memcmp(maps + a * points, s->medium.face[a], points) == 0);
+        for (size_t i = 0; i < points; ++i)
+            solute[a] += maps[a * points + i] == 1;
+        CHECK(solute[a] == s->medium.solute_faces[a] && solute[a] > 100);
+    }
+    for (size_t i = 0; i < points; ++i)
+        ions += maps[3 * points + i] == 1;
+    CHECK(ions == s->medium.ion_accessible_points && ions > 0 && ions < points);
+    /* Without salt: the run has no ion map; the call builds the same one. */
+    p.salt_count = 0;
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    CHECK(calc_state(c)->medium.ion_accessible == NULL);
+    CHECK(dg_calc_medium_maps(c, NULL, maps + 7 * points) == DG_OK);
+    CHECK(memcmp(maps + 7 * points, maps + 3 * points, points) == 0);
+    CHECK(dg_calc_medium_maps(c, maps + 4 * points, NULL) == DG_OK);
+    CHECK(memcmp(maps + 4 * points, maps, 3 * points) == 0);
+    /* New positions: no completed run for them. */
+    double moved[12];
+    for (int i = 0; i < 12; ++i)
+        moved[i] = xyz[i] + 0.25;
+    CHECK(dg_calc_set_positions(c, moved) == DG_OK);
+    CHECK(dg_calc_medium_maps(c, maps, NULL) == DG_ERR_STATE);
+    free(maps);
+    dg_calc_destroy(c);
+}
+
 int main(void) {
     check_params();
+    check_medium_maps();
     check_reaction_forces();
     check_site_sums();
     check_salt_and_debye_sites();

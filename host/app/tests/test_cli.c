@@ -88,8 +88,9 @@ int main(void) {
                       "acenter(1.5,1.5,0.5)", "--quiet", NULL) == EXIT_OK);
     CHECK(p->result && p->result->energy_grid == energy);
     pipeline_free(p);
-    /* site(rf) is the atoms' force: written with the atoms as sites (also DelPhi's
-       in(frc,file="self")), refused with a warning for the sites of an in(frc) file. */
+    /* site(rf) and site(tf) are the atoms' forces: written with the atoms as sites (also
+       DelPhi's in(frc,file="self")), refused with a warning for the sites of an in(frc) file.
+       site(tf) alone writes only the total force, the sum of the other two. */
     write_text("sites.pdb", "ATOM      1  O   HOH W   1       1.000   1.000   1.000  1.00  0.00\n");
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(q,p,rf)", "--set", "in(frc,file=\"self\")",
@@ -99,14 +100,22 @@ int main(void) {
     free(frc);
     pipeline_free(p);
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
-                      "acenter(4.5,0,0)", "--set", "site(q,p,rf)", "--set",
+                      "acenter(4.5,0,0)", "--set", "site(q,p,tf)", "--frc", "total.frc", "--quiet",
+                      NULL) == EXIT_OK);
+    frc = read_file("total.frc");
+    CHECK(frc && strstr(frc, "TFx TFy TFz") && !strstr(frc, "RFx") && !strstr(frc, "CFx"));
+    free(frc);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--set", "site(q,p,rf,tf)", "--set",
                       "in(frc,file=\"sites.pdb\")", "--frc", "other.frc", "--quiet",
                       NULL) == EXIT_OK);
     int warned = 0;
     for (int i = 0; i < p->notes.count; ++i)
-        warned += strstr(p->notes.text[i], "site(rf)") != NULL;
+        warned += strstr(p->notes.text[i], "site(rf)") != NULL ||
+                  strstr(p->notes.text[i], "site(tf)") != NULL;
     frc = read_file("other.frc");
-    CHECK(warned == 1 && frc && !strstr(frc, "RFx"));
+    CHECK(warned == 2 && frc && !strstr(frc, "RFx") && !strstr(frc, "TFx"));
     free(frc);
     pipeline_free(p);
     /* A later acenter replaces it (the missing file is then not read; test_hardening has the

@@ -32,11 +32,22 @@
  * third with site(q,p,rf), gave the reaction-field forces (REAC. FORCE) of three atoms below;
  * tolerance 0.05 kT/A (measured at most 0.016 for these; over all atoms a relative rms of 1.6 %,
  * 91 % of the atoms within 0.05 and the largest difference 1.4 of 24 kT/A: which atom owns a
- * surface charge where two atoms' surfaces meet, and the surface's sampling). */
+ * surface charge where two atoms' surfaces meet, and the surface's sampling).  A seventh, as the
+ * third with site(q,p,tf), gave the total forces (TOTAL FORCE, the sum of the two) of three atoms
+ * below; tolerance 0.05 kT/A, as the reaction-field force's.
+ *
+ * The dielectric map (out(eps)) of the first run in stock DelPhi's file: records of 36 (its
+ * real*8 scale and centre; 20 with real*4), 1 269 600 and 423 200 bytes; scale 2, centre
+ * 30.54 29.419 17.9425 A; solute midpoints 86 948 / 86 935 / 87 001 (x, y, z faces) and
+ * 1 362 088 ion-accessible points (the same with salt=0.15: DelPhi builds the ion map always).
+ * Ours differed from it at 16 / 21 / 14 midpoints and 5 points when compared bit by bit (the
+ * boundary's few differences again); here the counts must agree within 40 and 20. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "app_test.h"
+#include "io_epsmap.h"
 
 #ifndef EXAMPLES_DIR
 #error "EXAMPLES_DIR must be defined"
@@ -74,6 +85,58 @@ static const struct {
 } delphi_rf[3] = {{0, {-11.3406, 11.0363, 12.6285}},
                   {111, {-2.2605, 1.2732, 7.2442}},
                   {665, {21.0920, -5.1283, -6.6888}}};
+/* Atom (0-based) and DelPhi's TOTAL FORCE columns (kT/A). */
+static const struct {
+    int atom;
+    double force[3];
+} delphi_tf[3] = {{0, {-12.6566, 11.9300, 15.4222}},
+                  {111, {4.3003, -3.8509, -5.6538}},
+                  {665, {0.4760, -12.5505, -5.9652}}};
+static const double delphi_eps_scale = 2.0, delphi_eps_centre[3] = {30.54, 29.419, 17.9425};
+static const long delphi_eps_solute[3] = {86948, 86935, 87001}, delphi_eps_ions = 1362088;
+
+/* The dielectric map the first run wrote: DelPhi's layout and counts, and exactly the
+ * calculation's maps. */
+static void check_epsilon_map(dg_calc calc, int n) {
+    int rn = 0;
+    double scale = 0.0, centre[3] = {0.0, 0.0, 0.0};
+    int32_t *solute = NULL, *ions = NULL;
+    io_error err;
+    const int rc = epsmap_read("parity.eps", &rn, &scale, centre, &solute, &ions, &err);
+    CHECK(rc == IO_OK);
+    if (rc != IO_OK) {
+        printf("%s\n", err.message);
+        return;
+    }
+    CHECK(rn == n && scale == delphi_eps_scale);
+    /* DelPhi read radii rounded to 3 decimals, which moved its box by 1e-4 A. */
+    for (int a = 0; a < 3; ++a)
+        CHECK_NEAR(centre[a], delphi_eps_centre[a], 2e-4);
+    const size_t points = (size_t)n * n * n;
+    const int w = epsmap_words(n);
+    unsigned char *maps = malloc(4 * points);
+    CHECK(maps && dg_calc_medium_maps(calc, maps, maps + 3 * points) == DG_OK);
+    long count[4] = {0, 0, 0, 0}, differ = 0;
+    for (int a = 0; maps && a < 4; ++a)
+        for (size_t row = 0; row < (size_t)n * n; ++row) {
+            const int32_t *words = (a < 3 ? solute + (size_t)a * n * n * w : ions) + row * w;
+            for (int i = 1; i <= n; ++i) {
+                const int bit = (int)((uint32_t)words[i / 16] >> (i % 16) & 1u);
+                count[a] += bit;
+                differ += bit != (maps[a * points + row * n + (size_t)(i - 1)] != 0);
+            }
+        }
+    printf("dielectric map: solute midpoints %ld %ld %ld (DelPhi %ld %ld %ld), ion-accessible "
+           "points %ld (DelPhi %ld)\n",
+           count[0], count[1], count[2], delphi_eps_solute[0], delphi_eps_solute[1],
+           delphi_eps_solute[2], count[3], delphi_eps_ions);
+    CHECK(differ == 0);
+    for (int a = 0; a < 3; ++a)
+        CHECK(labs(count[a] - delphi_eps_solute[a]) <= 40);
+    CHECK(labs(count[3] - delphi_eps_ions) <= 20);
+    free(maps), free(solute), free(ions);
+}
+
 /* A site (A) and DelPhi's SALT CON (mol/L) and DEBFRACTION columns. */
 static const struct {
     double xyz[3], salt, debye;
@@ -119,8 +182,9 @@ int main(void) {
           f);
     fclose(f);
     pipeline *p = calloc(1, sizeof *p);
-    const int st = run_program(p, 0, "parity.prm", "--quiet", "--set", "site(a,q,p,r,c,atpo,rf,cf)",
-                               "--frc", "parity.frc", NULL);
+    const int st =
+        run_program(p, 0, "parity.prm", "--quiet", "--set", "site(a,q,p,r,c,atpo,rf,cf,tf)",
+                    "--frc", "parity.frc", "--eps", "parity.eps", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = p->result;
     CHECK(r && r->status == CALC_OK);
@@ -146,14 +210,27 @@ int main(void) {
         CHECK_NEAR(r->site_coulombic[i], delphi_sites[k].coulombic, 2e-4);
     }
     /* The atomic potentials: the frc file's 14th column (after p, r and c); then the
-       reaction-field and the Coulombic forces, three columns each. */
+       reaction-field, the Coulombic and the total forces, three columns each (DelPhi's total
+       force is the sum of the other two: TOTAL FORCE = REAC. FORCE + COUL. FORCE). */
     FILE *frc = fopen("parity.frc", "r");
     CHECK(frc != NULL);
     char line[512];
     int index = 0, found = 0, forces = 0;
     while (frc && fgets(line, sizeof line, frc)) {
-        double v[15];
-        if (frc_numbers(line, v, 15) != 14) continue;
+        double v[18];
+        if (frc_numbers(line, v, 18) != 17) continue;
+        for (int a = 0; a < 3; ++a)
+            CHECK_NEAR(v[14 + a], v[8 + a] + v[11 + a],
+                       1e-6 * (fabs(v[8 + a]) + fabs(v[11 + a])) + 1e-12);
+        for (int k = 0; k < 3; ++k)
+            if (delphi_tf[k].atom == index) {
+                printf("atom %d: total force %.4f %.4f %.4f (DelPhi %.4f %.4f %.4f) kT/A\n",
+                       index + 1, v[14], v[15], v[16], delphi_tf[k].force[0], delphi_tf[k].force[1],
+                       delphi_tf[k].force[2]);
+                for (int a = 0; a < 3; ++a)
+                    CHECK_NEAR(v[14 + a], delphi_tf[k].force[a], 0.05);
+                ++forces;
+            }
         for (int k = 0; k < 3; ++k) {
             if (delphi_rf[k].atom == index) {
                 printf("atom %d: reaction-field force %.4f %.4f %.4f (DelPhi %.4f %.4f %.4f) "
@@ -183,7 +260,8 @@ int main(void) {
         ++index;
     }
     if (frc) fclose(frc);
-    CHECK(index == 1231 && found == 3 && forces == 6);
+    CHECK(index == 1231 && found == 3 && forces == 9);
+    check_epsilon_map(p->calc, r->grid.n);
     pipeline_free(p);
     free(p);
     salt_and_debye();

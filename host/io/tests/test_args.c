@@ -111,6 +111,8 @@ static void test_overrides(void) {
                     "opt.frc",
                     "--scrg",
                     "opt.scrg",
+                    "--eps",
+                    "opt.eps",
                     "--json",
                     "opt.json",
                     "--log",
@@ -158,6 +160,7 @@ static void test_overrides(void) {
     CHECK(phi == 1 && dx == 1 && cube == 1 && mrc == 1);
     CHECK(strcmp(s.frc_out_file, "opt.frc") == 0 && strcmp(s.json_file, "opt.json") == 0);
     CHECK(strcmp(s.log_file, "opt.log") == 0 && strcmp(s.scrg_out_file, "opt.scrg") == 0);
+    CHECK(strcmp(s.eps_out_file, "opt.eps") == 0);
     CHECK(s.backend == DG_BACKEND_CPU && s.precision == DG_PRECISION_FLOAT);
     CHECK(s.device == 1 && s.threads == 4 && s.surface == SURFACE_VDW);
     CHECK(!s.energy_grid && !s.energy_solvation && s.energy_coulombic && s.energy_ionic);
@@ -278,6 +281,12 @@ static void test_run_checks(void) {
     CHECK_CONTAINS(err.message, "overwrite an input");
     char *f3[] = {"delphi-gpu", "--pqr", "one.pqr", "--scrg", "x.out", "--frc", "x.out"};
     CHECK(load(ARGC(f3), f3, &s, &notes, &err) == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "named twice");
+    char *f4[] = {"delphi-gpu", "--pqr", "one.pqr", "--eps", "one.pqr"};
+    CHECK(load(ARGC(f4), f4, &s, &notes, &err) == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "overwrite an input");
+    char *f5[] = {"delphi-gpu", "--pqr", "one.pqr", "--eps", "x.out", "--phi", "x.out"};
+    CHECK(load(ARGC(f5), f5, &s, &notes, &err) == IO_ERR_INPUT);
     CHECK_CONTAINS(err.message, "named twice");
     char *g[] = {"delphi-gpu", "--pqr", "one.pqr", "--nonit", "50", "--phi-in", "x.phi"};
     CHECK_OK(load(ARGC(g), g, &s, &notes, &err), err);

@@ -517,6 +517,103 @@ static void test_mrc(void) {
     }
 }
 
+/* DelPhi's compact dielectric map: the words of every row from the bytes (bit i % 16 of word
+ * i / 16 for 1-based i, bit 15 counting -32768), the file's layout, the reader's round trip and
+ * its refusals. */
+static unsigned char eps_byte(int a, int i, int j, int k) {
+    return (unsigned char)(((i * 7 + j * 3 + k * 5 + a) % 4 == 0) || (j == 1 && k == 2));
+}
+
+static void test_epsmap(void) {
+    const int sizes[] = {3, 15, 17, 33};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; ++t) {
+        const int n = sizes[t], w = epsmap_words(n);
+        CHECK(w == n / 16 + 1);
+        const size_t pts = (size_t)n * n * n;
+        unsigned char *bytes = malloc(4 * pts);
+        CHECK(bytes != NULL);
+        if (!bytes) return;
+        for (int a = 0; a < 4; ++a)
+            for (int k = 0; k < n; ++k)
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i)
+                        bytes[a * pts + i + (size_t)n * (j + (size_t)n * k)] = eps_byte(a, i, j, k);
+        const epsilon_map m = {n, 2.5, {1.25, -3.0, 40.5}, bytes, bytes + 3 * pts};
+        io_error err;
+        CHECK_OK(epsmap_write("eps.bin", &m, &err), err);
+        /* The layout: 3 records with their markers. */
+        FILE *fp = fopen("eps.bin", "rb");
+        CHECK(fp != NULL);
+        if (fp) {
+            fseek(fp, 0, SEEK_END);
+            const long size = ftell(fp);
+            CHECK(size == 28 + 8 + 12L * w * n * n + 8 + 4L * w * n * n);
+            fseek(fp, 0, SEEK_SET);
+            unsigned char head[28];
+            CHECK(fread(head, 1, 28, fp) == 28);
+            int32_t v[7];
+            memcpy(v, head, sizeof v);
+            CHECK(v[0] == 20 && v[1] == 1 && v[6] == 20);
+            float f[4];
+            memcpy(f, head + 8, sizeof f);
+            CHECK(f[0] == 2.5f && f[1] == 1.25f && f[2] == -3.0f && f[3] == 40.5f);
+            fclose(fp);
+        }
+        int rn = 0;
+        double scale = 0.0, centre[3] = {0.0, 0.0, 0.0};
+        int32_t *solute = NULL, *ions = NULL;
+        CHECK_OK(epsmap_read("eps.bin", &rn, &scale, centre, &solute, &ions, &err), err);
+        CHECK(rn == n && scale == 2.5 && centre[0] == 1.25 && centre[2] == 40.5);
+        long wrong = 0, negative = 0, low_bit = 0;
+        for (int a = 0; solute && ions && a < 4; ++a)
+            for (int k = 0; k < n; ++k)
+                for (int j = 0; j < n; ++j) {
+                    const int32_t *row = (a < 3 ? solute + (size_t)a * n * n * w : ions) +
+                                         (size_t)w * (j + (size_t)n * k);
+                    for (int i = 1; i <= n; ++i)
+                        wrong += (int)((uint32_t)row[i / 16] >> (i % 16) & 1u) !=
+                                 eps_byte(a, i - 1, j, k);
+                    for (int x = 0; x < w; ++x) {
+                        /* Bit 15 set <=> negative, and then bits 16-31 are all set. */
+                        const int bit15 = (int)((uint32_t)row[x] >> 15 & 1u);
+                        negative += row[x] < 0;
+                        wrong += bit15 != (row[x] < 0);
+                        wrong += row[x] < 0 && ((uint32_t)row[x] >> 16) != 0xffffu;
+                        wrong += row[x] >= 0 && ((uint32_t)row[x] >> 16) != 0u;
+                    }
+                    low_bit += row[0] & 1;
+                }
+        CHECK(wrong == 0);
+        CHECK(low_bit == 0);
+        CHECK((n >= 15) == (negative > 0));
+        /* A row of all solute: bits 1..14 and -32768 in the first word. */
+        if (n == 17 && solute) {
+            const int32_t *row = solute + (size_t)w * (1 + (size_t)n * 2);
+            CHECK(row[0] == 32766 - 32768 && row[1] == 1 + 2);
+        }
+        free(solute), free(ions);
+        free(bytes);
+    }
+    /* Refused: a file that is not one, a truncated one. */
+    FILE *fp = fopen("not_eps.bin", "wb");
+    const unsigned char junk[12] = {4, 0, 0, 0, 1, 2, 3, 4, 4, 0, 0, 0};
+    if (fp) fwrite(junk, 1, sizeof junk, fp), fclose(fp);
+    int rn;
+    double scale, centre[3];
+    int32_t *solute, *ions;
+    io_error err;
+    CHECK(epsmap_read("not_eps.bin", &rn, &scale, centre, &solute, &ions, &err) != IO_OK);
+    CHECK_CONTAINS(err.message, "not a DelPhi dielectric map");
+    fp = fopen("eps.bin", "rb");
+    unsigned char buf[200];
+    const size_t got = fp ? fread(buf, 1, sizeof buf, fp) : 0;
+    if (fp) fclose(fp);
+    fp = fopen("short_eps.bin", "wb");
+    if (fp) fwrite(buf, 1, got, fp), fclose(fp);
+    CHECK(epsmap_read("short_eps.bin", &rn, &scale, centre, &solute, &ions, &err) != IO_OK);
+    CHECK_CONTAINS(err.message, "truncated dielectric map");
+}
+
 int main(void) {
     test_enter_scratch("maps");
     test_coordinates();
@@ -525,5 +622,6 @@ int main(void) {
     test_dx_and_cube();
     test_text_map_errors();
     test_mrc();
+    test_epsmap();
     return test_finish("host_io_maps");
 }

@@ -43,9 +43,9 @@ static void test_sites(void) {
     double phi[3] = {1.25, -3.5e-3, 2.0e4};
     double field[9] = {1, 2, 3, -4, -5, -6, 0.5, 0.25, 0.125};
     io_error err;
-    const site_values plain = {phi, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    const site_values with_field = {phi, NULL, NULL, NULL, field, NULL, NULL, NULL, NULL};
-    const site_values none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const site_values plain = {phi, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const site_values with_field = {phi, NULL, NULL, NULL, field, NULL, NULL, NULL, NULL, NULL};
+    const site_values none = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     CHECK_OK(sites_write("sites.frc", &mol, &plain, "test sites", &err), err);
     CHECK_OK(sites_write("field.frc", &mol, &with_field, NULL, &err), err);
     CHECK(sites_write("none.frc", &mol, &none, NULL, &err) == IO_ERR_INPUT);
@@ -104,8 +104,9 @@ static void test_sites(void) {
     const double salt[3] = {-0.375, 1.5e-3, 0.0}, debye[3] = {0.0, 0.625, 1.0};
     const double force[9] = {0.5, -1.5, 2.5, 0.0, 0.0, 0.0, -3.0, 4.0, -5.0};
     const double reaction_force[9] = {-0.25, 0.75, 1.25, 6.0, -7.0, 8.0, 0.0, 0.0, 0.0};
+    const double total_force[9] = {0.25, -0.75, 3.75, 6.0, -7.0, 8.0, -3.0, 4.0, -5.0};
     const site_values all = {phi,  reaction, coulombic,      atomic, field,
-                             salt, debye,    reaction_force, force};
+                             salt, debye,    reaction_force, force,  total_force};
     CHECK_OK(sites_write("all.frc", &mol, &all, NULL, &err), err);
     FILE *fp = fopen("all.frc", "r");
     CHECK(fp != NULL);
@@ -121,20 +122,24 @@ static void test_sites(void) {
             if (strstr(line, "x(A)"))
                 CHECK_CONTAINS(line, "potential(kT/e) reaction(kT/e) coulombic(kT/e) atomic(kT/e) "
                                      "Ex Ey Ez (kT/e/A) salt(M) debye_fraction RFx RFy RFz (kT/A) "
-                                     "CFx CFy CFz (kT/A)\n");
+                                     "CFx CFy CFz (kT/A) TFx TFy TFz (kT/A)\n");
             snprintf(last, sizeof last, "%s", line);
             continue;
         }
         char rec[8], name[8], res[8], chain[4];
         int serial, resnum;
-        double x, y, z, q, p, rp, cp, ap, ex, ey, ez, sc, df, rx, ry, rz, fx, fy, fz;
-        const int got = sscanf(line,
-                               "%7s %d %7s %7s %3s %d %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf "
-                               "%lf %lf %lf %lf %lf %lf %lf %lf",
-                               rec, &serial, name, res, chain, &resnum, &x, &y, &z, &q, &p, &rp,
-                               &cp, &ap, &ex, &ey, &ez, &sc, &df, &rx, &ry, &rz, &fx, &fy, &fz);
-        CHECK(got == 25);
-        if (n < 3 && got == 25) {
+        double x, y, z, q, p, rp, cp, ap, ex, ey, ez, sc, df, rx, ry, rz, fx, fy, fz, tx, ty, tz;
+        const int got =
+            sscanf(line,
+                   "%7s %d %7s %7s %3s %d %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf "
+                   "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
+                   rec, &serial, name, res, chain, &resnum, &x, &y, &z, &q, &p, &rp, &cp, &ap, &ex,
+                   &ey, &ez, &sc, &df, &rx, &ry, &rz, &fx, &fy, &fz, &tx, &ty, &tz);
+        CHECK(got == 28);
+        if (n < 3 && got == 28) {
+            CHECK_NEAR(tx, total_force[3 * n], 1e-7);
+            CHECK_NEAR(ty, total_force[3 * n + 1], 1e-7);
+            CHECK_NEAR(tz, total_force[3 * n + 2], 1e-7);
             CHECK_NEAR(rx, reaction_force[3 * n], 1e-7);
             CHECK_NEAR(rz, reaction_force[3 * n + 2], 1e-7);
             CHECK_NEAR(fx, force[3 * n], 1e-7);

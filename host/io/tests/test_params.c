@@ -155,9 +155,9 @@ static void test_functions(void) {
         "out(phi,file=\"a.map\",format=CCP4), out(phi,file=\"b.mrc\",format=mrc)\n"
         "out(frc,file=\"x.frc\")\n"
         "out(scrg,file=\"charges.txt\",format=pdb)\n"
-        "out(eps,file=\"eps.map\")\n"
+        "out(eps,file=\"eps.map\"), out(srf)\n"
         "energy(g,s,c,ion)\n"
-        "site(a,p,f,r,Coulomb,rf,i,DEB,t,CF)\n"
+        "site(a,p,f,r,Coulomb,rf,i,DEB,t,CF,TF)\n"
         "acenter(1.5,-2,3e1)\n"
         "buffz(1,2,3,4,5,6)\n";
     run_settings s;
@@ -178,12 +178,14 @@ static void test_functions(void) {
     CHECK(s.maps[4].format == MAP_MRC && strcmp(s.maps[4].path, "b.mrc") == 0);
     CHECK(strcmp(s.frc_out_file, "x.frc") == 0 && strcmp(s.scrg_out_file, "charges.txt") == 0);
     CHECK(notes_contain(&notes, "format=pdb ignored"));
-    CHECK(notes_contain(&notes, "out(eps)"));
+    CHECK(!notes_contain(&notes, "out(eps)") && strcmp(s.eps_out_file, "eps.map") == 0);
+    CHECK(notes_contain(&notes, "out(srf)"));
     CHECK(s.energy_grid && s.energy_solvation && s.energy_coulombic && s.energy_ionic);
     CHECK(s.site_field == 1 && s.site_reaction == 1 && s.site_coulombic == 1);
     CHECK(!notes_contain(&notes, "site(r)") && !notes_contain(&notes, "site(Coulomb)"));
     CHECK(!notes_contain(&notes, "site(rf)") && notes_contain(&notes, "site(t)"));
-    CHECK(s.site_reaction_force == 1);
+    CHECK(s.site_reaction_force == 1 && s.site_total_force == 1);
+    CHECK(!notes_contain(&notes, "site(TF)"));
     CHECK(!notes_contain(&notes, "site(i)") && !notes_contain(&notes, "site(DEB)"));
     CHECK(s.site_salt == 1 && s.site_debye == 1 && s.site_coulombic_force == 1);
     CHECK(!notes_contain(&notes, "site(CF)"));
@@ -196,7 +198,7 @@ static void test_functions(void) {
 
     /* Defaults of unnamed files; center(); in(pqr) and in(pdb,...,format=pqr). */
     rc = parse("func2.prm",
-               "in(phi), out(phi), out(frc), out(scrg), out(modpdb), center(1,2,3), "
+               "in(phi), out(phi), out(frc), out(scrg), out(modpdb), out(eps), center(1,2,3), "
                "energy(grid,solvation)\n"
                "in(pdb,file=\"x.pqr\",format=pqr)\n",
                &s, &notes, &err);
@@ -206,6 +208,7 @@ static void test_functions(void) {
     CHECK(strcmp(s.frc_out_file, "fort.16") == 0 && strcmp(s.scrg_out_file, "scrg.dat") == 0);
     CHECK(!notes_contain(&notes, "out(scrg)") && !notes_contain(&notes, "out(modpdb)"));
     CHECK(strcmp(s.modpdb_out_file, "fort.19") == 0 && s.modpdb_format == MODPDB_DELPHI1);
+    CHECK(strcmp(s.eps_out_file, "fort.17") == 0 && !notes_contain(&notes, "out(eps)"));
     CHECK(s.center_mode == 2 && s.center[2] == 3.0 && !s.center_file[0]);
     CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
     CHECK(strcmp(s.pqr_file, "x.pqr") == 0 && s.pdb_file[0] == '\0');
@@ -234,6 +237,16 @@ static void test_functions(void) {
     CHECK(rc == IO_ERR_INPUT);
     CHECK_CONTAINS(err.message, "'xyz'");
     CHECK_CONTAINS(err.message, "modx.prm:2");
+    /* out(eps) writes DelPhi's layout only: another format is refused, naming it. */
+    rc = parse("epsx.prm", "in(pqr,file=\"m.pqr\")\nout(eps,file=\"e.dx\",format=dx)\n", &s, &notes,
+               &err);
+    CHECK(rc == IO_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(err.message, "'dx'");
+    CHECK_CONTAINS(err.message, "epsx.prm:2");
+    rc = parse("epsd.prm", "in(pqr,file=\"m.pqr\")\nout(eps,file=\"e.bin\",format=DelPhi)\n", &s,
+               &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.eps_out_file, "e.bin") == 0);
     rc = parse("func3.prm", "in(pqr,file=\"m.pqr\")\n", &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(strcmp(s.pqr_file, "m.pqr") == 0);
