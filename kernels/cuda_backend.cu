@@ -227,9 +227,10 @@ static int cuda_iterate(void *state, int count, int measure, int stride, dg_chan
     if (status == DG_OK && by_snapshot) {
         status = dg_cuda_sample_change(st, 1, 1, stride, samples, 0, change, err);
         change->max_value = 0.0;
-        if (status == DG_OK && st->is_float) /* float's resolution scale */
+        const int float_resolution = st->is_float && !st->mixed;
+        if (status == DG_OK && float_resolution) /* float's resolution scale */
             status = dg_cuda_sample_max_launch(st, stride, err);
-        if (status == DG_OK && st->is_float)
+        if (status == DG_OK && float_resolution)
             status = dg_cuda_sample_max_read(st, &change->max_value, err);
     } else if (status == DG_OK && measure) {
         status = dg_cuda_finish_measure(st, change, err);

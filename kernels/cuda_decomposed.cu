@@ -19,16 +19,30 @@ __global__ void sample_snapshot_kernel(const T *half, long first, long stride, l
         snap[j] = half[first + j * stride];
 }
 
+/* A sampled value as a double: mixed precision's correction is binary16 times the step's scale,
+   its change counted in the iterate's units (times unit, 1 / scale; the CPU backend's). */
+__device__ __forceinline__ double sample_value(double v) {
+    return v;
+}
+__device__ __forceinline__ double sample_value(float v) {
+    return (double)v;
+}
+__device__ __forceinline__ double sample_value(dg_half16 v) {
+    return (double)dg_half_decode(v);
+}
+
 template <typename T>
 __global__ void sample_delta_kernel(const T *half, long first, long stride, long count,
-                                    const T *snap, dg_cuda_partial *partials) {
+                                    const T *snap, const dg_refine_scale *scale,
+                                    dg_cuda_partial *partials) {
+    const double unit = scale ? scale->inv : 1.0;
     __shared__ double max_s[SAMPLE_THREADS], sum_s[SAMPLE_THREADS];
     __shared__ int bad_s[SAMPLE_THREADS];
     double mx = 0.0, sum = 0.0;
     int bad = 0;
     for (long j = blockIdx.x * (long)blockDim.x + threadIdx.x; j < count;
          j += (long)gridDim.x * blockDim.x) {
-        const double d = (double)half[first + j * stride] - (double)snap[j];
+        const double d = (sample_value(half[first + j * stride]) - sample_value(snap[j])) * unit;
         if (!isfinite(d)) ++bad;
         const double a = fabs(d);
         mx = a > mx ? a : mx;
@@ -94,7 +108,8 @@ static int sample(dg_cuda_state *st, int colour, long first, long stride, long c
         return DG_OK;
     }
     sample_delta_kernel<T><<<(unsigned)blocks, SAMPLE_THREADS, 0, st->stream>>>(
-        half, first, stride, count, static_cast<const T *>(st->sample), st->sample_partials);
+        half, first, stride, count, static_cast<const T *>(st->sample),
+        st->mixed ? st->refine_scale : NULL, st->sample_partials);
     DG_CUDA_LAUNCHED("sample change kernel");
     DG_CUDA_TRY(cudaMemcpyAsync(st->sample_partials_host, st->sample_partials,
                                 (size_t)blocks * sizeof(dg_cuda_partial), cudaMemcpyDeviceToHost,
@@ -138,6 +153,8 @@ int dg_cuda_sample_change(dg_cuda_state *st, int colour, long first, long stride
         if (!snapshot) change->max_abs = 0.0, change->sum_sq = 0.0, change->finite = 1;
         return DG_OK;
     }
+    if (st->mixed) /* the correction's binary16 values */
+        return sample<dg_half16>(st, colour, first, stride, count, snapshot, change, err);
     return st->is_float ? sample<float>(st, colour, first, stride, count, snapshot, change, err)
                         : sample<double>(st, colour, first, stride, count, snapshot, change, err);
 }

@@ -312,8 +312,11 @@ void dg_cuda_wrap_free(dg_cuda_state *st);
  *  which also wrap the other colour's faces (prepared.h).  No launch without periodic axes. */
 int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err);
 /** store_phi's last step with periodic axes: the face points the wrap sets, from the half grids
- *  into phi (cuda_periodic.cu). */
+ *  (mixed precision: the double iterate) into phi (cuda_periodic.cu). */
 int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_error *err);
+/** Mixed precision with periodic axes, after load_phi: the double iterate's face points of the
+ *  wrap take their images' values (cuda_periodic.cu). */
+int dg_cuda_wrap_iterate(dg_cuda_state *st, dg_error *err);
 /** Reduce the partials of the measured iteration into result_device and copy it back. */
 int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err);
 int dg_cuda_launch_rescale(dg_cuda_state *st, dg_error *err);

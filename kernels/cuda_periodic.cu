@@ -88,6 +88,50 @@ __global__ void dg_seam_kernel(T *phi, T *other, const int *index, const unsigne
     }
 }
 
+/* Mixed precision's correction (binary16 times the step's scale, refine_half.h): the same steps
+   in float, each update rounded to binary16 as the sweep's (the CPU backend's order). */
+__global__ void dg_seam_half_kernel(dg_half16 *phi, dg_half16 *other, const int *index,
+                                    const unsigned char *axes, const float *coef, int first,
+                                    int end, int colour, int nx, int ny, int nz) {
+    const int e = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= end) return;
+    const long h = index[e], w = 2 * h + colour;
+    float v = dg_half_decode(phi[h]);
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(nx, ny, nz, a, &step, &n);
+        const long face = (w - step) >> 1;
+        const dg_half16 image = phi[(w + (long)(n - 3) * step) >> 1];
+        const float delta = dg_half_decode(image) - dg_half_decode(other[face]);
+        other[face] = image;
+        v = v + coef[3 * e + a] * delta;
+    }
+    const dg_half16 stored = dg_half_encode(v);
+    phi[h] = stored;
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(nx, ny, nz, a, &step, &n);
+        other[(w + (long)(n - 2) * step) >> 1] = stored;
+    }
+}
+
+static void periodic_launch_half(dg_cuda_state *st, int c) {
+    dg_half16 *phi = static_cast<dg_half16 *>(st->phi[c]);
+    dg_half16 *other = static_cast<dg_half16 *>(st->phi[1 - c]);
+    for (int k = 1; k <= st->seam_steps; ++k) {
+        const int first = st->seam_start[c][k - 1], end = st->seam_start[c][k];
+        if (end > first)
+            dg_seam_half_kernel<<<(end - first + WRAP_THREADS - 1) / WRAP_THREADS, WRAP_THREADS, 0,
+                                  st->stream>>>(phi, other, st->seam_index[c], st->seam_axes[c],
+                                                static_cast<const float *>(st->seam_coef[c]), first,
+                                                end, c, st->nx, st->ny, st->nz);
+    }
+}
+
 template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
     T *phi = static_cast<T *>(st->phi[c]), *other = static_cast<T *>(st->phi[1 - c]);
     for (int k = 1; k <= st->seam_steps; ++k) {
@@ -103,8 +147,9 @@ template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
 
 int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err) {
     if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
-    if (st->mixed) return dg_error_set(err, DG_ERR_INTERNAL, "periodic axes with mixed precision");
-    if (st->is_float)
+    if (st->mixed)
+        periodic_launch_half(st, colour);
+    else if (st->is_float)
         periodic_launch<float>(st, colour);
     else
         periodic_launch<double>(st, colour);
@@ -128,9 +173,38 @@ __global__ void dg_wrap_gather_kernel(const T *half0, const T *half1, int nx, in
     out[2 * k + 1] = (double)half[w1 >> 1];
 }
 
+/* Mixed precision, after load_phi: each face point of a pair takes its image's value in the
+   double iterate (the images are interior points), so that the residual sees the periodic
+   neighbours (the CPU backend's dg_cpu_refine_wrap). */
+__global__ void dg_wrap_iterate_kernel(double *half0, double *half1, int nx, int ny, int nz,
+                                       int periodic, long pairs) {
+    const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (k >= pairs) return;
+    int axis, n;
+    long step;
+    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
+    dg_axis_step(nx, ny, nz, axis, &step, &n);
+    const long w1 = w0 + (long)(n - 1) * step, i0 = w0 + (long)(n - 2) * step, i1 = w0 + step;
+    double *face = (w0 & 1) ? half1 : half0, *image = (w0 & 1) ? half0 : half1;
+    face[w0 >> 1] = image[i0 >> 1];
+    face[w1 >> 1] = image[i1 >> 1];
+}
+
+int dg_cuda_wrap_iterate(dg_cuda_state *st, dg_error *err) {
+    if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
+    dg_wrap_iterate_kernel<<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+        st->phi_d[0], st->phi_d[1], st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs);
+    DG_CUDA_LAUNCHED("periodic face wrap kernel (mixed precision)");
+    return DG_OK;
+}
+
 int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_error *err) {
     if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
-    if (st->is_float)
+    if (st->mixed) /* the double iterate */
+        dg_wrap_gather_kernel<double><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+            st->phi_d[0], st->phi_d[1], st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs,
+            st->wrap_values);
+    else if (st->is_float)
         dg_wrap_gather_kernel<float><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
             static_cast<const float *>(st->phi[0]), static_cast<const float *>(st->phi[1]), st->nx,
             st->ny, st->nz, st->periodic, st->wrap_pairs, st->wrap_values);

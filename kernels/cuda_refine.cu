@@ -305,7 +305,8 @@ int dg_cuda_refine_after_load(dg_cuda_state *st, dg_error *err) {
             cudaMemsetAsync(sp->last, 0, (size_t)sp->total_count * sizeof(float), st->stream),
             "cudaMemsetAsync (mixed precision: list values)");
     st->refine_pending = 0;
-    const int status = dg_cuda_launch_rescale(st, err);
+    int status = dg_cuda_wrap_iterate(st, err); /* periodic axes */
+    if (status == DG_OK) status = dg_cuda_launch_rescale(st, err);
     if (status != DG_OK) return status;
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "load_phi, mixed (cudaStreamSynchronize)");
     return DG_OK;

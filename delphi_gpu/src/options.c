@@ -150,9 +150,6 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->periodic && o->solver == DG_SOLVER_MULTIGRID)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
                       "periodic boundaries need solver SOR (multigrid keeps the faces fixed)");
-    if (o->periodic && o->precision == DG_PRECISION_MIXED)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
-                      "periodic boundaries need precision DOUBLE or FLOAT, not MIXED");
     if (o->periodic && o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
                       "periodic boundaries run on one process (mpi_comm must be NULL)");

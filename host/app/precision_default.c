@@ -11,7 +11,6 @@ static int fixed_precision(const run_settings *s) {
         return DG_PRECISION_DOUBLE;
     if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) return DG_PRECISION_DOUBLE;
     if (app_mpi_size() > 1) return DG_PRECISION_DOUBLE; /* mixed runs on one process */
-    if (s->periodic) return DG_PRECISION_DOUBLE;        /* mixed keeps the faces fixed */
     if (s->backend == DG_BACKEND_CUDA) return APP_GPU_DEFAULT_PRECISION;
     return -1;
 }

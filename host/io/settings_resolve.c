@@ -176,17 +176,13 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
-/* Periodic axes: DelPhi's SOR and nonlinear scheme, in float or double on one process. */
+/* Periodic axes: DelPhi's SOR and nonlinear scheme, on one process. */
 static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
     if (!s->periodic) return IO_OK;
     if (s->solver_given && s->solver == DG_SOLVER_MULTIGRID)
         return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
                        "multigrid keeps the grid's faces fixed and cannot solve periodic "
                        "boundaries (pbx/pby/pbz); use --solver sor or auto");
-    if (s->precision_given && s->precision == DG_PRECISION_MIXED)
-        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--precision",
-                       "mixed precision does not solve periodic boundaries (pbx/pby/pbz); use "
-                       "double or float");
     if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) {
         if (s->nonlinear_given)
             return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--nonlinear",

@@ -6,7 +6,8 @@
  * the autotune, and float/double transfers; then multigrid (linear PB in float, double and
  * mixed; the coarse levels' classes on every level, so that their kernels run at this size) and
  * Newton's method with its steps by the SOR and by multigrid (float and double); then periodic
- * axes (the seam kernels, the measured checks by snapshot, the wrapped faces' store).
+ * axes in double, float and mixed (the seam kernels, the mixed iterate's wrap, the measured
+ * checks by snapshot, the wrapped faces' store).
  * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
 #include "periodic_problem.h"
@@ -93,7 +94,8 @@ static void solve_to_tolerance(int backend, int precision, int equation, int sol
     dense_problem_free(&d);
 }
 
-/* All three axes periodic, a sphere across the z faces, float or double: CPU and CUDA alike. */
+/* All three axes periodic, a sphere across the z faces, float, double or mixed: CPU and CUDA
+   alike. */
 static void periodic_case(int precision) {
     dense_problem d;
     sphere_problem(&d, NX, NY, NZ, CX + 0.2, CY + 0.1, 1.3, 3.0);
@@ -111,8 +113,10 @@ static void periodic_case(int precision) {
     gpu_solve_on(DG_BACKEND_CUDA, &o, &m, phi[1], n, 0, &r[1]);
     const int same = memcmp(phi[0], phi[1], (size_t)n * sizeof(double)) == 0;
     printf("%-6s periodic x, y, z: %d iterations (cpu %d), %s\n",
-           precision == DG_PRECISION_FLOAT ? "float" : "double", r[1].iterations, r[0].iterations,
-           same ? "the same bits" : "DIFFERENT");
+           precision == DG_PRECISION_FLOAT   ? "float"
+           : precision == DG_PRECISION_MIXED ? "mixed"
+                                             : "double",
+           r[1].iterations, r[0].iterations, same ? "the same bits" : "DIFFERENT");
     CHECK(same && r[0].iterations == r[1].iterations, "periodic: CPU and CUDA differ");
     free(phi[0]), free(phi[1]);
     dense_problem_free(&d);
@@ -170,6 +174,7 @@ int main(void) {
     }
     periodic_case(DG_PRECISION_DOUBLE);
     periodic_case(DG_PRECISION_FLOAT);
+    periodic_case(DG_PRECISION_MIXED);
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

@@ -1,6 +1,6 @@
 /* Periodic axes on the CUDA backend: the same potential as the CPU backend bit for bit (the
  * interior and the wrapped faces), with the same iteration count, for one, two and three
- * periodic axes, linear and with DelPhi's nonlinear scheme, in double and float, with a
+ * periodic axes, linear and with DelPhi's nonlinear scheme, in double, float and mixed, with a
  * convergence sample of stride 1 and 3; and the CPU's exact answers (periodic_problem.h) hold. */
 #include "gpu_test.h"
 #include "periodic_problem.h"
@@ -18,8 +18,12 @@ static void compare(const char *label, dense_problem *d, dg_options o) {
     double ref = 0.0, diff = max_abs_diff(gpu, cpu, n, &ref);
     printf("%-40s %-6s stride %d: %s, %d iterations (cpu %d), max|phi| %.4g, %ld values "
            "differ (max %.2e)\n",
-           label, o.precision == DG_PRECISION_FLOAT ? "float" : "double", o.check_stride,
-           dg_outcome_string(rg.outcome), rg.iterations, rc.iterations, ref, differ, diff);
+           label,
+           o.precision == DG_PRECISION_FLOAT   ? "float"
+           : o.precision == DG_PRECISION_MIXED ? "mixed"
+                                               : "double",
+           o.check_stride, dg_outcome_string(rg.outcome), rg.iterations, rc.iterations, ref, differ,
+           diff);
     CHECK(rg.backend == DG_BACKEND_CUDA && rc.backend == DG_BACKEND_CPU, "%s: backends", label);
     CHECK(rg.iterations == rc.iterations && rg.outcome == rc.outcome, "%s: %d/%s vs %d/%s", label,
           rg.iterations, dg_outcome_string(rg.outcome), rc.iterations,
@@ -33,10 +37,12 @@ static void compare(const char *label, dense_problem *d, dg_options o) {
 
 int main(void) {
     gpu_require_device("test_gpu_periodic");
-    for (int precision = 0; precision < 2; ++precision) {
+    static const int precisions[3] = {DG_PRECISION_DOUBLE, DG_PRECISION_FLOAT, DG_PRECISION_MIXED};
+    for (int k = 0; k < 3; ++k) {
+        const int precision = precisions[k] == DG_PRECISION_FLOAT; /* float's tolerances */
         dg_options o;
         dg_default_options(&o);
-        o.precision = precision ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
+        o.precision = precisions[k];
         o.max_change_tol = precision ? 1e-6 : 1e-10;
         dense_problem d;
         sphere_problem(&d, 35, 33, 41, 17.2, 16.1, 2.3, 6.0);
@@ -54,7 +60,7 @@ int main(void) {
         compare("sphere across z, nonlinear", &d, o);
         dense_problem_free(&d);
         dg_default_options(&o);
-        o.precision = precision ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
+        o.precision = precisions[k];
         o.max_change_tol = precision ? 1e-6 : 1e-10;
         o.periodic = DG_PERIODIC_Y | DG_PERIODIC_Z;
         sheet_problem(&d, 41, 29, 31, 13, 1.5, 0.01, 4.0);

@@ -11,8 +11,9 @@ import delphi_gpu as dg
 
 def test_1ubq_matches_program(tmp_path, program, root, backend):
     prm = os.path.join(root, "examples", "1ubq", "run.prm")
-    run = subprocess.run([program, prm, "--json", "out.json", "--backend", backend],
-                         cwd=tmp_path, capture_output=True, text=True)
+    # The program's GPU default is mixed precision; the package's is double: compare double.
+    run = subprocess.run([program, prm, "--json", "out.json", "--backend", backend,
+                          "--precision", "double"], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     summary = json.loads((tmp_path / "out.json").read_text())
     expected = summary["energies_kT"]

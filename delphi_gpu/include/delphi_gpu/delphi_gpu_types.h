@@ -247,7 +247,7 @@ typedef struct dg_options {
     /* Boundaries (options version 3). */
     int periodic; /**< periodic axes, dg_periodic_axis bits (0 = none); the faces of the other
                        axes keep the values phi holds on entry.  SOR only (linear and DelPhi's
-                       nonlinear scheme), double or float, one process; fixed when the solver
+                       nonlinear scheme), any precision, one process; fixed when the solver
                        is created; default 0 */
 } dg_options;
 

@@ -127,6 +127,7 @@ out_of_memory:
 static void begin_refinement(cpu_state *st) {
     float *const f[2] = {st->phi[0], st->phi[1]};
     dg_cpu_refine_zero_correction(st->prep, f);
+    if (st->prep->periodic) dg_cpu_refine_wrap(&st->refine, st->prep);
     st->rhs[0] = st->refine.rhs[0], st->rhs[1] = st->refine.rhs[1];
     st->refine_pending = 0;
 }

@@ -43,7 +43,12 @@ void dg_cpu_refine_free(dg_cpu_refine *r);
 /** Full grid (double or float) -> the double iterate; clears the nonlinear source. */
 void dg_cpu_refine_load(dg_cpu_refine *r, const dg_prepared *p, const void *phi, int is_double,
                         int threads);
-/** The double iterate -> full grid, interior points only. */
+/** Periodic axes: each face point of a wrap pair (prepared.h, dg_wrap_pair) takes its image's
+ *  value, so that the residual sees the periodic neighbours; the correction's seam steps keep
+ *  them so (a fold adds the same correction to a face point and its image). */
+void dg_cpu_refine_wrap(dg_cpu_refine *r, const dg_prepared *p);
+/** The double iterate -> full grid: the interior points, and with periodic axes the face points
+ *  of the wrap pairs. */
 void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi, int is_double,
                          int threads);
 

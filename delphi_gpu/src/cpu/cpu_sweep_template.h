@@ -162,7 +162,8 @@ static void SFX(corrections)(cpu_state *st, int c) {
 /* Periodic axes, after the sweep and corrections of colour c: the seam steps (prepared.h).  A
    seam point, final after its step, is also the image of the other colour's face point n-1
    along each of its seam axes, which takes its value then: with the face points 0 the steps
-   set, every face point of the other colour is wrapped. */
+   set, every face point of the other colour is wrapped.  Mixed precision's correction sweeps
+   take the same steps on the correction, each update rounded as the sweep's. */
 static void SFX(seams)(cpu_state *st, int c) {
     const dg_prepared *p = st->prep;
     REAL *restrict phi = st->phi[c];
@@ -187,6 +188,7 @@ static void SFX(seams)(cpu_state *st, int c) {
                 other[face] = image;
                 v = v + coef[3 * e + a] * delta;
             }
+            if (st->rhs[c]) v = (REAL)dg_half_round((float)v); /* mixed's correction */
             phi[h] = v;
             for (int a = 0; a < 3; ++a) {
                 if (!((axes[e] >> a) & 1u)) continue;
