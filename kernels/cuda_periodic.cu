@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cuda_internal.cuh"
+#include "cuda_sweep.cuh" /* dg_stored_value, dg_store_value */
 
 #define WRAP_THREADS 256
 
@@ -57,59 +58,30 @@ void dg_cuda_wrap_free(dg_cuda_state *st) {
 /* Step entries [first, end) of colour c: each seam point takes, axis by axis, its face
    neighbour's image value into that face and the change times its coefficient into itself;
    then, final, gives its value to the face points n-1 whose image it is (the CPU backend's
-   seams, the same arithmetic in the same order). */
-template <typename T>
-__global__ void dg_seam_kernel(T *phi, T *other, const int *index, const unsigned char *axes,
+   seams, the same arithmetic in the same order).  The half grids hold V; mixed precision's
+   correction is binary16 (V = dg_half16, T = float), each update rounded as the sweep's. */
+template <typename T, typename V>
+__global__ void dg_seam_kernel(V *phi, V *other, const int *index, const unsigned char *axes,
                                const T *coef, int first, int end, int colour, int nx, int ny,
                                int nz) {
     const int e = first + blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= end) return;
     const long h = index[e], w = 2 * h + colour;
-    T v = phi[h];
+    T v = dg_stored_value<T>(phi[h]);
     for (int a = 0; a < 3; ++a) {
         if (!((axes[e] >> a) & 1u)) continue;
         int n;
         long step;
         dg_axis_step(nx, ny, nz, a, &step, &n);
         const long face = (w - step) >> 1;
-        const T image = phi[(w + (long)(n - 3) * step) >> 1];
-        const T delta = image - other[face];
+        const V image = phi[(w + (long)(n - 3) * step) >> 1];
+        const T delta = dg_stored_value<T>(image) - dg_stored_value<T>(other[face]);
         other[face] = image;
         v = v + coef[3 * e + a] * delta;
     }
-    phi[h] = v;
-    /* final now: the image of the other colour's face point n-1 along each seam axis */
-    for (int a = 0; a < 3; ++a) {
-        if (!((axes[e] >> a) & 1u)) continue;
-        int n;
-        long step;
-        dg_axis_step(nx, ny, nz, a, &step, &n);
-        other[(w + (long)(n - 2) * step) >> 1] = v;
-    }
-}
-
-/* Mixed precision's correction (binary16 times the step's scale, refine_half.h): the same steps
-   in float, each update rounded to binary16 as the sweep's (the CPU backend's order). */
-__global__ void dg_seam_half_kernel(dg_half16 *phi, dg_half16 *other, const int *index,
-                                    const unsigned char *axes, const float *coef, int first,
-                                    int end, int colour, int nx, int ny, int nz) {
-    const int e = first + blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= end) return;
-    const long h = index[e], w = 2 * h + colour;
-    float v = dg_half_decode(phi[h]);
-    for (int a = 0; a < 3; ++a) {
-        if (!((axes[e] >> a) & 1u)) continue;
-        int n;
-        long step;
-        dg_axis_step(nx, ny, nz, a, &step, &n);
-        const long face = (w - step) >> 1;
-        const dg_half16 image = phi[(w + (long)(n - 3) * step) >> 1];
-        const float delta = dg_half_decode(image) - dg_half_decode(other[face]);
-        other[face] = image;
-        v = v + coef[3 * e + a] * delta;
-    }
-    const dg_half16 stored = dg_half_encode(v);
+    const V stored = dg_store_value<V>(v);
     phi[h] = stored;
+    /* final now: the image of the other colour's face point n-1 along each seam axis */
     for (int a = 0; a < 3; ++a) {
         if (!((axes[e] >> a) & 1u)) continue;
         int n;
@@ -119,25 +91,12 @@ __global__ void dg_seam_half_kernel(dg_half16 *phi, dg_half16 *other, const int 
     }
 }
 
-static void periodic_launch_half(dg_cuda_state *st, int c) {
-    dg_half16 *phi = static_cast<dg_half16 *>(st->phi[c]);
-    dg_half16 *other = static_cast<dg_half16 *>(st->phi[1 - c]);
+template <typename T, typename V> static void periodic_launch(dg_cuda_state *st, int c) {
+    V *phi = static_cast<V *>(st->phi[c]), *other = static_cast<V *>(st->phi[1 - c]);
     for (int k = 1; k <= st->seam_steps; ++k) {
         const int first = st->seam_start[c][k - 1], end = st->seam_start[c][k];
         if (end > first)
-            dg_seam_half_kernel<<<(end - first + WRAP_THREADS - 1) / WRAP_THREADS, WRAP_THREADS, 0,
-                                  st->stream>>>(phi, other, st->seam_index[c], st->seam_axes[c],
-                                                static_cast<const float *>(st->seam_coef[c]), first,
-                                                end, c, st->nx, st->ny, st->nz);
-    }
-}
-
-template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
-    T *phi = static_cast<T *>(st->phi[c]), *other = static_cast<T *>(st->phi[1 - c]);
-    for (int k = 1; k <= st->seam_steps; ++k) {
-        const int first = st->seam_start[c][k - 1], end = st->seam_start[c][k];
-        if (end > first)
-            dg_seam_kernel<T>
+            dg_seam_kernel<T, V>
                 <<<(end - first + WRAP_THREADS - 1) / WRAP_THREADS, WRAP_THREADS, 0, st->stream>>>(
                     phi, other, st->seam_index[c], st->seam_axes[c],
                     static_cast<const T *>(st->seam_coef[c]), first, end, c, st->nx, st->ny,
@@ -148,11 +107,11 @@ template <typename T> static void periodic_launch(dg_cuda_state *st, int c) {
 int dg_cuda_launch_periodic(dg_cuda_state *st, int colour, dg_error *err) {
     if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
     if (st->mixed)
-        periodic_launch_half(st, colour);
+        periodic_launch<float, dg_half16>(st, colour);
     else if (st->is_float)
-        periodic_launch<float>(st, colour);
+        periodic_launch<float, float>(st, colour);
     else
-        periodic_launch<double>(st, colour);
+        periodic_launch<double, double>(st, colour);
     DG_CUDA_LAUNCHED("periodic seam and wrap kernels");
     return DG_OK;
 }
@@ -163,14 +122,11 @@ __global__ void dg_wrap_gather_kernel(const T *half0, const T *half1, int nx, in
                                       int periodic, long pairs, double *out) {
     const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (k >= pairs) return;
-    int axis, n;
-    long step;
-    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
-    dg_axis_step(nx, ny, nz, axis, &step, &n);
-    const long w1 = w0 + (long)(n - 1) * step;
-    const T *half = (w0 & 1) ? half1 : half0; /* the pair's points share a colour */
-    out[2 * k] = (double)half[w0 >> 1];
-    out[2 * k + 1] = (double)half[w1 >> 1];
+    long face[2], image[2];
+    dg_wrap_pair_points(nx, ny, nz, periodic, k, face, image);
+    const T *half = (face[0] & 1) ? half1 : half0; /* the pair's points share a colour */
+    out[2 * k] = (double)half[face[0] >> 1];
+    out[2 * k + 1] = (double)half[face[1] >> 1];
 }
 
 /* Mixed precision, after load_phi: each face point of a pair takes its image's value in the
@@ -180,14 +136,11 @@ __global__ void dg_wrap_iterate_kernel(double *half0, double *half1, int nx, int
                                        int periodic, long pairs) {
     const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (k >= pairs) return;
-    int axis, n;
-    long step;
-    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
-    dg_axis_step(nx, ny, nz, axis, &step, &n);
-    const long w1 = w0 + (long)(n - 1) * step, i0 = w0 + (long)(n - 2) * step, i1 = w0 + step;
-    double *face = (w0 & 1) ? half1 : half0, *image = (w0 & 1) ? half0 : half1;
-    face[w0 >> 1] = image[i0 >> 1];
-    face[w1 >> 1] = image[i1 >> 1];
+    long face[2], image[2];
+    dg_wrap_pair_points(nx, ny, nz, periodic, k, face, image);
+    double *faces = (face[0] & 1) ? half1 : half0, *images = (face[0] & 1) ? half0 : half1;
+    faces[face[0] >> 1] = images[image[0] >> 1];
+    faces[face[1] >> 1] = images[image[1] >> 1];
 }
 
 int dg_cuda_wrap_iterate(dg_cuda_state *st, dg_error *err) {
@@ -219,17 +172,13 @@ int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_
                 "cudaMemcpyAsync (periodic faces to the host)");
     DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "store_phi (periodic faces)");
     for (long k = 0; k < st->wrap_pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(st->nx, st->ny, st->nz, st->periodic, k, &axis);
-        dg_axis_step(st->nx, st->ny, st->nz, axis, &step, &n);
-        const long w1 = w0 + (long)(n - 1) * step;
-        if (is_double) {
-            static_cast<double *>(phi)[w0] = st->wrap_host[2 * k];
-            static_cast<double *>(phi)[w1] = st->wrap_host[2 * k + 1];
-        } else {
-            static_cast<float *>(phi)[w0] = (float)st->wrap_host[2 * k];
-            static_cast<float *>(phi)[w1] = (float)st->wrap_host[2 * k + 1];
+        long face[2], image[2];
+        dg_wrap_pair_points(st->nx, st->ny, st->nz, st->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i) {
+            if (is_double)
+                static_cast<double *>(phi)[face[i]] = st->wrap_host[2 * k + i];
+            else
+                static_cast<float *>(phi)[face[i]] = (float)st->wrap_host[2 * k + i];
         }
     }
     return DG_OK;

@@ -182,4 +182,17 @@ DG_PREPARED_FN void dg_axis_step(int nx, int ny, int nz, int axis, long *step, i
     *n = axis == 0 ? nx : axis == 1 ? ny : nz;
 }
 
+/** Pair k of the wrap as full indices: face[0] on face 0 of its axis and face[1] on face n-1
+ *  (one colour), and the interior points whose values they take, image[0] = face[0] + (n-2) step
+ *  and image[1] = face[0] + step (the other colour). */
+DG_PREPARED_FN void dg_wrap_pair_points(int nx, int ny, int nz, int periodic, long k, long face[2],
+                                        long image[2]) {
+    int axis, n;
+    long step;
+    const long w0 = dg_wrap_pair(nx, ny, nz, periodic, k, &axis);
+    dg_axis_step(nx, ny, nz, axis, &step, &n);
+    face[0] = w0, face[1] = w0 + (long)(n - 1) * step;
+    image[0] = w0 + (long)(n - 2) * step, image[1] = w0 + step;
+}
+
 #endif /* DG_PREPARED_H */

@@ -97,13 +97,11 @@ int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *sp
        wrap after each even sweep leaves them so), here the mode's. */
     const long pairs = p->periodic ? dg_wrap_pair_count(nx, ny, nz, p->periodic) : 0;
     for (long k = 0; k < pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(nx, ny, nz, p->periodic, k, &axis);
-        if (w0 & 1) continue;
-        dg_axis_step(nx, ny, nz, axis, &step, &n);
-        odd[w0 >> 1] = mode_at(&v, w0 + (long)(n - 2) * step);
-        odd[(w0 + (long)(n - 1) * step) >> 1] = mode_at(&v, w0 + step);
+        long face[2], image[2];
+        dg_wrap_pair_points(nx, ny, nz, p->periodic, k, face, image);
+        if (face[0] & 1) continue;
+        odd[face[0] >> 1] = mode_at(&v, image[0]);
+        odd[face[1] >> 1] = mode_at(&v, image[1]);
     }
     /* Even half-sweep from that result, dotted with the mode at the even points. */
 #pragma omp parallel for schedule(static) num_threads(threads ? threads : omp_get_max_threads())

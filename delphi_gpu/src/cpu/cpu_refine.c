@@ -83,13 +83,10 @@ void dg_cpu_refine_load(dg_cpu_refine *r, const dg_prepared *p, const void *phi,
 void dg_cpu_refine_wrap(dg_cpu_refine *r, const dg_prepared *p) {
     const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
     for (long k = 0; k < pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
-        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
-        const long w1 = w0 + (long)(n - 1) * step, i0 = w0 + (long)(n - 2) * step, i1 = w0 + step;
-        r->phi[w0 & 1][w0 >> 1] = r->phi[i0 & 1][i0 >> 1];
-        r->phi[w1 & 1][w1 >> 1] = r->phi[i1 & 1][i1 >> 1];
+        long face[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i)
+            r->phi[face[i] & 1][face[i] >> 1] = r->phi[image[i] & 1][image[i] >> 1];
     }
 }
 
@@ -113,11 +110,8 @@ void dg_cpu_refine_store(const dg_cpu_refine *r, const dg_prepared *p, void *phi
     /* periodic axes: the wrapped face points, as the iterate holds them */
     const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
     for (long k = 0; k < pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
-        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
-        const long w[2] = {w0, w0 + (long)(n - 1) * step};
+        long w[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, w, image);
         for (int i = 0; i < 2; ++i) {
             const double v = r->phi[w[i] & 1][w[i] >> 1];
             if (is_double)

@@ -65,11 +65,8 @@ static void SFX(store_phi)(cpu_state *st, void *phi, int is_double) {
     /* periodic axes: the face points the wrap sets, as the half grids hold them */
     const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
     for (long k = 0; k < pairs; ++k) {
-        int axis, n;
-        long step;
-        const long w0 = dg_wrap_pair(p->nx, p->ny, p->nz, p->periodic, k, &axis);
-        dg_axis_step(p->nx, p->ny, p->nz, axis, &step, &n);
-        const long w[2] = {w0, w0 + (long)(n - 1) * step};
+        long w[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, w, image);
         for (int i = 0; i < 2; ++i) {
             const REAL v = ((const REAL *)st->phi[w[i] & 1])[w[i] >> 1];
             if (is_double)
