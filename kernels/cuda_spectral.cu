@@ -15,7 +15,9 @@
  *   - on the host, the plane sums in z order, then the list terms in list order.
  * That list order is the host's only when its lists are ascending at interior points (the
  * device's copies are sorted), which dg_spectral_lists_ordered checks; otherwise the host
- * computes the estimate.  test_gpu_agreement compares the two bit for bit. */
+ * computes the estimate.  Periodic axes: the mode is constant along them and the colour-0 face
+ * points of the wrap take the mode's values at their images (the host's whole-grid form).
+ * test_gpu_agreement and test_gpu_periodic compare the two bit for bit. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +74,17 @@ __global__ void k_odd_list(spectral_args a, const int *index, const double *weig
     for (int f = 0; f < 6; ++f)
         v += weight[6 * (size_t)k + f] * mode_at(a, 2 * (h + a.off0[f]) + 1);
     odd[h] = v;
+}
+
+/* Periodic axes: a colour-0 face point of a wrap pair takes the mode's value at its image. */
+__global__ void k_odd_wrap(spectral_args a, int periodic, long pairs, double *odd) {
+    const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (k >= pairs) return;
+    long face[2], image[2];
+    dg_wrap_pair_points(a.nx, a.ny, a.nz, periodic, k, face, image);
+    if (face[0] & 1) return;
+    odd[face[0] >> 1] = mode_at(a, image[0]);
+    odd[face[1] >> 1] = mode_at(a, image[1]);
 }
 
 /* Colour 1's term at half-index h of row (y, z) (base: the row's first full index), from its
@@ -190,6 +203,11 @@ int run_kernels(dg_cuda_state *st, const spectral_args &a, const double *const a
             a, st->sparse[0].index, st->sparse[0].weight_raw, nb0, odd);
         DG_CUDA_LAUNCHED("spectral radius: colour 0 list kernel");
     }
+    const long pairs = st->periodic ? dg_wrap_pair_count(nx, ny, nz, st->periodic) : 0;
+    if (pairs > 0) {
+        k_odd_wrap<<<blocks_for(pairs), kThreads, 0, st->stream>>>(a, st->periodic, pairs, odd);
+        DG_CUDA_LAUNCHED("spectral radius: periodic faces kernel");
+    }
     k_even_planes<<<blocks_for(32LL * (nz - 2)), kThreads, 0, st->stream>>>(a, odd, plane_sum);
     DG_CUDA_LAUNCHED("spectral radius: colour 1 planes kernel");
     if (nb1 > 0) {
@@ -209,11 +227,12 @@ int run_kernels(dg_cuda_state *st, const spectral_args &a, const double *const a
 int dg_cuda_spectral_radius(dg_cuda_state *st, const dg_prepared *p, double *out, dg_error *err) {
     const int nx = st->nx, ny = st->ny, nz = st->nz;
     const int nb1 = st->sparse[1].boundary_count;
-    /* periodic axes: the host's whole-grid form, which wraps the odd result */
     if (nx < 3 || ny < 3 || nz < 3 || st->sparse[0].boundary_count != p->boundary_count[0] ||
-        nb1 != p->boundary_count[1] || !dg_spectral_lists_ordered(p) || p->periodic)
+        nb1 != p->boundary_count[1] || !dg_spectral_lists_ordered(p) || p->periodic != st->periodic)
         return DG_ERR_UNSUPPORTED;
-    double *axis[3] = {dg_spectral_axis(nx), dg_spectral_axis(ny), dg_spectral_axis(nz)};
+    double *axis[3] = {dg_spectral_mode_axis(nx, p->periodic & DG_PERIODIC_X),
+                       dg_spectral_mode_axis(ny, p->periodic & DG_PERIODIC_Y),
+                       dg_spectral_mode_axis(nz, p->periodic & DG_PERIODIC_Z)};
     double *host = (double *)malloc(((size_t)nz + nb1 + 1) * sizeof(double));
     /* One device block: odd (colour 0's half grid), the three axes, the plane sums, the list
        terms.  Without the memory (host or device) the host computes the estimate. */

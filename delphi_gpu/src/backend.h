@@ -192,10 +192,12 @@ typedef struct dg_backend_ops {
 
 /* The host pieces of dg_spectral_radius (spectral.c) that a backend's spectral_radius shares:
    the lowest Laplacian eigenmode along one axis (n values, malloc'd; NULL when out of memory),
-   the estimate from the final sum (DelPhi's clamps), and whether the prepared lists are
-   ascending at interior points (the order in which dg_spectral_radius sums their terms is then
-   the list order of the backends' sorted copies). */
+   along a periodic axis (periodic != 0) the constant 1/sqrt(n-2), the estimate from the final
+   sum (DelPhi's clamps), and whether the prepared lists are ascending at interior points (the
+   order in which dg_spectral_radius sums their terms is then the list order of the backends'
+   sorted copies). */
 double *dg_spectral_axis(int n);
+double *dg_spectral_mode_axis(int n, int periodic);
 double dg_spectral_from_sum(double total);
 int dg_spectral_lists_ordered(const dg_prepared *prep);
 

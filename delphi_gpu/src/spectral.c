@@ -22,7 +22,7 @@ double *dg_spectral_axis(int n) {
 /* The mode along one axis: the sine above, or along a periodic axis (prepared.h) the constant
    1/sqrt(n-2) at every point, faces included (their images hold the same value), of unit norm
    over the n-2 points of a period. */
-static double *mode_axis(int n, int periodic) {
+double *dg_spectral_mode_axis(int n, int periodic) {
     if (!periodic) return dg_spectral_axis(n);
     double *t = malloc((size_t)n * sizeof *t);
     if (!t) return NULL;
@@ -50,9 +50,9 @@ double dg_spectral_from_sum(double total) {
 
 int dg_spectral_radius_scratch(const dg_prepared *p, int num_threads, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
-    double *sx = mode_axis(nx, p->periodic & DG_PERIODIC_X);
-    double *sy = mode_axis(ny, p->periodic & DG_PERIODIC_Y);
-    double *sz = mode_axis(nz, p->periodic & DG_PERIODIC_Z);
+    double *sx = dg_spectral_mode_axis(nx, p->periodic & DG_PERIODIC_X);
+    double *sy = dg_spectral_mode_axis(ny, p->periodic & DG_PERIODIC_Y);
+    double *sz = dg_spectral_mode_axis(nz, p->periodic & DG_PERIODIC_Z);
     double *odd = calloc(p->half_count[0] + 1, sizeof *odd); /* the odd-point result */
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
     double *term = malloc(((size_t)p->boundary_count[1] + 1) * sizeof *term);

@@ -32,6 +32,10 @@ static void compare(const char *label, dense_problem *d, dg_options o) {
           "%s: outcome %s", label, dg_outcome_string(rc.outcome));
     CHECK(differ == 0, "%s: %ld values differ between CPU and CUDA", label, differ);
     CHECK(memcmp(&rg.max_change, &rc.max_change, sizeof(double)) == 0, "%s: max change", label);
+    /* the device's estimate of the spectral radius, the host's bits */
+    CHECK(memcmp(&rg.spectral_radius, &rc.spectral_radius, sizeof(double)) == 0,
+          "%s: spectral radius %.17g on the GPU, %.17g on the CPU", label, rg.spectral_radius,
+          rc.spectral_radius);
     free(cpu), free(gpu);
 }
 
