@@ -9,7 +9,9 @@
 #include "molecule_internal.h"
 
 /* ---- DelPhi PDB file --------------------------------------------------------------------------
- * Line 1 contains "DELPHI PDB FILE", line 2 is "FORMAT = n".  Coordinates in columns 31-54, then
+ * Line 1 contains "DELPHI" and "PDB" (DelPhi's test; its writers say "DELPHI PDB FILE" or
+ * "DELPHI PDB"), line 2 gives the format as the number after its first '=' ("FORMAT = n",
+ * "FORMAT NUMBER=n").  Coordinates in columns 31-54, then
  *   format 4: charge 55-62, radius 63-70
  *   format 1: radius 55-60, charge 61-67
  *   format 2: radius 55-66, charge 67-78 (two 12-column fields; radius first, as in format 1) */
@@ -39,11 +41,16 @@ static int contains_ci(const char *text, const char *word) {
     return 0;
 }
 
+/* DelPhi's own test of a first line: it names DELPHI and PDB. */
+static int delphi_first_line(const char *line1) {
+    return contains_ci(line1, "DELPHI") && contains_ci(line1, "PDB");
+}
+
 int pdb_is_delphi_format(const char *path, int *is_delphi, io_error *err) {
     char line1[256], line2[256];
     int rc = first_lines(path, line1, line2, sizeof line1, err);
     if (rc) return rc;
-    *is_delphi = contains_ci(line1, "DELPHI PDB FILE");
+    *is_delphi = delphi_first_line(line1);
     return IO_OK;
 }
 
@@ -51,21 +58,24 @@ static int delphi_format(const char *path, delphi_columns *cols, io_error *err) 
     char line1[256], line2[256];
     int rc = first_lines(path, line1, line2, sizeof line1, err);
     if (rc) return rc;
-    if (!contains_ci(line1, "DELPHI PDB FILE"))
+    if (!delphi_first_line(line1))
         return io_fail(err, IO_ERR_INPUT, path, 1, NULL,
-                       "not a DelPhi PDB file (line 1 does not "
-                       "contain 'DELPHI PDB FILE')");
+                       "not a DelPhi PDB file (line 1 does not contain 'DELPHI PDB')");
     char packed[256];
     size_t n = 0;
     for (const char *p = line2; *p && n + 1 < sizeof packed; p++)
         if (!isspace((unsigned char)*p)) packed[n++] = (char)toupper((unsigned char)*p);
     packed[n] = '\0';
-    /* "FORMAT = n", possibly after a record name such as REMARK (line 1 may have one too). */
-    const char *at = strstr(packed, "FORMAT=");
+    /* "FORMAT = n" or "FORMAT NUMBER=n", possibly after a record name such as REMARK (line 1 may
+       have one too): the number after the first '=', as DelPhi reads it. */
+    const char *at = strchr(packed, '=');
     long format;
-    if (!at || io_parse_int(at + 7, &format) != 0)
+    if (!at || !strstr(packed, "FORMAT") || strstr(packed, "FORMAT") > at ||
+        io_parse_int(at + 1, &format) != 0)
         return io_fail(err, IO_ERR_INPUT, path, 2, "FORMAT",
-                       "expected 'FORMAT = n' on line 2 of a DelPhi PDB file, found '%s'", line2);
+                       "expected 'FORMAT = n' (or 'FORMAT NUMBER=n') on line 2 of a DelPhi PDB "
+                       "file, found '%s'",
+                       line2);
     switch (format) {
     case 4:
         *cols = (delphi_columns){63, 70, 55, 62};

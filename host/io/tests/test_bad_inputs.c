@@ -141,6 +141,8 @@ static void check_delphi_cases(void) {
         const char *part;
     } cases[] = {
         {"DELPHI PDB FILE\nFORMAT = 3\n", IO_ERR_UNSUPPORTED, 2, "format 3"},
+        {"DELPHI PDB\nFORMAT NUMBER=5\n", IO_ERR_UNSUPPORTED, 2, "format 5"},
+        {"DELPHI PDB\nNUMBER=4 FORMAT\n", IO_ERR_INPUT, 2, "FORMAT = n"},
         {"DELPHI PDB FILE\nATOM      1  N   ALA A   1       1.000   2.000   3.000\n", IO_ERR_INPUT,
          2, "FORMAT = n"},
         {"DELPHI PDB FILE\nFORMAT = 4\nATOM      1  N   ALA A   1       1.000   2.000   3.000\n",

@@ -187,13 +187,20 @@ static void test_delphi_pdb(void) {
     pdb_line(l, sizeof l, "HETATM", 7, "CL", "CL", ' ', 9, 0.0, 0.0, 0.0, tail);
     snprintf(text, sizeof text, "delphi pdb file\n  format=2\n%s", l);
     write_text("f2.pdb", text);
+    /* format 4 under the headers DelPhi also reads: "DELPHI PDB", "FORMAT NUMBER=4" */
+    snprintf(tail, sizeof tail, "%8.4f%8.3f", 0.5, 1.5);
+    pdb_line(l, sizeof l, "ATOM", 3, "NA", "ION", ' ', 2, -7.0, 0.5, 2.0, tail);
+    snprintf(text, sizeof text, "DELPHI PDB\nFORMAT NUMBER=4\n%s", l);
+    write_text("f4n.pdb", text);
 
     static const struct {
         const char *file;
         double q, r, x;
-    } cases[] = {
-        {"f4.pdb", -0.834, 1.768, 1.0}, {"f1.pdb", 0.417, 1.77, 4.0}, {"f2.pdb", -1.25, 2.5, 0.0}};
-    for (int i = 0; i < 3; i++) {
+    } cases[] = {{"f4.pdb", -0.834, 1.768, 1.0},
+                 {"f1.pdb", 0.417, 1.77, 4.0},
+                 {"f2.pdb", -1.25, 2.5, 0.0},
+                 {"f4n.pdb", 0.5, 1.5, -7.0}};
+    for (int i = 0; i < 4; i++) {
         molecule mol;
         io_error err;
         int is_delphi = 0;
