@@ -2,7 +2,8 @@
  * variants, damaged files), OpenDX and cube (round trip to printed precision on a non-cubic
  * grid, z-fastest order), MRC2014/CCP4 (header words, exact round trip, another program's
  * big-endian file with permuted axes, an extended header and the position from the starts or
- * ORIGIN, and what the reader refuses), format recognition and grid coordinates. */
+ * ORIGIN, and what the reader refuses), format recognition and grid coordinates; DelPhi's
+ * compact dielectric map (out(eps)): its words, layout, round trip and refusals. */
 #include "test_util.h"
 
 #include <stdint.h>
