@@ -1,7 +1,7 @@
 /* --backend auto for a single run (backend_choice.h): the CPU for a grid below the per-thread
  * limit, said in the log and in the JSON's solver.backend_reason; AUTO's plain rule for larger
  * grids and for batches; the reason for a backend given on the command line; the note for MPI
- * ranks bound to fewer cores than their share. */
+ * ranks bound to fewer cores than their share; the default precision for a given backend. */
 #include <omp.h>
 #include <string.h>
 
@@ -9,6 +9,8 @@
 #include "app_test.h"
 #include "backend_choice.h"
 #include "batch.h"
+#include "io_settings.h"
+#include "precision_default.h"
 
 static void write_text(const char *path, const char *text) {
     FILE *fp = fopen(path, "w");
@@ -191,7 +193,28 @@ static void binding_note(void) {
     CHECK(usable >= 1 && online >= usable);
 }
 
+/* The default precision without --precision (precision_default.h) when the backend is given:
+   the GPU's default with periodic axes too; double for Newton's nonlinear runs and on the CPU;
+   a given precision kept.  No device is asked when the backend is given. */
+static void default_precision(void) {
+    run_settings s;
+    settings_defaults(&s);
+    s.backend = DG_BACKEND_CUDA;
+    CHECK(app_default_precision(&s) == APP_GPU_DEFAULT_PRECISION);
+    s.periodic = DG_PERIODIC_Z;
+    CHECK(app_default_precision(&s) == APP_GPU_DEFAULT_PRECISION);
+    CHECK(!app_precision_follows_backend(&s));
+    s.nonit = 30, s.nonlinear_method = NONLINEAR_NEWTON;
+    CHECK(app_default_precision(&s) == DG_PRECISION_DOUBLE);
+    s.nonit = 0;
+    s.backend = DG_BACKEND_CPU;
+    CHECK(app_default_precision(&s) == DG_PRECISION_DOUBLE);
+    s.precision_given = 1, s.precision = DG_PRECISION_FLOAT;
+    CHECK(app_default_precision(&s) == DG_PRECISION_FLOAT);
+}
+
 int main(void) {
+    default_precision();
     write_text("ion.pqr",
                "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
     the_rule();
