@@ -179,6 +179,37 @@ typedef struct plane_ring {
     long first[3];
 } plane_ring;
 
+/* Periodic axes: plane q's colour-0 face points of the wrap pairs take the mode at their images
+   (dg_spectral_radius_scratch's wrap, plane by plane): on a periodic z face the points with x and
+   y interior, on an interior plane the periodic x and y faces' points. */
+static void wrap_plane(const dg_prepared *p, const eigenmode *v, int q, double *out, long first) {
+    const int nx = p->nx, ny = p->ny, nz = p->nz;
+    const double *sx = v->sx, *sy = v->sy, *sz = v->sz;
+    const long plane = (long)q * nx * ny;
+    if (q == 0 || q == nz - 1) {
+        if (!(p->periodic & DG_PERIODIC_Z)) return;
+        const int image = q == 0 ? nz - 2 : 1;
+        for (int y = 1; y < ny - 1; ++y)
+            for (int x = 1; x < nx - 1; ++x) {
+                const long w = x + (long)nx * y + plane;
+                if (!(w & 1)) out[(w >> 1) - first] = sx[x] * sy[y] * sz[image];
+            }
+        return;
+    }
+    if (p->periodic & DG_PERIODIC_X)
+        for (int y = 1; y < ny - 1; ++y)
+            for (int x = 0; x < nx; x += nx - 1) {
+                const long w = x + (long)nx * y + plane;
+                if (!(w & 1)) out[(w >> 1) - first] = sx[x == 0 ? nx - 2 : 1] * sy[y] * sz[q];
+            }
+    if (p->periodic & DG_PERIODIC_Y)
+        for (int y = 0; y < ny; y += ny - 1)
+            for (int x = 1; x < nx - 1; ++x) {
+                const long w = x + (long)nx * y + plane;
+                if (!(w & 1)) out[(w >> 1) - first] = sx[x] * sy[y == 0 ? ny - 2 : 1] * sz[q];
+            }
+}
+
 /* The odd half-sweep result of plane q (as dg_spectral_radius_scratch's odd[] there). */
 static void odd_plane(const dg_prepared *p, const eigenmode *v, const long off0[6],
                       const int *start0, int q, plane_ring *ring) {
@@ -189,6 +220,7 @@ static void odd_plane(const dg_prepared *p, const eigenmode *v, const long off0[
     double *out = ring->slot[q % 3];
     ring->first[q % 3] = first;
     memset(out, 0, (size_t)(end - first) * sizeof *out);
+    if (p->periodic) wrap_plane(p, v, q, out, first);
     if (q == 0 || q == p->nz - 1) return;
     for (int y = 1; y < ny - 1; ++y) {
         long a, b;
@@ -223,7 +255,9 @@ static inline double odd_at(const plane_ring *ring, int z, long g, int f) {
 static int spectral_by_planes(const dg_prepared *p, int num_threads, const int *start0,
                               const int *start1, double *spectral_radius) {
     const int nx = p->nx, ny = p->ny, nz = p->nz;
-    double *sx = dg_spectral_axis(nx), *sy = dg_spectral_axis(ny), *sz = dg_spectral_axis(nz);
+    double *sx = dg_spectral_mode_axis(nx, p->periodic & DG_PERIODIC_X);
+    double *sy = dg_spectral_mode_axis(ny, p->periodic & DG_PERIODIC_Y);
+    double *sz = dg_spectral_mode_axis(nz, p->periodic & DG_PERIODIC_Z);
     double *plane_sum = calloc((size_t)nz, sizeof *plane_sum);
     double *term = malloc(((size_t)p->boundary_count[1] + 1) * sizeof *term);
     const int threads = num_threads > 0 ? num_threads : omp_get_max_threads();
@@ -299,7 +333,7 @@ int dg_spectral_radius(const dg_prepared *p, int num_threads, double *spectral_r
     int *start1 = malloc(((size_t)p->nz + 1) * sizeof *start1);
     int status = DG_ERR_OUT_OF_MEMORY;
     if (start0 && start1) {
-        if (!p->periodic && plane_starts(p, 0, start0) && plane_starts(p, 1, start1))
+        if (plane_starts(p, 0, start0) && plane_starts(p, 1, start1))
             status = spectral_by_planes(p, num_threads, start0, start1, spectral_radius);
         else
             status = dg_spectral_radius_scratch(p, num_threads, spectral_radius);

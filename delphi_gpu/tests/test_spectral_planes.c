@@ -1,13 +1,15 @@
 /* The plane-by-plane spectral-radius estimate (dg_spectral_radius) is bitwise the whole-grid one
  * (dg_spectral_radius_scratch) for any thread count: dielectric boundaries, salt, non-cubic
- * grids, more threads than planes; and a prepared problem with an unsorted list falls back. */
+ * grids, more threads than planes, periodic axes; and a prepared problem with an unsorted list
+ * falls back. */
 #include "solver_internal.h"
 #include "test_util.h"
 
-static void compare(dense_problem *d, const char *label) {
+static void compare(dense_problem *d, const char *label, int periodic) {
     dg_options o;
     dg_default_options(&o);
     o.backend = DG_BACKEND_CPU;
+    o.periodic = periodic;
     dg_solver s = NULL;
     CHECK_OK(dg_create(&s, &o), s);
     CHECK_OK(dg_set_dense_medium_d(s, &d->medium), s);
@@ -44,13 +46,19 @@ int main(void) {
     dense_problem d;
     dense_problem_init(&d, 25, 19, 31, 1.3, 80.0);
     dense_problem_sphere(&d, 12.0, 9.5, 14.0, 6.5, 2.0);
-    compare(&d, "dielectric sphere");
+    compare(&d, "dielectric sphere", 0);
     dense_problem_salt(&d, 12.0, 9.5, 14.0, 7.5, 0.15);
-    compare(&d, "sphere and salt");
+    compare(&d, "sphere and salt", 0);
+    /* periodic axes: the constant mode along them, the wrapped face points */
+    static const int periodic[4] = {DG_PERIODIC_Z, DG_PERIODIC_X, DG_PERIODIC_X | DG_PERIODIC_Y,
+                                    DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z};
+    for (int i = 0; i < 4; ++i)
+        compare(&d, "sphere and salt, periodic", periodic[i]);
     dense_problem_free(&d);
     dense_problem_init(&d, 41, 7, 5, 1.0, 4.0); /* 3 interior planes, up to 16 threads */
     dense_problem_sphere(&d, 20.0, 3.0, 2.0, 2.5, 80.0);
-    compare(&d, "flat grid");
+    compare(&d, "flat grid", 0);
+    compare(&d, "flat grid, periodic x, y, z", DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z);
     dense_problem_free(&d);
     return test_finish("test_spectral_planes");
 }
