@@ -396,17 +396,12 @@ int dg_calc_medium_maps(dg_calc c, unsigned char *solute, unsigned char *ion_acc
     for (int a = 0; solute && a < 3; ++a)
         memcpy(solute + (size_t)a * points, r->medium.face[a], points);
     if (!ion_accessible) return DG_OK;
-    if (r->medium.ion_accessible) {
-        memcpy(ion_accessible, r->medium.ion_accessible, points);
-        return DG_OK;
-    }
-    /* The run had no salt: the map from the same stage operation, for this call. */
-    medium_maps own = {0};
+    medium_maps own = {0}; /* without salt: the map built for this call */
+    const unsigned char *ion = NULL;
     char msg[1024];
-    st = medium_build_on(c->solver, &c->surface, &r->grid, 1, c->params.ion_radius, &own, msg,
-                         sizeof msg);
+    st = calc_ion_map(c, &own, &ion, msg, sizeof msg);
     if (st != DG_OK) return calc_fail(c, st, "ion-accessibility map: %s", msg);
-    memcpy(ion_accessible, own.ion_accessible, points);
+    memcpy(ion_accessible, ion, points);
     medium_free(&own);
     return DG_OK;
 }

@@ -270,18 +270,24 @@ static double site_salt(const salt_model *salt, int nonlinear, double p) {
     return isnan(p) ? NAN : rho;
 }
 
+int calc_ion_map(dg_calc c, medium_maps *own, const unsigned char **ion, char *msg, size_t size) {
+    const calc_result *r = &c->r;
+    *ion = r->medium.ion_accessible;
+    if (*ion) return DG_OK;
+    const int st =
+        medium_build_on(c->solver, &c->surface, &r->grid, 1, c->params.ion_radius, own, msg, size);
+    if (st == DG_OK) *ion = own->ion_accessible;
+    return st;
+}
+
 /* DelPhi's Debye fraction at the sites: the ion-accessibility map of the run, or, without salt,
  * one built for this by the same stage operation. */
 static int site_debye(dg_calc c, char *msg, size_t size) {
     calc_result *r = &c->r;
     medium_maps own = {0};
-    const unsigned char *ion = r->medium.ion_accessible;
-    if (!ion) {
-        const int st = medium_build_on(c->solver, &c->surface, &r->grid, 1, c->params.ion_radius,
-                                       &own, msg, size);
-        if (st != DG_OK) return st;
-        ion = own.ion_accessible;
-    }
+    const unsigned char *ion = NULL;
+    const int st = calc_ion_map(c, &own, &ion, msg, size);
+    if (st != DG_OK) return st;
     r->site_debye = malloc((c->site_count + 1) * sizeof(double));
     if (r->site_debye)
         for (size_t i = 0; i < c->site_count; ++i)

@@ -142,6 +142,10 @@ struct dg_calc_s {
 /* Run the calculation on the handle's atoms.  Returns a dg_status; r.status says how. */
 int calc_run(dg_calc calc);
 
+/* The last run's ion-accessibility map, or, when the run had no salt, one built by the same
+ * stage operation into own (medium_free it).  Returns a dg_status with a message. */
+int calc_ion_map(dg_calc calc, medium_maps *own, const unsigned char **ion, char *msg, size_t size);
+
 /* Free the run's arrays (not the handle). */
 void calc_result_free(calc_result *r);
 
