@@ -143,9 +143,14 @@ typedef struct run_settings {
     int site_reaction_force;  /* site(rf): the reaction-field force (the atoms as sites only) */
     int site_total_force;     /* site(tf): rf + cf, DelPhi's total force (the atoms as sites) */
     double atpods;            /* atpods= (A): site(atpo)'s averaging distance; default 0.5 */
-    int show_help;            /* --help: print settings_usage() and exit 0 */
-    int show_version;         /* --version */
-    int input_source[INPUT_KIND_COUNT];                       /* enum settings_source */
+    int site_atom, site_coordinates, site_charge, site_potential; /* site(a), (x), (q), (p) */
+    int site_given;        /* some site(...) column was asked (DelPhi's layout writes just those) */
+    int frc_format;        /* enum frc_format (io_sites.h): DelPhi's layout (0, default), table */
+    int center_first_atom; /* center(777,777,..), center(999,999,..): the file's first atom */
+    char unpdb_out_file[SETTINGS_PATH_MAX]; /* out(unpdb): DelPhi's unformatted PDB; "" = none */
+    int show_help;                          /* --help: print settings_usage() and exit 0 */
+    int show_version;                       /* --version */
+    int input_source[INPUT_KIND_COUNT];     /* enum settings_source */
     char input_origin[INPUT_KIND_COUNT][SETTINGS_ORIGIN_MAX]; /* "prm:12", "--pdb"; "" = default */
 
     /* Added by host_app (batch runs, --frames). */

@@ -105,6 +105,7 @@ void app_mpi_quiet_outputs(run_settings *s) {
     s->scrg_out_file[0] = '\0';
     s->modpdb_out_file[0] = '\0';
     s->eps_out_file[0] = '\0';
+    s->unpdb_out_file[0] = '\0';
     s->json_file[0] = '\0';
     s->log_file[0] = '\0';
     s->quiet = 1;

@@ -8,6 +8,7 @@
 #include "io_epsmap.h"
 #include "io_maps.h"
 #include "io_modpdb.h"
+#include "io_molecule.h"
 #include "io_settings.h"
 #include "io_sites.h"
 #include "io_surface_charges.h"
@@ -147,7 +148,28 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
                                                                      : NULL, /* the atoms' */
                                     s->site_coulombic_force ? force : NULL,
                                     total};
-        st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)", err);
+        if (s->frc_format == FRC_TABLE) {
+            st = sites_write(s->frc_out_file, list, &values, "delphi-gpu site potentials (kT/e)",
+                             err);
+        } else {
+            char title[64];
+            snprintf(title, sizeof title, "delphi-gpu %s site potentials (kT/e)",
+                     dg_version_string());
+            const frc_run_info info = {r->grid.n,
+                                       r->grid.perfil,
+                                       s->exdi,
+                                       s->indi,
+                                       r->salt.ionic_strength,
+                                       s->ionrad,
+                                       s->prbrad,
+                                       r->solve.linear_iterations,
+                                       s->nonit,
+                                       s->bndcon,
+                                       s->atpods,
+                                       title};
+            st = sites_write_delphi(s->frc_out_file, list, &values, settings_frc_columns(s),
+                                    s->frc_format, &info, err);
+        }
         free(field), free(atomic), free(force), free(total);
         if (st == IO_OK)
             log_info(log, "site potentials written: %s (%zu sites)", s->frc_out_file, list->count);
@@ -159,6 +181,12 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
                      s->modpdb_format == MODPDB_PQR       ? "PQR"
                      : s->modpdb_format == MODPDB_DELPHI4 ? "DelPhi PDB format 4"
                                                           : "DelPhi PDB format 1");
+    }
+    if (st == IO_OK && s->unpdb_out_file[0]) {
+        st = unpdb_write(s->unpdb_out_file, mol, err);
+        if (st == IO_OK)
+            log_info(log, "atoms written: %s (%zu atoms, DelPhi's unformatted PDB)",
+                     s->unpdb_out_file, mol->count);
     }
     if (st == IO_OK && s->eps_out_file[0])
         st = write_epsilon_map(s->eps_out_file, calc, r, log, err);

@@ -63,14 +63,20 @@ static int read_center_file(pipeline *p, io_error *err) {
         st = io_fail(err, IO_ERR_INPUT, s->center_file, 0, "center(file)",
                      "no ATOM or HETATM lines to centre the grid on");
     if (st == IO_OK) {
+        /* center(777,777,..) and (999,999,..): the first atom alone, as DelPhi. */
+        const size_t used = s->center_first_atom ? 1 : atoms.count;
         double sum[3] = {0.0, 0.0, 0.0};
-        for (size_t i = 0; i < atoms.count; ++i)
+        for (size_t i = 0; i < used; ++i)
             sum[0] += atoms.atoms[i].x, sum[1] += atoms.atoms[i].y, sum[2] += atoms.atoms[i].z;
         for (int k = 0; k < 3; ++k)
-            s->center[k] = sum[k] / (double)atoms.count;
+            s->center[k] = sum[k] / (double)used;
         s->center_mode = DG_CENTER_ABSOLUTE;
-        log_info(&p->log, "grid centred on      : %s (mean of %zu atoms: %.4f %.4f %.4f A)",
-                 s->center_file, atoms.count, s->center[0], s->center[1], s->center[2]);
+        if (s->center_first_atom)
+            log_info(&p->log, "grid centred on      : %s (its first atom: %.4f %.4f %.4f A)",
+                     s->center_file, s->center[0], s->center[1], s->center[2]);
+        else
+            log_info(&p->log, "grid centred on      : %s (mean of %zu atoms: %.4f %.4f %.4f A)",
+                     s->center_file, atoms.count, s->center[0], s->center[1], s->center[2]);
     }
     molecule_free(&atoms);
     return st;
@@ -295,6 +301,7 @@ static void tag_outputs(run_settings *s, const char *tag) {
     tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
     tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
     tag_path(s->eps_out_file, sizeof s->eps_out_file, tag);
+    tag_path(s->unpdb_out_file, sizeof s->unpdb_out_file, tag);
     for (int i = 0; i < s->map_count; ++i)
         tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
 }

@@ -218,8 +218,11 @@ static void report_solve(io_log *log, const dg_result *res, const progress_state
              res->setup_seconds);
 }
 
+/* "name:" then the value, the colon right after the name as DelPhi prints it (scripts look for
+ * "corrected reaction field energy:"), the values aligned. */
 static void energy_line(io_log *log, const char *name, double value, const char *unit) {
-    if (isfinite(value)) log_info(log, "%-34s: %16.6f %s", name, value, unit);
+    const int pad = (int)strlen(name) < 34 ? 34 - (int)strlen(name) : 0;
+    if (isfinite(value)) log_info(log, "%s:%*s%16.6f %s", name, pad, "", value, unit);
 }
 
 static void report_energies(io_log *log, const run_settings *s, const calc_result *r) {

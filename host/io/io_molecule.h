@@ -1,8 +1,9 @@
-/* host_io: molecule readers (PQR, PDB + .siz/.crg, DelPhi PDB formats 1, 2, 4) and site lists.
+/* host_io: molecule readers (PQR, PDB + .siz/.crg, DelPhi PDB formats 1, 2, 4, DelPhi's
+ * unformatted PDB file) and site lists.
  *
  * Every reader fills a molecule (molecule.h; free it with molecule_free) and checks the atoms:
  * finite coordinates with |x| <= 1e5 A, 0 <= radius <= 10 A, |charge| <= 10 e, at least one
- * atom.  Errors name the file, the line and the field. */
+ * atom.  Errors name the file, the line (the record of a binary file) and the field. */
 #ifndef HOST_IO_MOLECULE_H
 #define HOST_IO_MOLECULE_H
 
@@ -38,8 +39,26 @@ int molecule_read_delphi_pdb(const char *path, molecule *mol, io_notes *notes, i
 /** Is path a DelPhi PDB file?  Sets *is_delphi (0/1).  Only fails if it cannot be read. */
 int pdb_is_delphi_format(const char *path, int *is_delphi, io_error *err);
 
-/** Site positions for the frc output (in(frc)): a DelPhi PDB file or a *.pqr file (with charges
- *  and radii), or any other PDB-like list of ATOM lines (positions only; charge and radius 0). */
+/** DelPhi's unformatted PDB file (in(unpdb); MCCE's binary molecule file): Fortran unformatted
+ *  records (4-byte length markers, either byte order), one per atom holding x, y, z, radius,
+ *  charge as 4- or 8-byte reals ("format 0"), or a header (an 80-character line naming DELPHI
+ *  and PDB, the format number 1, the atom count) and per atom a 15-character descriptor (PDB
+ *  columns 12-26: name, residue, chain, residue number) before the five reals ("format 1").
+ *  Atoms are records "ATOM" numbered from 1; source_line is the record number, which every
+ *  message names. */
+int molecule_read_unpdb(const char *path, molecule *mol, io_notes *notes, io_error *err);
+
+/** Does path start with a Fortran unformatted record of a length DelPhi's unformatted PDB file
+ *  begins with (20, 40 or 80 bytes, closing marker equal)?  Sets *is_unformatted (0/1); a text
+ *  file never is one.  Only fails if the file cannot be opened. */
+int unpdb_detect(const char *path, int *is_unformatted, io_error *err);
+
+/** DelPhi's out(unpdb): format 0 with 4-byte reals, little-endian, written atomically. */
+int unpdb_write(const char *path, const molecule *mol, io_error *err);
+
+/** Site positions for the frc output (in(frc)): a DelPhi PDB file, DelPhi's unformatted PDB
+ *  file or a *.pqr file (with charges and radii), or any other PDB-like list of ATOM lines
+ *  (positions only; charge and radius 0). */
 int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_error *err);
 
 /** Range checks listed above; line numbers come from atom.source_line. */

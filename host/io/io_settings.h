@@ -49,6 +49,10 @@ int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_er
  *  "given by --pdb", "DelPhi's default name (no in(pdb) statement)". */
 void settings_describe_input(const run_settings *s, int kind, char *buf, size_t size);
 
+/** The columns of out(frc) in DelPhi's layout (a mask of FRC_BIT(enum frc_column), io_sites.h):
+ *  those the site(...) flags ask that DelPhi's 80-character line holds. */
+unsigned settings_frc_columns(const run_settings *s);
+
 /** The --help text. */
 const char *settings_usage(void);
 
@@ -64,5 +68,9 @@ const char *io_map_format_name(int format);
 #define SETTINGS_DEFAULT_SCRG_OUT   "scrg.dat"
 #define SETTINGS_DEFAULT_EPS_OUT    "fort.17"
 #define SETTINGS_DEFAULT_MODPDB_OUT "fort.19"
+#define SETTINGS_DEFAULT_UNPDB_OUT  "fort.20"
+#define SETTINGS_DEFAULT_PARAM      "fort.10"
+#define SETTINGS_CENTER_FILE_777    "fort.27"
+#define SETTINGS_CENTER_FILE_999    "fort.15"
 
 #endif /* HOST_IO_SETTINGS_H */

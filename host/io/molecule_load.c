@@ -1,5 +1,5 @@
-/* The choice of molecule reader for a run (PQR, DelPhi PDB, or PDB with radius and charge
- * tables), and the model count of a PDB file. */
+/* The choice of molecule reader for a run (PQR, DelPhi's unformatted PDB, DelPhi PDB, or PDB
+ * with radius and charge tables), and the model count of a PDB file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,13 @@ static int require_table(const run_settings *s, int kind, const char *path, io_e
 
 int molecule_count_models(const char *path, int *count, io_error *err) {
     *count = 0;
+    int is_unformatted = 0;
+    int rc = unpdb_detect(path, &is_unformatted, err);
+    if (rc) return rc;
+    if (is_unformatted) { /* DelPhi's unformatted PDB file: one model, no lines */
+        *count = 1;
+        return IO_OK;
+    }
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open the molecule file: %s",
@@ -57,16 +64,26 @@ static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, 
         return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
                        "no input molecule (settings not resolved?)");
 
+    const int tables_named =
+        s->input_source[INPUT_SIZ] >= SOURCE_FILE || s->input_source[INPUT_CRG] >= SOURCE_FILE;
+    const char *tables = tables_named ? "the radius and charge files given are not read"
+                                      : "no radius or charge file is needed";
+    /* First the binary form: its header record may name DELPHI and PDB as a text one does. */
+    int is_unformatted = 0;
+    int rc = unpdb_detect(s->pdb_file, &is_unformatted, err);
+    if (rc) return rc;
+    if (is_unformatted) {
+        io_note(notes, IO_NOTE_INFO,
+                "%s is DelPhi's unformatted PDB file with radii and charges; %s", s->pdb_file,
+                tables);
+        return molecule_read_unpdb(s->pdb_file, mol, notes, err);
+    }
     int is_delphi = 0;
-    int rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
+    rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
     if (rc) return rc;
     if (is_delphi) {
-        int tables_named =
-            s->input_source[INPUT_SIZ] >= SOURCE_FILE || s->input_source[INPUT_CRG] >= SOURCE_FILE;
         io_note(notes, IO_NOTE_INFO, "%s is a DelPhi PDB file with radii and charges; %s",
-                s->pdb_file,
-                tables_named ? "the radius and charge files given are not read"
-                             : "no radius or charge file is needed");
+                s->pdb_file, tables);
         return molecule_read_delphi_pdb(s->pdb_file, mol, notes, err);
     }
     rc = require_table(s, INPUT_SIZ, s->siz_file, err);

@@ -1,14 +1,16 @@
 /* Function statements of the DelPhi parameter file: in(), out(), energy(), site(), acenter(),
  * center(), and the ones accepted but not used (buffz, insobj).
  *
- * Default file names follow DelPhi's unit numbers: in(pdb) fort.13, in(siz) fort.11,
- * in(crg) fort.12, in(frc) fort.15, in(phi) fort.18, out(phi) fort.14, out(frc) fort.16. */
+ * Default file names follow DelPhi's unit numbers: in(pdb) and in(unpdb) fort.13, in(siz)
+ * fort.11, in(crg) fort.12, in(frc) fort.15, in(phi) fort.18, out(phi) fort.14, out(frc)
+ * fort.16, out(unpdb) fort.20. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io_modpdb.h"
 #include "io_settings.h"
+#include "io_sites.h"
 #include "io_text.h"
 #include "params_internal.h"
 
@@ -148,12 +150,14 @@ static int apply_in(param_context *ctx, const func_args *a) {
         const char *kind;
         int input;
         const char *fallback;
-    } kinds[] = {{"pdb", INPUT_PDB, "fort.13"}, {"siz", INPUT_SIZ, "fort.11"},
-                 {"crg", INPUT_CRG, "fort.12"}, {"pqr", INPUT_PQR, NULL},
-                 {"phi", INPUT_PHI, "fort.18"}, {"frc", INPUT_FRC, "fort.15"}};
+    } kinds[] = {{"pdb", INPUT_PDB, "fort.13"},  {"siz", INPUT_SIZ, "fort.11"},
+                 {"crg", INPUT_CRG, "fort.12"},  {"pqr", INPUT_PQR, NULL},
+                 {"phi", INPUT_PHI, "fort.18"},  {"frc", INPUT_FRC, "fort.15"},
+                 {"unpdb", INPUT_PDB, "fort.13"}}; /* the reader knows it from its content */
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "in",
-                       "the first argument must say what is read (pdb, siz, crg, pqr, phi, frc)");
+                       "the first argument must say what is read (pdb, unpdb, siz, crg, pqr, "
+                       "phi, frc)");
     char kind[32];
     params_lower(kind, sizeof kind, a->value[0]);
     char field[48];
@@ -184,13 +188,40 @@ static int apply_in(param_context *ctx, const func_args *a) {
         return IO_OK;
     }
     return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
-                   "unknown input kind '%s' (expected pdb, siz, crg, pqr, phi or frc)",
+                   "unknown input kind '%s' (expected pdb, unpdb, siz, crg, pqr, phi or frc)",
                    a->value[0]);
+}
+
+/* out(frc, format=...): none or delphi, DelPhi's layout; rc and r, DelPhi's layout with the
+ * coordinates, charge and reaction-field (and, for rc, Coulombic) columns added, as DelPhi's
+ * formats RC and R; table, this program's full-precision table.  DelPhi's unformatted frc
+ * (format=un) is refused. */
+int frc_format_parse(param_context *ctx, const char *field, const char *format) {
+    run_settings *s = ctx->s;
+    const char *origin = ctx->from_option ? NULL : ctx->origin; /* options name themselves */
+    if (!format || io_iequal(format, "delphi")) {
+        s->frc_format = FRC_DELPHI;
+    } else if (io_iequal(format, "rc") || io_iequal(format, "r")) {
+        const int rc = io_iequal(format, "rc");
+        s->frc_format = rc ? FRC_DELPHI_RC : FRC_DELPHI_R;
+        s->site_coordinates = s->site_charge = s->site_reaction = 1;
+        if (rc) s->site_coulombic = 1;
+    } else if (io_iequal(format, "table")) {
+        s->frc_format = FRC_TABLE;
+    } else if (io_iequal(format, "un")) {
+        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, origin, ctx->line, field,
+                       "DelPhi's unformatted frc file (format=un) is not written; leave out "
+                       "format= for DelPhi's text layout, or format=table");
+    } else {
+        return io_fail(ctx->err, IO_ERR_INPUT, origin, ctx->line, field,
+                       "unknown frc format '%s' (delphi, rc, r or table)", format);
+    }
+    return IO_OK;
 }
 
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"srf", "energy", "unpdb", "unfrc", "gcrg", "log"};
+    static const char *not_written[] = {"srf", "energy", "unfrc", "gcrg", "log"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -226,11 +257,18 @@ static int apply_out(param_context *ctx, const func_args *a) {
         return params_add_map(ctx, fmt, file ? file : SETTINGS_DEFAULT_PHI_OUT);
     }
     if (strcmp(kind, "frc") == 0) {
-        if (format)
-            io_note(ctx->notes, IO_NOTE_INFO, "%s: out(frc): format=%s ignored", params_where(ctx),
-                    format);
+        rc = frc_format_parse(ctx, field, format);
+        if (rc) return rc;
         snprintf(ctx->s->frc_out_file, SETTINGS_PATH_MAX, "%s",
                  file ? file : SETTINGS_DEFAULT_FRC_OUT);
+        return IO_OK;
+    }
+    if (strcmp(kind, "unpdb") == 0) {
+        if (format)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                           "takes no format= (DelPhi's unformatted PDB has one layout)");
+        snprintf(ctx->s->unpdb_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_UNPDB_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "modpdb") == 0 || strcmp(kind, "modpdb4") == 0) {
@@ -290,14 +328,25 @@ static int apply_energy(param_context *ctx, const func_args *a) {
             s->energy_grid = 1;
         else if (!strcmp(item, "s") || !strcmp(item, "sol") || !strcmp(item, "solvation"))
             s->energy_solvation = 1;
-        else if (!strcmp(item, "c") || !strcmp(item, "coul") || !strcmp(item, "coulombic"))
+        else if (!strcmp(item, "c") || !strcmp(item, "coul") || !strcmp(item, "cou") ||
+                 !strcmp(item, "coulombic"))
             s->energy_coulombic = 1;
-        else if (!strcmp(item, "ion") || !strcmp(item, "ionic"))
+        else if (!strcmp(item, "ion") || !strcmp(item, "ionic") || !strncmp(item, "ionic_c", 7))
             s->energy_ionic = 1;
-        else if (!strcmp(item, "as") || !strcmp(item, "anasurf"))
+        else if (!strcmp(item, "as") || !strcmp(item, "anasurf") ||
+                 !strcmp(item, "analyticsurface"))
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: energy(%s): the analytic-surface energy is not computed; ignored",
                     params_where(ctx), item);
+        else if (!strcmp(item, "ag") || !strcmp(item, "anagrid") || !strcmp(item, "analyticgrid"))
+            io_note(ctx->notes, IO_NOTE_WARNING,
+                    "%s: energy(%s): the analytic grid energy is not computed; ignored",
+                    params_where(ctx), item);
+        else if (!strcmp(item, "an"))
+            /* MCCE's parameter files say energy(g,an,sol); DelPhi reads no term from "an". */
+            io_note(ctx->notes, IO_NOTE_INFO,
+                    "%s: energy(an): not an energy term (DelPhi ignores it too); ignored",
+                    params_where(ctx));
         else
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "energy",
                            "unknown energy term '%s' (g, s, c, ion)", a->value[i]);
@@ -306,10 +355,29 @@ static int apply_energy(param_context *ctx, const func_args *a) {
 }
 
 static int apply_site(param_context *ctx, const func_args *a) {
+    run_settings *s = ctx->s;
+    /* site() (empty) clears every column, as in DelPhi. */
+    if (a->count == 0 || (a->count == 1 && !a->key[0][0] && !a->value[0][0])) {
+        s->site_atom = s->site_coordinates = s->site_charge = s->site_potential = 0;
+        s->site_field = s->site_reaction = s->site_coulombic = s->site_atomic = 0;
+        s->site_salt = s->site_debye = 0;
+        s->site_coulombic_force = s->site_reaction_force = s->site_total_force = 0;
+        s->site_given = 0;
+        return IO_OK;
+    }
     for (int i = 0; i < a->count; i++) {
         char item[32];
         params_lower(item, sizeof item, a->value[i]);
-        if (!strcmp(item, "f") || !strcmp(item, "field"))
+        int known = 1;
+        if (!strcmp(item, "a") || !strcmp(item, "atom"))
+            s->site_atom = 1;
+        else if (!strcmp(item, "x") || !strcmp(item, "coordinates"))
+            s->site_coordinates = 1;
+        else if (!strcmp(item, "q") || !strcmp(item, "charge"))
+            s->site_charge = 1;
+        else if (!strcmp(item, "p") || !strcmp(item, "potential"))
+            s->site_potential = 1;
+        else if (!strcmp(item, "f") || !strcmp(item, "field"))
             ctx->s->site_field = 1;
         else if (!strcmp(item, "r") || !strcmp(item, "reaction"))
             ctx->s->site_reaction = 1;
@@ -327,18 +395,17 @@ static int apply_site(param_context *ctx, const func_args *a) {
             ctx->s->site_reaction_force = 1;
         else if (!strcmp(item, "tf") || !strcmp(item, "totalforce"))
             ctx->s->site_total_force = 1;
-        else if (!strcmp(item, "a") || !strcmp(item, "atom") || !strcmp(item, "p") ||
-                 !strcmp(item, "potential") || !strcmp(item, "q") || !strcmp(item, "charge") ||
-                 !strcmp(item, "x") || !strcmp(item, "coordinates"))
-            ; /* always written */
-        else
+        else {
+            known = 0;
             io_note(ctx->notes, IO_NOTE_WARNING,
-                    "%s: site(%s): this column is not produced (the frc output has atom, "
-                    "coordinates, charge, potential and, when asked, the reaction (r), Coulombic "
+                    "%s: site(%s): this column is not produced (the frc output has the atom (a), "
+                    "coordinates (x), charge (q), potential (p) and the reaction (r), Coulombic "
                     "(c) and atomic (atpo) potentials, the field (f), the salt concentration (i), "
                     "the Debye fraction (deb) and the reaction-field, Coulombic and total forces "
                     "(rf, cf, tf))",
                     params_where(ctx), a->value[i]);
+        }
+        if (known) s->site_given = 1;
     }
     return IO_OK;
 }
@@ -348,6 +415,7 @@ static int set_center(param_context *ctx, const double c[3], int mode) {
     memcpy(ctx->s->center, c, 3 * sizeof *c);
     ctx->s->center_mode = mode;
     ctx->s->center_file[0] = '\0';
+    ctx->s->center_first_atom = 0;
     ctx->s->input_source[INPUT_CENTER] = SOURCE_NONE;
     ctx->s->input_origin[INPUT_CENTER][0] = '\0';
     return IO_OK;
@@ -370,6 +438,7 @@ static int apply_center_file(param_context *ctx, const char *fname, const func_a
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname, "empty file name");
     params_set_input(ctx, INPUT_CENTER, a->value[0]);
     ctx->s->center_mode = 1; /* absolute, at the mean the program computes */
+    ctx->s->center_first_atom = 0;
     return IO_OK;
 }
 
@@ -391,6 +460,17 @@ static int apply_center(param_context *ctx, const char *fname, const func_args *
         if (io_parse_real(a->value[i], &c[i]) != 0)
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, fname,
                            "'%s' is not a number", a->value[i]);
+    }
+    /* DelPhi's codes: an x offset of 777 centres the grid on the atoms of fort.27, 999 on
+       those of fort.15 (their mean; the first atom alone when the y offset is 777 or 999 too);
+       the other offsets are not used then. */
+    if (!mode_is_absolute(fname) && (c[0] == 777.0 || c[0] == 999.0)) {
+        set_center(ctx, c, mode);
+        params_set_input(ctx, INPUT_CENTER,
+                         c[0] == 777.0 ? SETTINGS_CENTER_FILE_777 : SETTINGS_CENTER_FILE_999);
+        ctx->s->center_mode = 1; /* absolute, at the position the program reads */
+        ctx->s->center_first_atom = c[1] == 777.0 || c[1] == 999.0;
+        return IO_OK;
     }
     return set_center(ctx, c, mode);
 }

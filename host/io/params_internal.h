@@ -31,6 +31,10 @@ int params_is_assignment_name(const char *name);
  *  name is lower-case; args is the text inside the parentheses. */
 int params_apply_function(param_context *ctx, const char *name, const char *args);
 
+/** out(frc)'s format= (NULL: none given), also --frc-format: sets s->frc_format, and the
+ *  columns DelPhi's formats rc and r add.  field names the statement in messages. */
+int frc_format_parse(param_context *ctx, const char *field, const char *format);
+
 /** The path field of an input kind. */
 char *params_input_path(run_settings *s, int kind);
 

@@ -14,9 +14,10 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",       "pqr",    "pdb",     "siz",     "crg",    "phi-in", "phi",       "dx",
-    "cube",      "mrc",    "frc",     "scrg",    "eps",    "json",   "log",       "backend",
-    "precision", "device", "threads", "surface", "energy", "solver", "nonlinear", "periodic",
+    "set",    "pqr",       "pdb",       "siz",        "crg",     "phi-in",  "phi",
+    "dx",     "cube",      "mrc",       "frc",        "scrg",    "eps",     "json",
+    "log",    "backend",   "precision", "device",     "threads", "surface", "energy",
+    "solver", "nonlinear", "periodic",  "frc-format",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -205,6 +206,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         return params_add_map(&ctx, format, value);
     } else if (!strcmp(name, "frc"))
         snprintf(s->frc_out_file, sizeof s->frc_out_file, "%s", value);
+    else if (!strcmp(name, "frc-format"))
+        return frc_format_parse(&ctx, option, value);
     else if (!strcmp(name, "scrg"))
         snprintf(s->scrg_out_file, sizeof s->scrg_out_file, "%s", value);
     else if (!strcmp(name, "eps"))
@@ -286,6 +289,16 @@ int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes,
     return IO_OK;
 }
 
+/* Does an option name the molecule (--pqr, --pdb)? */
+static int names_molecule(int argc, char **argv) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (!strncmp(argv[i], "--pqr", 5) || !strncmp(argv[i], "--pdb", 5)) {
+            const char c = argv[i][5];
+            if (c == '\0' || c == '=') return 1;
+        }
+    return 0;
+}
+
 int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
     settings_defaults(s);
     io_error_clear(err);
@@ -302,6 +315,14 @@ int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_er
         }
     if (s->show_help || s->show_version) return IO_OK;
 
+    /* As DelPhi: with no parameter file named, DelPhi's default one when it is there (unless
+       the molecule is given by an option). */
+    if (!param_file && !names_molecule(argc, argv) && io_file_readable(SETTINGS_DEFAULT_PARAM)) {
+        param_file = SETTINGS_DEFAULT_PARAM;
+        io_note(notes, IO_NOTE_INFO,
+                "no parameter file named: reading DelPhi's default one, " SETTINGS_DEFAULT_PARAM
+                ", from the current directory");
+    }
     if (param_file) {
         rc = settings_parse_file(s, param_file, notes, err);
         if (rc) return rc;

@@ -5,6 +5,7 @@
 
 #include "delphi_gpu/delphi_gpu_types.h"
 #include "io_settings.h"
+#include "io_sites.h"
 #include "io_text.h"
 #include "path_identity.h"
 #include "params_internal.h"
@@ -81,6 +82,7 @@ static int check_outputs(const run_settings *s, io_error *err) {
                  {s->scrg_out_file, "scrg output"},
                  {s->modpdb_out_file, "modpdb output"},
                  {s->eps_out_file, "eps output"},
+                 {s->unpdb_out_file, "unpdb output"},
                  {s->json_file, "--json"},
                  {s->log_file, "--log"}};
     enum { FILES = sizeof files / sizeof files[0] };
@@ -160,8 +162,10 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     if (!pqr && !pdb) {
         if (!s->param_file[0])
             return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
-                           "no input molecule: give a parameter file, --pqr FILE, or --pdb FILE "
-                           "with --siz FILE and --crg FILE (delphi-gpu --help)");
+                           "no input molecule: give a parameter file (or have DelPhi's default "
+                           "one, " SETTINGS_DEFAULT_PARAM ", in the current directory), --pqr "
+                           "FILE, or --pdb FILE with --siz FILE and --crg FILE (delphi-gpu "
+                           "--help)");
         set_default(s, INPUT_PDB, SETTINGS_DEFAULT_PDB);
         pdb = 1;
     }
@@ -194,6 +198,50 @@ static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
                 "(Newton's method keeps the faces fixed)");
     }
     return IO_OK;
+}
+
+static unsigned frc_asked_columns(const run_settings *s) {
+    const struct {
+        int asked, column;
+    } map[] = {{s->site_atom, FRC_COL_ATOM},
+               {s->site_coordinates, FRC_COL_COORDINATES},
+               {s->site_charge, FRC_COL_CHARGE},
+               {s->site_potential, FRC_COL_POTENTIAL},
+               {s->site_salt, FRC_COL_SALT},
+               {s->site_reaction, FRC_COL_REACTION},
+               {s->site_coulombic, FRC_COL_COULOMBIC},
+               {s->site_atomic, FRC_COL_ATOMIC},
+               {s->site_debye, FRC_COL_DEBYE},
+               {s->site_field, FRC_COL_FIELD},
+               {s->site_reaction_force, FRC_COL_REACTION_FORCE},
+               {s->site_coulombic_force, FRC_COL_COULOMBIC_FORCE},
+               {s->site_total_force, FRC_COL_TOTAL_FORCE}};
+    unsigned asked = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i)
+        if (map[i].asked) asked |= FRC_BIT(map[i].column);
+    return asked;
+}
+
+unsigned settings_frc_columns(const run_settings *s) {
+    return frc_delphi_columns(frc_asked_columns(s));
+}
+
+/* DelPhi's frc layout: with no site(...) column asked, its standard file (coordinates, charge,
+ * field, potential); columns past its 80-character line are left out, with a warning. */
+static void resolve_frc_columns(run_settings *s, io_notes *notes) {
+    if (!s->frc_out_file[0] || s->frc_format == FRC_TABLE) return;
+    if (s->frc_format == FRC_DELPHI && !s->site_given)
+        s->site_coordinates = s->site_charge = s->site_field = s->site_potential = 1;
+    const unsigned asked = frc_asked_columns(s);
+    const unsigned dropped = asked & ~frc_delphi_columns(asked);
+    if (!dropped) return;
+    char names[256];
+    frc_column_names(dropped, names, sizeof names);
+    io_note(notes, IO_NOTE_WARNING,
+            "out(frc): DelPhi's 80-character frc line has no room for the %s column%s asked "
+            "after the others, and DelPhi's layout leaves %s out; out(frc,format=table) or "
+            "--frc-format table writes every column",
+            names, (dropped & (dropped - 1)) ? "s" : "", (dropped & (dropped - 1)) ? "them" : "it");
 }
 
 int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
@@ -246,6 +294,7 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         rc = require_input(s, INPUT_CENTER, err);
         if (rc) return rc;
     }
+    resolve_frc_columns(s, notes);
     rc = resolve_periodic(s, notes, err);
     if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)

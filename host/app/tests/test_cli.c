@@ -94,22 +94,22 @@ int main(void) {
     write_text("sites.pdb", "ATOM      1  O   HOH W   1       1.000   1.000   1.000  1.00  0.00\n");
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(q,p,rf)", "--set", "in(frc,file=\"self\")",
-                      "--frc", "self.frc", "--quiet", NULL) == EXIT_OK);
+                      "--frc", "self.frc", "--frc-format", "table", "--quiet", NULL) == EXIT_OK);
     char *frc = read_file("self.frc");
     CHECK(frc && strstr(frc, "RFx RFy RFz") && strstr(frc, "\nATOM        2 B"));
     free(frc);
     pipeline_free(p);
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(q,p,tf)", "--frc", "total.frc", "--quiet",
-                      NULL) == EXIT_OK);
+                      "--frc-format", "table", NULL) == EXIT_OK);
     frc = read_file("total.frc");
     CHECK(frc && strstr(frc, "TFx TFy TFz") && !strstr(frc, "RFx") && !strstr(frc, "CFx"));
     free(frc);
     pipeline_free(p);
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(q,p,rf,tf)", "--set",
-                      "in(frc,file=\"sites.pdb\")", "--frc", "other.frc", "--quiet",
-                      NULL) == EXIT_OK);
+                      "in(frc,file=\"sites.pdb\")", "--frc", "other.frc", "--quiet", "--frc-format",
+                      "table", NULL) == EXIT_OK);
     int warned = 0;
     for (int i = 0; i < p->notes.count; ++i)
         warned += strstr(p->notes.text[i], "site(rf)") != NULL ||
@@ -118,6 +118,56 @@ int main(void) {
     CHECK(warned == 2 && frc && !strstr(frc, "RFx") && !strstr(frc, "TFx"));
     free(frc);
     pipeline_free(p);
+    /* The frc file in DelPhi's layout (the default): without site(...) DelPhi's standard
+       columns, coordinates, charge, potential and field (x, q, p, f in that order, 10
+       characters each after 12 header lines); columns past its 80-character line are left out
+       with a warning; format rc closes with the reaction-field and Coulombic energies; DelPhi's
+       unformatted frc is refused. */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--frc", "std.frc", "--quiet", NULL) == EXIT_OK);
+    frc = read_file("std.frc");
+    CHECK(frc && strstr(frc, " DELPHI SITE POTENTIAL FILE") == frc);
+    {
+        const char *line = frc;
+        for (int k = 0; line && k < 12; ++k) {
+            if (k == 11)
+                CHECK(strstr(line, "ATOM COORDINATES (X,Y,Z)") && strstr(line, "GRID PT.") &&
+                      strstr(line, "GRID FIELDS: (Ex, Ey, Ez)") && !strstr(line, "DESCRIPTOR"));
+            line = strchr(line, '\n');
+            if (line) ++line;
+        }
+        double v[8] = {0};
+        CHECK(line && sscanf(line, "%10lf%10lf%10lf%10lf%10lf%10lf%10lf%10lf", &v[0], &v[1], &v[2],
+                             &v[3], &v[4], &v[5], &v[6], &v[7]) == 8);
+        CHECK(v[0] == 0.0 && v[3] == 1.0); /* two.pqr's first atom: at 0,0,0, charge +1 */
+        CHECK(p->result && fabs(v[4] - p->result->site_potential[0]) <= 5e-5);
+        CHECK(v[5] > 0.0); /* the field at the +1 charge points to the -1 one, at +x */
+    }
+    free(frc);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--set", "site(a,x,q,p,r,c)", "--frc", "wide.frc",
+                      "--quiet", NULL) == EXIT_OK);
+    warned = 0;
+    for (int i = 0; i < p->notes.count; ++i)
+        warned += strstr(p->notes.text[i], "no room for the Coulombic (c) column") != NULL;
+    frc = read_file("wide.frc");
+    CHECK(warned == 1 && frc && strstr(frc, " REAC. PT.") && !strstr(frc, "COUL. POT"));
+    free(frc);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--set", "out(frc,file=\"rc.frc\",format=rc)", "--quiet",
+                      NULL) == EXIT_OK);
+    frc = read_file("rc.frc");
+    CHECK(frc && strstr(frc, " REAC. PT. COUL. POT") && strstr(frc, "corrected reaction field") &&
+          strstr(frc, "total coulombic energy") && !strstr(frc, "total energy ="));
+    free(frc);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--frc", "un.frc",
+                      "--frc-format", "un", "--quiet", NULL) == EXIT_BAD_INPUT);
+    CHECK(!file_exists("un.frc"));
+    pipeline_free(p);
+
     /* A later acenter replaces it (the missing file is then not read; test_hardening has the
        refusals of a missing or atom-less file and of an output over it). */
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
@@ -192,8 +242,8 @@ int main(void) {
         snprintf(logname, sizeof logname, "%s.log", names[m]);
         CHECK(run_program(p, 0, "--pqr", pqr, "--gsize", "33", "--scale", "2", "--set",
                           "acenter(0,0,0)", "--set", "bndcon=1, maxc=1e-9", "--salt", "0.1",
-                          "--periodic", "z", "--set", "site(a,p)", "--frc", frc_name, "--log",
-                          logname, "--quiet", NULL) == EXIT_OK);
+                          "--periodic", "z", "--set", "site(a,p)", "--frc", frc_name,
+                          "--frc-format", "table", "--log", logname, "--quiet", NULL) == EXIT_OK);
         CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
         if (p->result) grid_energy[m] = p->result->energy_grid;
         log = read_file(logname);

@@ -184,7 +184,7 @@ int main(void) {
     pipeline *p = calloc(1, sizeof *p);
     const int st =
         run_program(p, 0, "parity.prm", "--quiet", "--set", "site(a,q,p,r,c,atpo,rf,cf,tf)",
-                    "--frc", "parity.frc", "--eps", "parity.eps", NULL);
+                    "--frc", "parity.frc", "--frc-format", "table", "--eps", "parity.eps", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = p->result;
     CHECK(r && r->status == CALC_OK);

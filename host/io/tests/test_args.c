@@ -321,8 +321,43 @@ static void test_run_checks(void) {
     }
 }
 
+/* DelPhi's default parameter file: fort.10 in the current directory when no parameter file
+ * is named and no option names the molecule; --frc-format. */
+static void test_default_parameter_file(void) {
+    run_settings s;
+    io_notes notes;
+    io_error err;
+    mkdir("dropin", 0777);
+    CHECK(chdir("dropin") == 0);
+    char *none[] = {"delphi-gpu"};
+    int rc = load(ARGC(none), none, &s, &notes, &err); /* nothing at all: the usual error */
+    CHECK(rc != IO_OK);
+    CHECK_CONTAINS(err.message, "fort.10");
+    write_text("fort.10", "scale=1.5\nin(pqr,file=\"a.pqr\")\n");
+    write_text("a.pqr", "ATOM      1  CA  ALA A   1       0.000   0.000   0.000  0.5 1.8\n");
+    write_text("b.pqr", "ATOM      1  CA  ALA A   1       1.000   0.000   0.000  0.5 1.8\n");
+    rc = load(ARGC(none), none, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.param_file, "fort.10") == 0 && s.scale == 1.5);
+    CHECK(strcmp(s.pqr_file, "a.pqr") == 0 && notes_contain(&notes, "fort.10"));
+    char *opt[] = {"delphi-gpu", "--frc-format", "table", "--frc", "x.frc"};
+    rc = load(ARGC(opt), opt, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.param_file, "fort.10") == 0 && s.frc_format == FRC_TABLE);
+    char *pqr[] = {"delphi-gpu", "--pqr=b.pqr"}; /* the molecule by option: no fort.10 */
+    rc = load(ARGC(pqr), pqr, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.param_file[0] && strcmp(s.pqr_file, "b.pqr") == 0 && s.scale != 1.5);
+    char *bad[] = {"delphi-gpu", "--frc-format", "wide"};
+    rc = load(ARGC(bad), bad, &s, &notes, &err);
+    CHECK(rc != IO_OK);
+    CHECK_CONTAINS(err.message, "'wide'");
+    CHECK(chdir("..") == 0);
+}
+
 int main(void) {
     test_enter_scratch("args");
+    test_default_parameter_file();
     test_find_param_file();
     test_overrides();
     test_help_and_version();

@@ -253,6 +253,68 @@ static void test_functions(void) {
 }
 
 /* Each bad statement alone on line 3 of a file: the error names func.prm:3. */
+/* What a DelPhi driver such as MCCE's step 3 writes: DelPhi's unformatted PDB, centre codes
+ * 777/999, energy(an), DelPhi's frc formats, site() resets; and fort.10 as the default. */
+static void test_delphi_driver(void) {
+    run_settings s;
+    io_notes notes;
+    io_error err;
+    int rc = parse("mcce.prm",
+                   "in(unpdb,file=\"fort.13\")\ncenter(777, 777, 0)\nsite(a,c,p)\n"
+                   "energy(g,an,sol)\nout(frc,file=\"run01.frc\")\nout(unpdb,file=\"a.bin\")\n",
+                   &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.pdb_file, "fort.13") == 0 && s.input_source[INPUT_PDB] == SOURCE_FILE);
+    CHECK(strcmp(s.center_file, "fort.27") == 0 && s.center_first_atom && s.center_mode == 1);
+    CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
+    CHECK(notes_contain(&notes, "energy(an)"));
+    CHECK(s.site_given && s.site_atom && s.site_coulombic && s.site_potential);
+    CHECK(!s.site_coordinates && !s.site_charge && !s.site_field);
+    CHECK(s.frc_format == FRC_DELPHI && strcmp(s.unpdb_out_file, "a.bin") == 0);
+    /* 999: fort.15 (DelPhi's centre file); the mean of its atoms unless y is a code too; a
+       later centre statement replaces it; an ordinary offset is not a code. */
+    rc = parse("c999.prm", "center(999,0,0)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.center_file, "fort.15") == 0 && !s.center_first_atom);
+    rc = parse("c999b.prm", "center(999,999,0)\ncenter(1,2,3)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.center_file[0] && !s.center_first_atom && s.center_mode == 2 && s.center[2] == 3.0);
+    rc = parse("acen.prm", "acenter(777,777,0)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.center_file[0] && s.center_mode == 1 && s.center[0] == 777.0);
+    /* DelPhi's frc formats: rc and r add their columns; table is ours; un is refused. */
+    rc = parse("rc.prm", "out(frc,format=rc)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.frc_format == FRC_DELPHI_RC && strcmp(s.frc_out_file, "fort.16") == 0);
+    CHECK(s.site_coordinates && s.site_charge && s.site_reaction && s.site_coulombic);
+    rc = parse("r.prm", "out(frc,format=R)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.frc_format == FRC_DELPHI_R && s.site_reaction && !s.site_coulombic);
+    rc = parse("tab.prm", "out(frc,file=\"t.frc\",format=table)\nout(unpdb)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.frc_format == FRC_TABLE && strcmp(s.unpdb_out_file, "fort.20") == 0);
+    rc = parse("un.prm", "out(frc,format=un)\n", &s, &notes, &err);
+    CHECK(rc != IO_OK && strstr(err.message, "format=un") && err.line == 1);
+    rc = parse("bad.prm", "gsize=65\nout(frc,format=xyz)\n", &s, &notes, &err);
+    CHECK(rc != IO_OK && strstr(err.message, "'xyz'") && err.line == 2);
+    /* site() clears the columns asked before it. */
+    rc = parse("reset.prm", "site(a,x,q,p,f,r)\nsite()\nsite(c)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.site_coulombic && !s.site_atom && !s.site_potential && !s.site_field &&
+          !s.site_reaction && s.site_given);
+    /* DelPhi's 80-character line: with the atom, coordinates, charge and potential, the
+       reaction column fits and the Coulombic one does not; the standard file's field does. */
+    const unsigned wide = FRC_BIT(FRC_COL_ATOM) | FRC_BIT(FRC_COL_COORDINATES) |
+                          FRC_BIT(FRC_COL_CHARGE) | FRC_BIT(FRC_COL_POTENTIAL) |
+                          FRC_BIT(FRC_COL_REACTION) | FRC_BIT(FRC_COL_COULOMBIC);
+    CHECK(frc_delphi_columns(wide) == (wide & ~FRC_BIT(FRC_COL_COULOMBIC)));
+    const unsigned standard = FRC_BIT(FRC_COL_COORDINATES) | FRC_BIT(FRC_COL_CHARGE) |
+                              FRC_BIT(FRC_COL_POTENTIAL) | FRC_BIT(FRC_COL_FIELD);
+    CHECK(frc_delphi_columns(standard) == standard);
+    CHECK(frc_delphi_columns(standard | FRC_BIT(FRC_COL_ATOM)) ==
+          (standard | FRC_BIT(FRC_COL_ATOM)) - FRC_BIT(FRC_COL_FIELD));
+}
+
 static void test_errors(void) {
     static const struct {
         const char *statement;
@@ -353,6 +415,7 @@ int main(void) {
     test_short_names();
     test_syntax();
     test_functions();
+    test_delphi_driver();
     test_errors();
     test_parse_text();
     return test_finish("host_io_params");
