@@ -23,7 +23,8 @@ typedef struct atom {
 typedef struct molecule {
     atom *atoms;
     size_t count;
-    char source[1024]; /* file the atoms came from */
+    char source[1024];  /* file the atoms came from */
+    int positions_only; /* a site list whose file gives no charges or radii (plain PDB lines) */
 } molecule;
 
 void molecule_free(molecule *mol);

@@ -146,6 +146,7 @@ typedef struct run_settings {
     int site_atom, site_coordinates, site_charge, site_potential; /* site(a), (x), (q), (p) */
     int site_given;        /* some site(...) column was asked (DelPhi's layout writes just those) */
     int frc_format;        /* enum frc_format (io_sites.h): DelPhi's layout (0, default), table */
+    int scrg_format;       /* enum scrg_format (io_surface_charges.h): DelPhi's (0, default) */
     int center_first_atom; /* center(777,777,..), center(999,999,..): the file's first atom */
     char unpdb_out_file[SETTINGS_PATH_MAX]; /* out(unpdb): DelPhi's unformatted PDB; "" = none */
     int show_help;                          /* --help: print settings_usage() and exit 0 */

@@ -195,10 +195,14 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
         if (rf->boundary_points > 0 && !rf->sigma)
             return io_fail(err, IO_ERR_INPUT, s->scrg_out_file, 0, NULL,
                            "the induced surface charges were not computed");
-        const surface_charges charges = {rf->boundary_points, r->grid.n, r->boundary, rf->site,
-                                         rf->sigma,           rf->shares};
-        st = surface_charges_write(s->scrg_out_file, &charges,
-                                   "delphi-gpu induced surface charges of the reaction field", err);
+        const surface_charges charges = {rf->boundary_points, r->grid.n,  r->boundary, rf->site,
+                                         rf->sigma,           rf->shares, rf->owner,   mol};
+        if (s->scrg_format == SCRG_TABLE)
+            st = surface_charges_write(s->scrg_out_file, &charges,
+                                       "delphi-gpu induced surface charges of the reaction field",
+                                       err);
+        else
+            st = surface_charges_write_delphi(s->scrg_out_file, &charges, s->scrg_format, err);
         if (st == IO_OK)
             log_info(log, "surface charges written: %s (%zu charges)", s->scrg_out_file,
                      rf->boundary_points);

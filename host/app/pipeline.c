@@ -102,6 +102,11 @@ static int read_inputs(pipeline *p) {
     int st = molecule_load(s, &p->mol, &p->notes, &err);
     if (st == IO_OK && s->frc_in_file[0]) {
         st = molecule_read_sites(s->frc_in_file, &p->sites, &p->notes, &err);
+        /* a site file without charges: the molecule's tables give them, as in DelPhi */
+        int tables = 0;
+        if (st == IO_OK && p->sites.positions_only) st = molecule_uses_tables(s, &tables, &err);
+        if (st == IO_OK && tables)
+            st = molecule_sites_from_tables(&p->sites, s->siz_file, s->crg_file, &p->notes, &err);
         p->has_sites = st == IO_OK;
     }
     if (st == IO_OK) report_molecule(&p->log, &p->mol, p->has_sites ? &p->sites : NULL);

@@ -61,6 +61,16 @@ int unpdb_write(const char *path, const molecule *mol, io_error *err);
  *  (positions only; charge and radius 0). */
 int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_error *err);
 
+/** Sites read from a file that gives no charges or radii (sites->positions_only: plain PDB
+ *  lines) take them from the run's radius and charge tables, as DelPhi gives them: the best
+ *  entry's value (atom_table_find), 0 without one.  A no-op for other site lists. */
+int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char *crg_path,
+                               io_notes *notes, io_error *err);
+
+/** Does the run read its molecule with the radius and charge tables (a plain PDB file, not a
+ *  PQR, DelPhi PDB or unformatted file)?  Sets *uses (0/1); fails only on an unreadable file. */
+int molecule_uses_tables(const run_settings *s, int *uses, io_error *err);
+
 /** Range checks listed above; line numbers come from atom.source_line. */
 int molecule_check(const molecule *mol, io_error *err);
 

@@ -15,6 +15,7 @@ void molecule_free(molecule *mol) {
     free(mol->atoms);
     mol->atoms = NULL;
     mol->count = 0;
+    mol->positions_only = 0;
 }
 
 int molecule_push(molecule *mol, const atom *a, io_error *err) {

@@ -48,6 +48,16 @@ int molecule_count_models(const char *path, int *count, io_error *err) {
     return IO_OK;
 }
 
+int molecule_uses_tables(const run_settings *s, int *uses, io_error *err) {
+    *uses = 0;
+    if (s->pqr_file[0] || !s->pdb_file[0]) return IO_OK;
+    int unformatted = 0, is_delphi = 0;
+    int rc = unpdb_detect(s->pdb_file, &unformatted, err);
+    if (rc == IO_OK && !unformatted) rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
+    if (rc == IO_OK) *uses = !unformatted && !is_delphi;
+    return rc;
+}
+
 static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, io_error *err);
 
 int molecule_load(const run_settings *s, molecule *mol, io_notes *notes, io_error *err) {

@@ -11,6 +11,7 @@
 #include "io_modpdb.h"
 #include "io_settings.h"
 #include "io_sites.h"
+#include "io_surface_charges.h"
 #include "io_text.h"
 #include "params_internal.h"
 
@@ -219,6 +220,25 @@ int frc_format_parse(param_context *ctx, const char *field, const char *format) 
     return IO_OK;
 }
 
+/* out(scrg, format=...): none or delphi, DelPhi's layout; pdb, DelPhi's PDB form; table, this
+ * program's table. */
+int scrg_format_parse(param_context *ctx, const char *field, const char *format) {
+    const char *origin = ctx->from_option ? NULL : ctx->origin; /* options name themselves */
+    if (!format || io_iequal(format, "delphi"))
+        ctx->s->scrg_format = SCRG_DELPHI;
+    else if (io_iequal(format, "pdb"))
+        ctx->s->scrg_format = SCRG_DELPHI_PDB;
+    else if (io_iequal(format, "table"))
+        ctx->s->scrg_format = SCRG_TABLE;
+    else if (io_iequal(format, "pdba"))
+        return io_fail(ctx->err, IO_ERR_UNSUPPORTED, origin, ctx->line, field,
+                       "format=pdba is no longer a DelPhi format (DelPhi says so too); use pdb");
+    else
+        return io_fail(ctx->err, IO_ERR_INPUT, origin, ctx->line, field,
+                       "unknown surface charge format '%s' (delphi, pdb or table)", format);
+    return IO_OK;
+}
+
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
     static const char *not_written[] = {"srf", "energy", "unfrc", "gcrg", "log"};
@@ -286,11 +306,8 @@ static int apply_out(param_context *ctx, const func_args *a) {
         return IO_OK;
     }
     if (strcmp(kind, "scrg") == 0) {
-        if (format)
-            io_note(ctx->notes, IO_NOTE_WARNING,
-                    "%s: out(scrg): format=%s ignored (the surface charges are written in this "
-                    "program's plain-text layout)",
-                    params_where(ctx), format);
+        rc = scrg_format_parse(ctx, field, format);
+        if (rc) return rc;
         snprintf(ctx->s->scrg_out_file, SETTINGS_PATH_MAX, "%s",
                  file ? file : SETTINGS_DEFAULT_SCRG_OUT);
         return IO_OK;

@@ -35,6 +35,9 @@ int params_apply_function(param_context *ctx, const char *name, const char *args
  *  columns DelPhi's formats rc and r add.  field names the statement in messages. */
 int frc_format_parse(param_context *ctx, const char *field, const char *format);
 
+/** out(scrg)'s format= (NULL: none), also --scrg-format: sets s->scrg_format. */
+int scrg_format_parse(param_context *ctx, const char *field, const char *format);
+
 /** The path field of an input kind. */
 char *params_input_path(run_settings *s, int kind);
 

@@ -181,6 +181,34 @@ static int pdb_line(void *ctx, const char *path, const char *line, size_t len, i
     return IO_OK;
 }
 
+int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char *crg_path,
+                               io_notes *notes, io_error *err) {
+    if (!sites->positions_only) return IO_OK;
+    atom_table siz, crg;
+    int rc = radius_table_read(siz_path, &siz, notes, err);
+    if (rc) return rc;
+    rc = charge_table_read(crg_path, &crg, notes, err);
+    if (rc) {
+        atom_table_free(&siz);
+        return rc;
+    }
+    size_t charged = 0, sized = 0;
+    for (size_t i = 0; i < sites->count; ++i) {
+        atom *a = &sites->atoms[i];
+        const table_entry *q = atom_table_find(&crg, a), *r = atom_table_find(&siz, a);
+        a->charge = q ? q->value : 0.0;
+        a->radius = r ? r->value : 0.0;
+        charged += q != NULL, sized += r != NULL;
+    }
+    io_note(notes, IO_NOTE_INFO,
+            "%s: %zu of %zu sites took a charge from %s and %zu a radius from %s (as DelPhi "
+            "gives them to the sites of a file without charges)",
+            sites->source, charged, sites->count, crg_path, sized, siz_path);
+    atom_table_free(&siz);
+    atom_table_free(&crg);
+    return IO_OK;
+}
+
 int molecule_read_pdb(const char *pdb_path, const char *siz_path, const char *crg_path,
                       molecule *mol, io_notes *notes, io_error *err) {
     memset(mol, 0, sizeof *mol);

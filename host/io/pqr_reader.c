@@ -65,5 +65,7 @@ int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_err
     if (rc) return rc;
     if (is_delphi) return molecule_read_delphi_pdb(path, mol, notes, err);
     if (has_pqr_extension(path)) return molecule_read_pqr(path, mol, notes, err);
-    return read_atom_lines(path, "site file", 0, site_line, NULL, 1, mol, notes, err);
+    rc = read_atom_lines(path, "site file", 0, site_line, NULL, 1, mol, notes, err);
+    if (rc == IO_OK) mol->positions_only = 1;
+    return rc;
 }

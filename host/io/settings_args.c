@@ -14,10 +14,10 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",       "pdb",       "siz",        "crg",     "phi-in",  "phi",
-    "dx",     "cube",      "mrc",       "frc",        "scrg",    "eps",     "json",
-    "log",    "backend",   "precision", "device",     "threads", "surface", "energy",
-    "solver", "nonlinear", "periodic",  "frc-format",
+    "set",    "pqr",       "pdb",       "siz",        "crg",         "phi-in",  "phi",
+    "dx",     "cube",      "mrc",       "frc",        "scrg",        "eps",     "json",
+    "log",    "backend",   "precision", "device",     "threads",     "surface", "energy",
+    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -208,6 +208,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         snprintf(s->frc_out_file, sizeof s->frc_out_file, "%s", value);
     else if (!strcmp(name, "frc-format"))
         return frc_format_parse(&ctx, option, value);
+    else if (!strcmp(name, "scrg-format"))
+        return scrg_format_parse(&ctx, option, value);
     else if (!strcmp(name, "scrg"))
         snprintf(s->scrg_out_file, sizeof s->scrg_out_file, "%s", value);
     else if (!strcmp(name, "eps"))

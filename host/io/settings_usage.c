@@ -26,6 +26,7 @@ const char *settings_usage(void) {
            "  --frc-format delphi|rc|r|table   frc layout: DelPhi's (formats RC, R), or a\n"
            "                          full-precision table of every column asked\n"
            "  --scrg FILE             the induced surface charges (as out(scrg))\n"
+           "  --scrg-format delphi|pdb|table   their layout: DelPhi's, its PDB form, a table\n"
            "  --eps FILE              the dielectric map in DelPhi's compact layout (as "
            "out(eps))\n"
            "  --json FILE             machine-readable summary\n"

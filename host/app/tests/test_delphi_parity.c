@@ -45,6 +45,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "app_test.h"
 #include "io_epsmap.h"
@@ -147,6 +148,94 @@ static const struct {
     {{17.807, 20.597, 19.677}, -0.2012, 0.3001}};
 
 /* The fourth run: the seven sites in salt, their salt and Debye columns. */
+/* Sites from a file without charges (plain PDB lines, every tenth atom) in a run whose molecule
+ * is a plain PDB file with radius and charge tables (written here from the PQR, an entry per
+ * atom): DelPhi gives the sites the tables' charges and radii.  Stock DelPhi 2010 (real*8) on
+ * these files with site(a,q,p,atpo): its CHARGE column the tables' charges at all 124 sites,
+ * "total energy = 3940.8940199706731 kt", and the ATOM PT. of the sites below (kT/e).  Ours
+ * (measured): the same charges, the total energy within 2.7e-5, the atomic potentials within a
+ * relative rms of 4.3e-4 (0.32 at most); tolerances 0.02 % and 0.1 kT/e as above. */
+static const struct {
+    int site;
+    double charge, atomic;
+} delphi_table_sites[3] = {{0, 0.1592, 169.1882}, {1, 0.0125, 42.0613}, {123, 0.1056, 10.0330}};
+
+static void tables_for_sites(void) {
+    FILE *in = fopen(EXAMPLES_DIR "/1ubq/1ubq.pqr", "r");
+    FILE *pdb = fopen("t.pdb", "w"), *crg = fopen("t.crg", "w"), *siz = fopen("t.siz", "w");
+    FILE *sites = fopen("t_sites.pdb", "w");
+    CHECK(in && pdb && crg && siz && sites);
+    if (crg) fputs("atom__resnumbc_charge_\n", crg);
+    if (siz) fputs("atom__resnumbc_radius_\n", siz);
+    char line[256];
+    int count = 0;
+    while (in && pdb && crg && siz && sites && fgets(line, sizeof line, in)) {
+        char name[8], res[8], chain[4];
+        int serial, resnum;
+        double x, y, z, q, r;
+        if (sscanf(line, "ATOM %d %7s %7s %3s %d %lf %lf %lf %lf %lf", &serial, name, res, chain,
+                   &resnum, &x, &y, &z, &q, &r) != 10)
+            continue;
+        char atom_field[8];
+        snprintf(atom_field, sizeof atom_field, strlen(name) == 4 ? "%s" : " %s", name);
+        char text[128];
+        snprintf(text, sizeof text, "ATOM  %5d %-4s %3s %c%4d    %8.3f%8.3f%8.3f  1.00  0.00\n",
+                 count + 1, atom_field, res, chain[0], resnum, x, y, z);
+        fputs(text, pdb);
+        if (count % 10 == 0) fputs(text, sites);
+        fprintf(crg, "%-6s%-3s%4d%c%8.4f\n", name, res, resnum, chain[0], q);
+        fprintf(siz, "%-6s%-3s%4d%c%8.4f\n", name, res, resnum, chain[0], r);
+        ++count;
+    }
+    if (in) fclose(in);
+    if (pdb) fclose(pdb);
+    if (crg) fclose(crg);
+    if (siz) fclose(siz);
+    if (sites) fclose(sites);
+    CHECK(count == 1231);
+    FILE *prm = fopen("tables.prm", "w");
+    CHECK(prm != NULL);
+    if (!prm) return;
+    fputs("in(pdb,file=\"t.pdb\")\nin(siz,file=\"t.siz\")\nin(crg,file=\"t.crg\")\n"
+          "in(frc,file=\"t_sites.pdb\")\nscale=2.0\nperfil=70\nindi=2.0\nexdi=80.0\nbndcon=2\n"
+          "maxc=0.0001\nsite(a,q,p,atpo)\nout(frc,file=\"tables.frc\")\nenergy(g)\n",
+          prm);
+    fclose(prm);
+    pipeline *p = calloc(1, sizeof *p);
+    CHECK(run_program(p, 0, "tables.prm", "--quiet", NULL) == EXIT_OK);
+    CHECK(p->has_sites && p->sites.count == 124);
+    for (int k = 0; p->has_sites && p->sites.count == 124 && k < 3; ++k) {
+        const int i = delphi_table_sites[k].site;
+        CHECK(p->sites.atoms[i].charge == delphi_table_sites[k].charge);
+        CHECK(p->sites.atoms[i].radius > 0.5);
+    }
+    pipeline_free(p);
+    free(p);
+    /* The frc file in DelPhi's layout: CHARGE, GRID PT., ATOM PT. after the descriptor. */
+    char *text = read_file("tables.frc");
+    const char *at = text ? strstr(text, "ATOM DESCRIPTOR") : NULL;
+    int row = -1, found = 0;
+    for (const char *l = at; l && *l; ++row) {
+        double q, phi, atomic;
+        if (row >= 0 && strlen(l) > 20 && sscanf(l + 20, "%lf %lf %lf", &q, &phi, &atomic) == 3)
+            for (int k = 0; k < 3; ++k)
+                if (delphi_table_sites[k].site == row) {
+                    printf("table site %d: charge %.4f, atomic potential %.4f (DelPhi %.4f)\n", row,
+                           q, atomic, delphi_table_sites[k].atomic);
+                    CHECK_NEAR(q, delphi_table_sites[k].charge, 1e-9);
+                    CHECK_NEAR(atomic, delphi_table_sites[k].atomic, 0.1);
+                    ++found;
+                }
+        l = strchr(l, '\n');
+        if (l) ++l;
+    }
+    CHECK(found == 3);
+    at = text ? strstr(text, " total energy =") : NULL;
+    CHECK(at != NULL);
+    if (at) CHECK_REL(strtod(at + 15, NULL), 3940.8940199706731, 2e-4);
+    free(text);
+}
+
 static void salt_and_debye(void) {
     FILE *f = fopen("salt_sites.pdb", "w");
     CHECK(f != NULL);
@@ -265,5 +354,6 @@ int main(void) {
     pipeline_free(p);
     free(p);
     salt_and_debye();
+    tables_for_sites();
     CHECK_DONE();
 }

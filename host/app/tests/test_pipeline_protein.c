@@ -20,9 +20,10 @@
 int main(void) {
     pipeline *d = calloc(1, sizeof *d), *f = calloc(1, sizeof *f);
     const char *prm = EXAMPLES_DIR "/1ubq/run.prm";
-    int st = run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json",
-                         "--solvation-two-run", "--set", "site(a,q,p,r,c,atpo)", "--frc-format",
-                         "table", "--scrg", "1ubq.scrg", "--mrc", "1ubq.mrc", NULL);
+    int st =
+        run_program(d, 1, (char *)prm, "--quiet", "--json", "double.json", "--solvation-two-run",
+                    "--set", "site(a,q,p,r,c,atpo)", "--frc-format", "table", "--scrg-format",
+                    "table", "--scrg", "1ubq.scrg", "--mrc", "1ubq.mrc", NULL);
     CHECK(st == EXIT_OK);
     const calc_result *r = d->result;
     CHECK(r->status == CALC_OK);

@@ -262,9 +262,26 @@ static void test_sites_and_models(void) {
     CHECK_OK(rc, err);
     CHECK(mol.count == 6);
     if (mol.count == 6) CHECK(mol.atoms[3].y == -6.0 && mol.atoms[0].charge == 0.0);
+    CHECK(mol.positions_only == 1);
+    /* ... which take the run's tables' charges and radii, as DelPhi gives them (0 without an
+       entry); a list with values of its own keeps them. */
+    write_text("sites.siz", "atom__res_radius_\nN     ALA   1.65\n");
+    write_text("sites.crg", "atom__resnumbc_charge_\nN     ALA      -0.40\n");
+    rc = molecule_sites_from_tables(&mol, "sites.siz", "sites.crg", &notes, &err);
+    CHECK_OK(rc, err);
+    size_t charged = 0;
+    for (size_t i = 0; i < mol.count; ++i)
+        charged += mol.atoms[i].charge == -0.40 && mol.atoms[i].radius == 1.65;
+    CHECK(charged >= 1 && notes_contain(&notes, "sites took a charge from sites.crg"));
+    for (size_t i = 0; i < mol.count; ++i)
+        if (mol.atoms[i].charge != -0.40) CHECK(mol.atoms[i].charge == 0.0);
     molecule_free(&mol);
+    CHECK(mol.positions_only == 0);
     rc = molecule_read_sites("w.pqr", &mol, &notes, &err);
     CHECK_OK(rc, err);
+    if (mol.count == 4) CHECK(mol.atoms[0].charge == 0.1592);
+    CHECK(mol.positions_only == 0);
+    CHECK_OK(molecule_sites_from_tables(&mol, "sites.siz", "sites.crg", &notes, &err), err);
     if (mol.count == 4) CHECK(mol.atoms[0].charge == 0.1592);
     molecule_free(&mol);
     rc = molecule_read_sites("f1.pdb", &mol, &notes, &err);

@@ -39,7 +39,7 @@ static void test_sites(void) {
          .chain = 0,
          .residue_number = 0},
     };
-    molecule mol = {atoms, 3, "sites.pqr"};
+    molecule mol = {atoms, 3, "sites.pqr", 0};
     double phi[3] = {1.25, -3.5e-3, 2.0e4};
     double field[9] = {1, 2, 3, -4, -5, -6, 0.5, 0.25, 0.125};
     io_error err;
@@ -169,7 +169,7 @@ static void test_surface_charges(void) {
     const long point[3] = {0, 5 + 7 * (3 + 7 * 2), 7 * 7 * 7 - 1}; /* grid of 7^3 */
     const double site[9] = {1.5, -2.25, 3.0, 10.0, 20.0, -30.125, 0.0, 0.0, 0.0};
     const double charge[3] = {1.25e-3, -2.5e-2, 4.0e-4}, energy[3] = {-0.5, 2.0, -1.25e-2};
-    const surface_charges c = {3, 7, point, site, charge, energy};
+    const surface_charges c = {3, 7, point, site, charge, energy, NULL, NULL};
     io_error err;
     CHECK_OK(surface_charges_write("s.scrg", &c, "test charges", &err), err);
     FILE *fp = fopen("s.scrg", "r");
@@ -199,14 +199,61 @@ static void test_surface_charges(void) {
     CHECK(strstr(last, "# charges 3, total charge = ") == last);
     const char *at = strstr(last, "sum of energy = ");
     CHECK(at && fabs(atof(at + 16) - (-0.5 + 2.0 - 1.25e-2)) < 1e-9);
-    const surface_charges none = {0, 7, NULL, NULL, NULL, NULL};
+    const surface_charges none = {0, 7, NULL, NULL, NULL, NULL, NULL, NULL};
     CHECK_OK(surface_charges_write("none.scrg", &none, NULL, &err), err);
     char *text = read_text("none.scrg");
     CHECK(text && strstr(text, "# charges 0,"));
     free(text);
-    const surface_charges broken = {2, 7, point, NULL, charge, energy};
+    const surface_charges broken = {2, 7, point, NULL, charge, energy, NULL, NULL};
     CHECK(surface_charges_write("broken.scrg", &broken, NULL, &err) == IO_ERR_INPUT);
     CHECK(!file_exists("broken.scrg"));
+}
+
+/* out(scrg) in DelPhi's layouts: the plain one "%5d%8.3f%8.3f%8.3f%8.3f", and the PDB form
+ * (three header lines; ATOM lines with the point, its atom, "SC", the atom's residue number,
+ * x y z and the charge and energy in Fortran's G12.5, as stock DelPhi 2010 writes them, e.g.
+ * "ATOM      1  263 SC    263      30.554  28.428  -1.986  0.92682E-02 -0.90019    "). */
+static void test_surface_charges_delphi(void) {
+    char g[13];
+    const struct {
+        double v;
+        const char *text;
+    } cases[] = {{0.0092682, " 0.92682E-02"}, {-0.90019, "-0.90019    "}, {0.0, "  0.0000    "},
+                 {12345.6, "  12346.    "},   {-3.14159, " -3.1416    "}, {1.5e7, " 0.15000E+08"},
+                 {0.999996, "  1.0000    "},  {-1.0e-30, "-0.10000E-29"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        io_fortran_g12_5(cases[k].v, g);
+        CHECK(strcmp(g, cases[k].text) == 0, "G12.5 of %g: '%s', not '%s'", cases[k].v, g,
+              cases[k].text);
+    }
+    atom atoms[2] = {{0}};
+    atoms[0].residue_number = 7, atoms[1].residue_number = 263;
+    const molecule mol = {atoms, 2, "m.pqr", 0};
+    const long point[2] = {0, 1};
+    const double site[6] = {30.554, 28.428, -1.986, 1.0, -2.5, 3.25};
+    const double charge[2] = {0.0092682, -0.25}, energy[2] = {-0.90019, 12.5};
+    const int owner[2] = {1, -1};
+    const surface_charges c = {2, 7, point, site, charge, energy, owner, &mol};
+    io_error err;
+    CHECK_OK(surface_charges_write_delphi("plain.scrg", &c, SCRG_DELPHI, &err), err);
+    char *text = read_text("plain.scrg");
+    CHECK(text && strcmp(text, "    1  30.554  28.428  -1.986   0.009\n"
+                               "    2   1.000  -2.500   3.250  -0.250\n") == 0);
+    free(text);
+    CHECK_OK(surface_charges_write_delphi("pdb.scrg", &c, SCRG_DELPHI_PDB, &err), err);
+    text = read_text("pdb.scrg");
+    CHECK(text && strcmp(text, "DELPHI FORMAT PDB\nFORMAT NUMBER=2\n"
+                               "       bgp# atom SC   res#      pos                    scrg   "
+                               "       surf energy\n"
+                               "ATOM      1    2 SC    263      30.554  28.428  -1.986  "
+                               "0.92682E-02 -0.90019    \n"
+                               "ATOM      2      SC              1.000  -2.500   3.250 "
+                               "-0.25000       12.500    \n") == 0);
+    free(text);
+    const surface_charges no_atoms = {2, 7, point, site, charge, energy, NULL, NULL};
+    CHECK(surface_charges_write_delphi("no.scrg", &no_atoms, SCRG_DELPHI_PDB, &err) ==
+          IO_ERR_INPUT);
+    CHECK(!file_exists("no.scrg"));
 }
 
 /* out(modpdb), out(modpdb4), format=pqr: written and read back by this program's readers, the
@@ -249,7 +296,7 @@ static void test_modpdb(void) {
          .chain = 'W',
          .residue_number = 3},
     };
-    molecule mol = {atoms, 3, "m.pqr"};
+    molecule mol = {atoms, 3, "m.pqr", 0};
     const int formats[3] = {MODPDB_DELPHI1, MODPDB_DELPHI4, MODPDB_PQR};
     const char *names[3] = {"m1.pdb", "m4.pdb", "m.pqr"};
     const double charge_step[3] = {1e-3, 1e-4, 1e-4}, radius_step[3] = {1e-2, 1e-3, 1e-4};
@@ -382,6 +429,7 @@ int main(void) {
     test_enter_scratch("outputs");
     test_sites();
     test_surface_charges();
+    test_surface_charges_delphi();
     test_modpdb();
     test_log();
     test_atomic_file();

@@ -177,7 +177,7 @@ static void test_functions(void) {
     CHECK(s.maps[3].format == MAP_MRC && strcmp(s.maps[3].path, "a.map") == 0);
     CHECK(s.maps[4].format == MAP_MRC && strcmp(s.maps[4].path, "b.mrc") == 0);
     CHECK(strcmp(s.frc_out_file, "x.frc") == 0 && strcmp(s.scrg_out_file, "charges.txt") == 0);
-    CHECK(notes_contain(&notes, "format=pdb ignored"));
+    CHECK(s.scrg_format == SCRG_DELPHI_PDB && !notes_contain(&notes, "format=pdb"));
     CHECK(!notes_contain(&notes, "out(eps)") && strcmp(s.eps_out_file, "eps.map") == 0);
     CHECK(notes_contain(&notes, "out(srf)"));
     CHECK(s.energy_grid && s.energy_solvation && s.energy_coulombic && s.energy_ionic);
