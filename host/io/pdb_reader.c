@@ -181,17 +181,22 @@ static int pdb_line(void *ctx, const char *path, const char *line, size_t len, i
     return IO_OK;
 }
 
+/* Both tables, or neither (an error in either). */
+static int read_tables(const char *siz_path, const char *crg_path, atom_table *siz, atom_table *crg,
+                       io_notes *notes, io_error *err) {
+    int rc = radius_table_read(siz_path, siz, notes, err);
+    if (rc) return rc;
+    rc = charge_table_read(crg_path, crg, notes, err);
+    if (rc) atom_table_free(siz);
+    return rc;
+}
+
 int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char *crg_path,
                                io_notes *notes, io_error *err) {
     if (!sites->positions_only) return IO_OK;
     atom_table siz, crg;
-    int rc = radius_table_read(siz_path, &siz, notes, err);
+    int rc = read_tables(siz_path, crg_path, &siz, &crg, notes, err);
     if (rc) return rc;
-    rc = charge_table_read(crg_path, &crg, notes, err);
-    if (rc) {
-        atom_table_free(&siz);
-        return rc;
-    }
     size_t charged = 0, sized = 0;
     for (size_t i = 0; i < sites->count; ++i) {
         atom *a = &sites->atoms[i];
@@ -213,13 +218,8 @@ int molecule_read_pdb(const char *pdb_path, const char *siz_path, const char *cr
                       molecule *mol, io_notes *notes, io_error *err) {
     memset(mol, 0, sizeof *mol);
     atom_table siz, crg;
-    int rc = radius_table_read(siz_path, &siz, notes, err);
+    int rc = read_tables(siz_path, crg_path, &siz, &crg, notes, err);
     if (rc) return rc;
-    rc = charge_table_read(crg_path, &crg, notes, err);
-    if (rc) {
-        atom_table_free(&siz);
-        return rc;
-    }
     pdb_tables t = {&siz, &crg, 0, 0};
     rc = read_atom_lines(pdb_path, "PDB file", 0, pdb_line, &t, 0, mol, notes, err);
     if (rc == IO_OK && t.uncharged > 0)
