@@ -7,6 +7,7 @@
 
 #include "physics_constants.h"
 #include "precision_default.h"
+#include "wait_policy.h"
 
 const char *report_bc_name(int bndcon) {
     switch (bndcon) {
@@ -74,6 +75,9 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
         log_info(log, "backend, precision   : %s, %s", backend_name(s->backend),
                  precision_name(s->precision));
     if (s->threads > 0) log_info(log, "threads              : %d", s->threads);
+    char policy[128];
+    if (app_wait_policy_description(policy, sizeof policy))
+        log_info(log, "OpenMP waiting       : %s", policy);
     log_info(log, "energies             :%s%s%s%s%s", s->energy_grid ? " grid" : "",
              s->energy_solvation ? " solvation" : "", s->energy_coulombic ? " coulombic" : "",
              s->energy_ionic ? " ionic" : "", s->solvation_two_run ? " two-run" : "");
