@@ -183,8 +183,10 @@ static int apply_in(param_context *ctx, const func_args *a) {
             params_input_path(ctx->s, INPUT_FRC)[0] = '\0';
             ctx->s->input_source[INPUT_FRC] = SOURCE_NONE;
             ctx->s->input_origin[INPUT_FRC][0] = '\0';
+            ctx->s->frc_self_given = 1;
             return IO_OK;
         }
+        if (input == INPUT_FRC) ctx->s->frc_self_given = 0;
         params_set_input(ctx, input, file ? file : kinds[i].fallback);
         return IO_OK;
     }

@@ -59,7 +59,7 @@ static int coulombic_sums(dg_solver solver, const calc_molecule *mol, double eps
         for (long i = 0; i < values; ++i)
             out[i] = 0.0;
     } else {
-        const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_MIN_DISTANCE};
+        const dg_pair_request request = {points, count, xyz, q, charged, 0, COULOMB_SITE_DISTANCE};
         st = field ? dg_stage_pair_fields_on(solver, &request, out, close, msg, msg_size)
                    : dg_stage_pair_potentials_on(solver, &request, out, close, msg, msg_size);
         const double factor = epkt_at(temperature) / eps_in;

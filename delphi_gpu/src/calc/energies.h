@@ -18,6 +18,12 @@ double energy_grid(const phi_map *phi, const charge_list *charges);
  * asked, are left out: an atom's own charge at its centre, coincident atoms. */
 #define COULOMB_MIN_DISTANCE 1e-6
 
+/* Charged atoms closer than this (A) to a point where their potential or field is asked are
+ * left out, as DelPhi leaves them out of its site columns (squared distance 1e-6 A^2): the
+ * site's own atom, also when the site's position is that atom's rounded (a site file with 3
+ * decimals, the atoms read as real*4). */
+#define COULOMB_SITE_DISTANCE 1e-3
+
 /* sum_{i<j} q_i q_j / (eps_in r_ij) * epkt.  Pairs closer than COULOMB_MIN_DISTANCE are
  * skipped and counted in *coincident (may be NULL). */
 double energy_coulombic(const calc_molecule *mol, double eps_in, double temperature,
@@ -30,7 +36,7 @@ double energy_coulombic_on(dg_solver solver, const calc_molecule *mol, double ep
                            double temperature, long *coincident, char *msg, size_t msg_size);
 
 /* Coulombic potential (kT/e) of the charged atoms in a uniform eps_in at points (3 per point,
- * A): epkt / eps_in sum_i q_i / |x - r_i|, atoms closer than COULOMB_MIN_DISTANCE to a point
+ * A): epkt / eps_in sum_i q_i / |x - r_i|, atoms closer than COULOMB_SITE_DISTANCE to a point
  * left out and counted in *close (may be NULL).  At the charged atoms themselves,
  * (1/2) sum_i q_i of it is the Coulombic energy.  On the solver's backend (NULL: a temporary
  * CPU handle).  Returns a dg_status (msg says why). */
@@ -40,7 +46,7 @@ int coulombic_potentials_on(dg_solver solver, const calc_molecule *mol, double e
 
 /* Coulombic field (kT/(e A)) of the charged atoms in a uniform eps_in at points (3 per point,
  * A; out 3 per point): epkt / eps_in sum_i q_i (x - r_i) / |x - r_i|^3, atoms closer than
- * COULOMB_MIN_DISTANCE left out.  A charge q at the point feels the force q times it (kT/A).
+ * COULOMB_SITE_DISTANCE left out.  A charge q at the point feels the force q times it (kT/A).
  * On the solver's backend (NULL: the host's threads). */
 int coulombic_fields_on(dg_solver solver, const calc_molecule *mol, double eps_in,
                         double temperature, const double *points, long count, double *out,

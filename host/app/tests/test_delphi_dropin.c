@@ -5,7 +5,7 @@
  * field from the log line "corrected reaction field energy:" (the number after column 34) and
  * each site's potential as the first number after column 20 of line 13 onwards of the frc file,
  * then focuses (bndcon=3 from the first run's phimap) and reads the second frc file the same
- * way.
+ * way.  Without in(frc) the sites are fort.15's, as in DelPhi (their descriptors in the file).
  *
  * The reference values are stock DelPhi 2010's own output for the same files, built as MCCE
  * builds it (single precision: real*4 reals), run with the parameter files written below:
@@ -133,6 +133,7 @@ int main(void) {
         CHECK(log_text && strstr(log_text, "reading DelPhi's default one, fort.10"));
         CHECK(log_text && strstr(log_text, "fort.13 is DelPhi's unformatted PDB file"));
         CHECK(log_text && strstr(log_text, "grid centre          : 30.5080 28.6720 15.7220 A"));
+        CHECK(log_text && strstr(log_text, "the sites are those of fort.15"));
         free(log_text);
 
         /* The frc file: 12 header lines, the column names last; a line per atom; the energy. */
@@ -154,6 +155,9 @@ int main(void) {
                 potential[run][lines - 13] = a;
                 coulombic[lines - 13] = b;
             }
+            /* the sites are fort.15's (DelPhi's default site file), with its descriptors */
+            if (lines == 13) CHECK(strncmp(line, "O    LYS   1          ", 21) == 0);
+            if (lines == 12 + ATOMS) CHECK(strncmp(line, "O    LYS   1231       ", 21) == 0);
             if (lines == 13 + ATOMS) CHECK(strstr(line, "total energy =") != NULL);
         }
         if (frc) fclose(frc);

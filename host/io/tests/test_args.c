@@ -344,6 +344,22 @@ static void test_default_parameter_file(void) {
     rc = load(ARGC(opt), opt, &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(strcmp(s.param_file, "fort.10") == 0 && s.frc_format == FRC_TABLE);
+    /* out(frc) without in(frc): DelPhi's default site file, fort.15, when it is here; the
+       atoms with in(frc,file="self") or in a run without a parameter file. */
+    write_text("fort.15", "ATOM      1  CA  ALA A   1       0.000   0.000   0.000\n");
+    rc = load(ARGC(opt), opt, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(strcmp(s.frc_in_file, "fort.15") == 0 && s.input_source[INPUT_FRC] == SOURCE_DEFAULT);
+    CHECK(notes_contain(&notes, "DelPhi's default site file"));
+    char *self[] = {"delphi-gpu", "--frc", "x.frc", "--set", "in(frc,file=\"self\")"};
+    rc = load(ARGC(self), self, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.frc_in_file[0] && s.frc_self_given);
+    char *bare[] = {"delphi-gpu", "--pqr", "b.pqr", "--frc", "x.frc"};
+    rc = load(ARGC(bare), bare, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!s.frc_in_file[0] && !s.param_file[0]);
+    unlink("fort.15");
     char *pqr[] = {"delphi-gpu", "--pqr=b.pqr"}; /* the molecule by option: no fort.10 */
     rc = load(ARGC(pqr), pqr, &s, &notes, &err);
     CHECK_OK(rc, err);
