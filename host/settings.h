@@ -148,6 +148,7 @@ typedef struct run_settings {
     int frc_format;        /* enum frc_format (io_sites.h): DelPhi's layout (0, default), table */
     int scrg_format;       /* enum scrg_format (io_surface_charges.h): DelPhi's (0, default) */
     int center_first_atom; /* center(777,777,..), center(999,999,..): the file's first atom */
+    int center_code;       /* 777 or 999 when a centre code named center_file, else 0 */
     int frc_self_given;    /* in(frc,file="self"): the atoms are the sites, even with a fort.15 */
     char unpdb_out_file[SETTINGS_PATH_MAX]; /* out(unpdb): DelPhi's unformatted PDB; "" = none */
     int show_help;                          /* --help: print settings_usage() and exit 0 */

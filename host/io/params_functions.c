@@ -435,6 +435,7 @@ static int set_center(param_context *ctx, const double c[3], int mode) {
     ctx->s->center_mode = mode;
     ctx->s->center_file[0] = '\0';
     ctx->s->center_first_atom = 0;
+    ctx->s->center_code = 0;
     ctx->s->input_source[INPUT_CENTER] = SOURCE_NONE;
     ctx->s->input_origin[INPUT_CENTER][0] = '\0';
     return IO_OK;
@@ -458,6 +459,7 @@ static int apply_center_file(param_context *ctx, const char *fname, const func_a
     params_set_input(ctx, INPUT_CENTER, a->value[0]);
     ctx->s->center_mode = 1; /* absolute, at the mean the program computes */
     ctx->s->center_first_atom = 0;
+    ctx->s->center_code = 0;
     return IO_OK;
 }
 
@@ -489,6 +491,7 @@ static int apply_center(param_context *ctx, const char *fname, const func_args *
                          c[0] == 777.0 ? SETTINGS_CENTER_FILE_777 : SETTINGS_CENTER_FILE_999);
         ctx->s->center_mode = 1; /* absolute, at the position the program reads */
         ctx->s->center_first_atom = c[1] == 777.0 || c[1] == 999.0;
+        ctx->s->center_code = (int)c[0];
         return IO_OK;
     }
     return set_center(ctx, c, mode);

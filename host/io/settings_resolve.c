@@ -12,6 +12,10 @@
 
 void settings_describe_input(const run_settings *s, int kind, char *buf, size_t size) {
     const char *field = params_input_name(kind);
+    if (kind == INPUT_CENTER && s->center_code == 777)
+        field = "center(777,...) (DelPhi's code for the atoms of fort.27)";
+    else if (kind == INPUT_CENTER && s->center_code == 999)
+        field = "center(999,...) (DelPhi's code for the atoms of fort.15)";
     switch (s->input_source[kind]) {
     case SOURCE_FILE:
         snprintf(buf, size, "named by %s at %s", field, s->input_origin[kind]);

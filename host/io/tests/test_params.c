@@ -266,6 +266,10 @@ static void test_delphi_driver(void) {
     CHECK_OK(rc, err);
     CHECK(strcmp(s.pdb_file, "fort.13") == 0 && s.input_source[INPUT_PDB] == SOURCE_FILE);
     CHECK(strcmp(s.center_file, "fort.27") == 0 && s.center_first_atom && s.center_mode == 1);
+    /* A missing centre file is named with the code that asked for it. */
+    char how[256];
+    settings_describe_input(&s, INPUT_CENTER, how, sizeof how);
+    CHECK(strstr(how, "center(777,...)") && strstr(how, "mcce.prm:2"), "%s", how);
     CHECK(s.energy_grid && s.energy_solvation && !s.energy_coulombic);
     CHECK(notes_contain(&notes, "energy(an)"));
     CHECK(s.site_given && s.site_atom && s.site_coulombic && s.site_potential);
