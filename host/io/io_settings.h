@@ -71,6 +71,7 @@ const char *io_map_format_name(int format);
 #define SETTINGS_DEFAULT_UNPDB_OUT  "fort.20"
 #define SETTINGS_DEFAULT_PARAM      "fort.10"
 #define SETTINGS_CENTER_FILE_777    "fort.27"
-#define SETTINGS_CENTER_FILE_999    "fort.15" /* also DelPhi's default site file (in(frc)) */
+#define SETTINGS_DEFAULT_FRC_IN     "fort.15" /* in(frc) without file=, out(frc) without in(frc) */
+#define SETTINGS_CENTER_FILE_999    SETTINGS_DEFAULT_FRC_IN /* DelPhi's centre file is it too */
 
 #endif /* HOST_IO_SETTINGS_H */

@@ -6,6 +6,11 @@
 
 #include "io_molecule.h"
 
+/** What a molecule or site file is, by its content: DelPhi's unformatted PDB (checked first: its
+ *  header record may name DELPHI and PDB as a text one does), DelPhi's text PDB, or other text. */
+enum molecule_file_kind { MOLECULE_FILE_TEXT, MOLECULE_FILE_UNFORMATTED, MOLECULE_FILE_DELPHI };
+int molecule_file_kind(const char *path, int *kind, io_error *err);
+
 /** Append a copy of *a (grows the array). */
 int molecule_push(molecule *mol, const atom *a, io_error *err);
 

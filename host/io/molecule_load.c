@@ -48,13 +48,22 @@ int molecule_count_models(const char *path, int *count, io_error *err) {
     return IO_OK;
 }
 
+int molecule_file_kind(const char *path, int *kind, io_error *err) {
+    *kind = MOLECULE_FILE_TEXT;
+    int yes = 0;
+    int rc = unpdb_detect(path, &yes, err);
+    if (rc == IO_OK && yes) *kind = MOLECULE_FILE_UNFORMATTED;
+    if (rc == IO_OK && !yes) rc = pdb_is_delphi_format(path, &yes, err);
+    if (rc == IO_OK && yes && *kind == MOLECULE_FILE_TEXT) *kind = MOLECULE_FILE_DELPHI;
+    return rc;
+}
+
 int molecule_uses_tables(const run_settings *s, int *uses, io_error *err) {
     *uses = 0;
     if (s->pqr_file[0] || !s->pdb_file[0]) return IO_OK;
-    int unformatted = 0, is_delphi = 0;
-    int rc = unpdb_detect(s->pdb_file, &unformatted, err);
-    if (rc == IO_OK && !unformatted) rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
-    if (rc == IO_OK) *uses = !unformatted && !is_delphi;
+    int kind;
+    const int rc = molecule_file_kind(s->pdb_file, &kind, err);
+    if (rc == IO_OK) *uses = kind == MOLECULE_FILE_TEXT;
     return rc;
 }
 
@@ -78,20 +87,16 @@ static int load_selected(const run_settings *s, molecule *mol, io_notes *notes, 
         s->input_source[INPUT_SIZ] >= SOURCE_FILE || s->input_source[INPUT_CRG] >= SOURCE_FILE;
     const char *tables = tables_named ? "the radius and charge files given are not read"
                                       : "no radius or charge file is needed";
-    /* First the binary form: its header record may name DELPHI and PDB as a text one does. */
-    int is_unformatted = 0;
-    int rc = unpdb_detect(s->pdb_file, &is_unformatted, err);
+    int kind;
+    int rc = molecule_file_kind(s->pdb_file, &kind, err);
     if (rc) return rc;
-    if (is_unformatted) {
+    if (kind == MOLECULE_FILE_UNFORMATTED) {
         io_note(notes, IO_NOTE_INFO,
                 "%s is DelPhi's unformatted PDB file with radii and charges; %s", s->pdb_file,
                 tables);
         return molecule_read_unpdb(s->pdb_file, mol, notes, err);
     }
-    int is_delphi = 0;
-    rc = pdb_is_delphi_format(s->pdb_file, &is_delphi, err);
-    if (rc) return rc;
-    if (is_delphi) {
+    if (kind == MOLECULE_FILE_DELPHI) {
         io_note(notes, IO_NOTE_INFO, "%s is a DelPhi PDB file with radii and charges; %s",
                 s->pdb_file, tables);
         return molecule_read_delphi_pdb(s->pdb_file, mol, notes, err);

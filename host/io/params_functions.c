@@ -153,7 +153,7 @@ static int apply_in(param_context *ctx, const func_args *a) {
         const char *fallback;
     } kinds[] = {{"pdb", INPUT_PDB, "fort.13"},  {"siz", INPUT_SIZ, "fort.11"},
                  {"crg", INPUT_CRG, "fort.12"},  {"pqr", INPUT_PQR, NULL},
-                 {"phi", INPUT_PHI, "fort.18"},  {"frc", INPUT_FRC, "fort.15"},
+                 {"phi", INPUT_PHI, "fort.18"},  {"frc", INPUT_FRC, SETTINGS_DEFAULT_FRC_IN},
                  {"unpdb", INPUT_PDB, "fort.13"}}; /* the reader knows it from its content */
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "in",
@@ -397,23 +397,23 @@ static int apply_site(param_context *ctx, const func_args *a) {
         else if (!strcmp(item, "p") || !strcmp(item, "potential"))
             s->site_potential = 1;
         else if (!strcmp(item, "f") || !strcmp(item, "field"))
-            ctx->s->site_field = 1;
+            s->site_field = 1;
         else if (!strcmp(item, "r") || !strcmp(item, "reaction"))
-            ctx->s->site_reaction = 1;
+            s->site_reaction = 1;
         else if (!strcmp(item, "c") || !strcmp(item, "coulomb") || !strcmp(item, "coulombic"))
-            ctx->s->site_coulombic = 1;
+            s->site_coulombic = 1;
         else if (!strcmp(item, "atpo") || !strcmp(item, "atomicpot"))
-            ctx->s->site_atomic = 1;
+            s->site_atomic = 1;
         else if (!strcmp(item, "i") || !strcmp(item, "salt"))
-            ctx->s->site_salt = 1;
+            s->site_salt = 1;
         else if (!strcmp(item, "deb") || !strcmp(item, "debyefraction"))
-            ctx->s->site_debye = 1;
+            s->site_debye = 1;
         else if (!strcmp(item, "cf") || !strcmp(item, "coulombforce"))
-            ctx->s->site_coulombic_force = 1;
+            s->site_coulombic_force = 1;
         else if (!strcmp(item, "rf") || !strcmp(item, "reactionforce"))
-            ctx->s->site_reaction_force = 1;
+            s->site_reaction_force = 1;
         else if (!strcmp(item, "tf") || !strcmp(item, "totalforce"))
-            ctx->s->site_total_force = 1;
+            s->site_total_force = 1;
         else {
             known = 0;
             io_note(ctx->notes, IO_NOTE_WARNING,

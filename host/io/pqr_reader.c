@@ -56,14 +56,11 @@ static int has_pqr_extension(const char *path) {
 /* DelPhi PDB files (text or unformatted) and *.pqr files give charges and radii too; other files
  * positions only.  An unformatted site file holds the same records as the molecule file. */
 int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_error *err) {
-    int is_unformatted = 0;
-    int rc = unpdb_detect(path, &is_unformatted, err);
+    int kind;
+    int rc = molecule_file_kind(path, &kind, err);
     if (rc) return rc;
-    if (is_unformatted) return molecule_read_unpdb(path, mol, notes, err);
-    int is_delphi = 0;
-    rc = pdb_is_delphi_format(path, &is_delphi, err);
-    if (rc) return rc;
-    if (is_delphi) return molecule_read_delphi_pdb(path, mol, notes, err);
+    if (kind == MOLECULE_FILE_UNFORMATTED) return molecule_read_unpdb(path, mol, notes, err);
+    if (kind == MOLECULE_FILE_DELPHI) return molecule_read_delphi_pdb(path, mol, notes, err);
     if (has_pqr_extension(path)) return molecule_read_pqr(path, mol, notes, err);
     rc = read_atom_lines(path, "site file", 0, site_line, NULL, 1, mol, notes, err);
     if (rc == IO_OK) mol->positions_only = 1;

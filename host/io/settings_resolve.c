@@ -274,10 +274,10 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
        when the current directory has one (a driver such as MCCE writes its sites there); else,
        and with in(frc,file="self"), the molecule's atoms are the sites. */
     if (s->frc_out_file[0] && !s->frc_in_file[0] && !s->frc_self_given && s->param_file[0] &&
-        io_file_readable(SETTINGS_CENTER_FILE_999)) {
-        set_default(s, INPUT_FRC, SETTINGS_CENTER_FILE_999);
+        io_file_readable(SETTINGS_DEFAULT_FRC_IN)) {
+        set_default(s, INPUT_FRC, SETTINGS_DEFAULT_FRC_IN);
         io_note(notes, IO_NOTE_INFO,
-                "out(frc) without in(frc): the sites are those of " SETTINGS_CENTER_FILE_999
+                "out(frc) without in(frc): the sites are those of " SETTINGS_DEFAULT_FRC_IN
                 " in the current directory (DelPhi's default site file); in(frc,file=\"self\") "
                 "makes the molecule's atoms the sites");
     }

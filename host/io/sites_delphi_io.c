@@ -172,35 +172,31 @@ int sites_write_delphi(const char *path, const molecule *sites, const site_value
     put_padded(fp, "    ");
     fprintf(fp, "%s\n", header);
 
+    /* Every site line is padded with blanks to DelPhi's 80 characters after its columns. */
+    int width = 0;
+    for (int c = 0; c < FRC_COL_COUNT; ++c)
+        if (columns & FRC_BIT(c)) width += columns_spec[c].data_width;
+    const int pad = width < LINE_WIDTH ? LINE_WIDTH - width : 0;
     double energy = 0.0, reaction = 0.0, coulombic = 0.0;
     for (size_t i = 0; i < sites->count; ++i) {
         const atom *a = &sites->atoms[i];
         const double q = a->charge;
-        int width = 0;
-        if (columns & FRC_BIT(FRC_COL_ATOM)) put_descriptor(fp, a), width += 20;
-        if (columns & FRC_BIT(FRC_COL_COORDINATES)) {
+        if (columns & FRC_BIT(FRC_COL_ATOM)) put_descriptor(fp, a);
+        if (columns & FRC_BIT(FRC_COL_COORDINATES))
             put_value(fp, a->x), put_value(fp, a->y), put_value(fp, a->z);
-            width += 30;
+        if (columns & FRC_BIT(FRC_COL_CHARGE)) put_value(fp, q);
+        /* the computed columns, in DelPhi's order: one value, or three (x, y, z) */
+        for (int c = FRC_COL_POTENTIAL; c < FRC_COL_COUNT; ++c) {
+            if (!(columns & FRC_BIT(c))) continue;
+            if (columns_spec[c].data_width == 30)
+                put_triple(fp, needed[c], i);
+            else
+                put_value(fp, needed[c][i]);
         }
-        if (columns & FRC_BIT(FRC_COL_CHARGE)) put_value(fp, q), width += 10;
-        if (columns & FRC_BIT(FRC_COL_POTENTIAL)) {
-            put_value(fp, v->potential[i]), width += 10;
-            energy += q * v->potential[i];
-        }
-        if (columns & FRC_BIT(FRC_COL_SALT)) put_value(fp, v->salt[i]), width += 10;
+        if (columns & FRC_BIT(FRC_COL_POTENTIAL)) energy += q * v->potential[i];
         if (v->reaction) reaction += q * v->reaction[i];
         if (v->coulombic) coulombic += q * v->coulombic[i];
-        if (columns & FRC_BIT(FRC_COL_REACTION)) put_value(fp, v->reaction[i]), width += 10;
-        if (columns & FRC_BIT(FRC_COL_COULOMBIC)) put_value(fp, v->coulombic[i]), width += 10;
-        if (columns & FRC_BIT(FRC_COL_ATOMIC)) put_value(fp, v->atomic[i]), width += 10;
-        if (columns & FRC_BIT(FRC_COL_DEBYE)) put_value(fp, v->debye[i]), width += 10;
-        if (columns & FRC_BIT(FRC_COL_FIELD)) put_triple(fp, v->field, i), width += 30;
-        if (columns & FRC_BIT(FRC_COL_REACTION_FORCE))
-            put_triple(fp, v->reaction_force, i), width += 30;
-        if (columns & FRC_BIT(FRC_COL_COULOMBIC_FORCE))
-            put_triple(fp, v->coulombic_force, i), width += 30;
-        if (columns & FRC_BIT(FRC_COL_TOTAL_FORCE)) put_triple(fp, v->total_force, i), width += 30;
-        fprintf(fp, "%*s\n", width < LINE_WIDTH ? LINE_WIDTH - width : 0, "");
+        fprintf(fp, "%*s\n", pad, "");
     }
     const int with_reaction = (columns & FRC_BIT(FRC_COL_REACTION)) != 0;
     if (format == FRC_DELPHI_RC || format == FRC_DELPHI_R) {
