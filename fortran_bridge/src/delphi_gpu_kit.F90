@@ -21,6 +21,8 @@
 !>   DELPHI_GPU_QUIET    1 = no convergence table (the summary is still printed)
 !>   DELPHI_GPU_TIMING   1 = each call's parts in the log (seconds: solver, medium, transfers,
 !>                       loop; dg_delphi_last_call_parts)
+!>   DELPHI_GPU_WAIT_POLICY_CHOSEN  set by the kit's start-up (libdelphi_gpu_start.a) when it
+!>                       chose OpenMP's passive waiting on a busy machine; noted once in the log
 module delphi_gpu_kit
   use, intrinsic :: iso_c_binding, only: c_double, c_funloc, c_int, c_null_ptr, c_ptr
   use, intrinsic :: iso_fortran_env, only: error_unit, output_unit
@@ -33,6 +35,8 @@ module delphi_gpu_kit
   logical, save :: table_started = .false., table_wanted = .true.
   !> Whether each call's parts are printed (DELPHI_GPU_TIMING=1).
   logical, save :: timing_wanted = .false.
+  !> Whether the run's OpenMP wait policy was noted (note_wait_policy).
+  logical, save :: wait_noted = .false.
 
 contains
 
@@ -88,7 +92,29 @@ contains
     table_started = .false.
     control%progress = c_funloc(print_progress)
     control%progress_user_data = c_null_ptr
+    call note_wait_policy()
   end subroutine dg_kit_configure
+
+  !> Once per run: say when OpenMP's threads wait passively because DelPhi started on a busy
+  !> machine (libdelphi_gpu_start.a, linked in by the kit, chose it and recorded what it saw).
+  subroutine note_wait_policy()
+    character(len=64) :: value
+    integer :: running, ios
+    real :: load
+    if (wait_noted) return
+    wait_noted = .true.
+    if (.not. environment('DELPHI_GPU_WAIT_POLICY_CHOSEN', value)) return
+    if (value(1:8) /= 'passive ') return
+    read (value(9:), *, iostat=ios) running, load
+    if (ios /= 0 .or. running < 0) then
+      write (output_unit, '(1x, a)') 'delphi-gpu: OpenMP''s idle threads wait passively ' // &
+        '(the machine''s load unknown at start; OMP_WAIT_POLICY=active or passive decides)'
+    else
+      write (output_unit, '(1x, a, i0, a, f0.2, a)') 'delphi-gpu: OpenMP''s idle threads ' // &
+        'wait passively (DelPhi started beside other work: ', running, ' runnable tasks, load ', &
+        load, '; OMP_WAIT_POLICY=active or passive decides)'
+    end if
+  end subroutine note_wait_policy
 
   !> After the call: stop DelPhi on failure or divergence, else print the summary.
   subroutine dg_kit_finish(routine, status, report)

@@ -6,12 +6,11 @@
 #include "pipeline.h"
 #include "delphi_gpu/delphi_gpu.h"
 #include "temp_files.h"
-#include "wait_policy.h"
 
+/* OpenMP's threads wait passively when the program starts on a busy machine, unless the
+   environment chooses: libdelphi_gpu_start.a, linked in, decides (and may execute the program
+   again) before the OpenMP runtime starts (host/app/wait_policy.h). */
 int main(int argc, char **argv) {
-    /* OpenMP's threads wait passively unless the environment chooses (wait_policy.h): this may
-       execute the program again, before anything else has happened. */
-    app_choose_wait_policy(argv);
     /* Under mpirun the ranks share the solve; rank 0 prints and writes (app_mpi.h). */
     app_mpi_init(&argc, &argv);
     /* Ctrl-C, SIGTERM or a crash removes the temporary outputs before the program ends. */

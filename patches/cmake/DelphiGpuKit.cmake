@@ -17,7 +17,9 @@
 #     (rewritten only when the list changes),
 #   - links delphi_gpu::delphi_gpu_fortran (module delphi_gpu, library, C core), and with
 #     RPATH_ORIGIN <dir> sets the run path to $ORIGIN/<dir> (a relocatable install of DelPhi
-#     and delphi-gpu side by side, e.g. RPATH_ORIGIN ../lib).
+#     and delphi-gpu side by side, e.g. RPATH_ORIGIN ../lib),
+#   - links delphi_gpu::delphi_gpu_start: when DelPhi starts on a busy machine, OpenMP's idle
+#     threads wait passively (patches/README.md).
 # The replacements are compiled with the target's own flags, so their REAL size is DelPhi's
 # unless DelPhi sets per-source flags (the make fragment checks the COMMON sizes at link time).
 #
@@ -130,6 +132,12 @@ function(delphi_gpu_kit_apply target)
   target_include_directories(${target} PRIVATE ${generated} ${DELPHI_GPU_KIT_DIR}/src
                                                ${KIT_HEADER_DIRS})
   target_link_libraries(${target} PRIVATE ${KIT_FORTRAN_TARGET})
+  if(TARGET delphi_gpu::delphi_gpu_start)
+    target_link_libraries(${target} PRIVATE delphi_gpu::delphi_gpu_start)
+  else()
+    message(WARNING "delphi-gpu kit: no delphi_gpu::delphi_gpu_start (an older delphi-gpu); "
+                    "OpenMP's threads will spin even when DelPhi shares a busy machine")
+  endif()
   if(KIT_RPATH_ORIGIN)
     set_target_properties(${target} PROPERTIES BUILD_WITH_INSTALL_RPATH OFF
                           INSTALL_RPATH "$ORIGIN/${KIT_RPATH_ORIGIN}")

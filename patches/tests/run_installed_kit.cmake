@@ -19,8 +19,20 @@ run("configure the CMake consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK
     -DCMAKE_Fortran_COMPILER=${FC} -DCMAKE_C_COMPILER=${CC})
 run("build the CMake consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/cmake)
 run("run the CMake consumer" ${WORK_DIR}/cmake/tiny)
+# Both consumers carry the start-up that chooses OpenMP's waiting (libdelphi_gpu_start.a).
+function(check_start exe)
+  find_program(NM nm)
+  if(NM)
+    execute_process(COMMAND ${NM} ${exe} OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0 OR NOT symbols MATCHES "dg_wait_start_entry")
+      message(FATAL_ERROR "${exe} lacks libdelphi_gpu_start.a's start-up (dg_wait_start_entry)")
+    endif()
+  endif()
+endfunction()
+check_start(${WORK_DIR}/cmake/tiny)
 file(COPY ${CONSUMER_DIR}/tiny_main.f ${CONSUMER_DIR}/Makefile ${STANDIN_DIR}/standin_common.h
      DESTINATION ${WORK_DIR}/make)
 run("build the make consumer" ${MAKE} -C ${WORK_DIR}/make GPU=ON DELPHI_GPU_PREFIX=${prefix}
     KIT_DIR=${kit} STANDIN_DIR=${STANDIN_DIR} FC=${FC} DELPHI_GPU_HEADERS=standin_common.h)
 run("run the make consumer" ${WORK_DIR}/make/tiny)
+check_start(${WORK_DIR}/make/tiny)

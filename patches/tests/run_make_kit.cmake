@@ -36,6 +36,24 @@ execute_process(COMMAND ${WORK_DIR}/standin_delphi WORKING_DIRECTORY ${WORK_DIR}
 if(NOT ran EQUAL 0)
   message(FATAL_ERROR "the stand-in DelPhi built with make failed (${ran})")
 endif()
+# The start-up (libdelphi_gpu_start.a) is linked in, and a passive choice it recorded is noted
+# once in the log.
+find_program(NM nm)
+if(NM)
+  execute_process(COMMAND ${NM} ${WORK_DIR}/standin_delphi OUTPUT_VARIABLE symbols)
+  if(NOT symbols MATCHES "dg_wait_start_entry")
+    message(FATAL_ERROR "the stand-in DelPhi built with make lacks dg_wait_start_entry")
+  endif()
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "DELPHI_GPU_WAIT_POLICY_CHOSEN=passive 5 2.00"
+                        OMP_WAIT_POLICY=passive DELPHI_GPU_BACKEND=cpu ${WORK_DIR}/standin_delphi
+                WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE ran OUTPUT_VARIABLE log)
+string(REGEX MATCHALL "wait passively \\(DelPhi started beside other work: 5 runnable tasks, load 2\\.00"
+       notes "${log}")
+list(LENGTH notes note_count)
+if(NOT ran EQUAL 0 OR NOT note_count EQUAL 1)
+  message(FATAL_ERROR "the passive choice was noted ${note_count} times, not once (${ran}):\n${log}")
+endif()
 execute_process(COMMAND ${MAKE} clean KIT_DIR=${KIT_DIR} WORKING_DIRECTORY ${WORK_DIR}
                 RESULT_VARIABLE cleaned)
 foreach(generated dg_delphi_common.inc dg_kit_link.ld dg_itit.o)

@@ -14,6 +14,7 @@ DELPHI_GPU_LIBRARY, next to the package, in the source checkout's build/ or on t
 """
 from ._version import __version__
 from ._library import LibraryNotFoundError, NotInLibraryError, load as load_library
+from ._library import openmp_waiting
 from .calculation import Calculation, Grid, Result, solve
 from .errors import DelphiGpuError, InvalidInputError, OutOfMemoryError
 from .maps import GridMap, read_dx, read_mrc, read_phimap, write_dx, write_mrc, write_phimap
@@ -47,5 +48,5 @@ __all__ = [
     "GridMap", "read_dx", "read_mrc", "read_phimap", "write_dx", "write_mrc", "write_phimap",
     "OPTION_HELP", "Atoms",
     "read_pqr", "read_pqr_models", "write_pqr_models", "library_version", "backend_built",
-    "cuda_device_count", "load_library",
+    "cuda_device_count", "load_library", "openmp_waiting",
 ]

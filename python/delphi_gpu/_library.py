@@ -13,6 +13,7 @@ import ctypes.util
 import glob
 import os
 import threading
+import time
 
 from . import _ctypes_api as api
 
@@ -83,12 +84,90 @@ class Library:
         return self.function("dg_version_string")().decode()
 
 
+# OpenMP's wait policy.  The OpenMP runtime spins its idle threads between parallel regions;
+# with several processes side by side (a multiprocessing pool) their spinning threads take each
+# other's cores (docs/PERFORMANCE.md run 57: 16 runs on 16 cores, 32 s spinning against 0.34 s
+# passive).  The runtime reads its settings once, when it is loaded, which here is with the
+# library.  So, as the delphi-gpu program does at its start (delphi_gpu_start.h), the package
+# looks at the machine just before it loads the library: unless the environment chooses, the
+# process is an MPI rank or an OpenMP runtime is already loaded, another runnable task or a
+# one-minute load of at least 1 sets OMP_WAIT_POLICY=passive for this process.
+_WAIT_CHOSEN = "DELPHI_GPU_WAIT_POLICY_CHOSEN"
+_WAIT_USER = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")
+_MPI_RANK = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
+_wait_choice = None  # "spin R L" when the package kept spinning; passive is in the environment
+
+
+def _openmp_loaded():
+    """Whether an OpenMP runtime is mapped into this process already (None: unknown)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            text = maps.read()
+    except OSError:
+        return None
+    return any(name in text for name in ("libgomp", "libomp.so", "libiomp"))
+
+
+def _machine_load():
+    """(runnable tasks now, one-minute load) from /proc/loadavg, or None."""
+    try:
+        with open("/proc/loadavg") as f:
+            fields = f.read().split()
+        return int(fields[3].split("/")[0]), float(fields[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _choose_wait_policy():
+    global _wait_choice
+    env = os.environ
+    if any(name in env for name in (_WAIT_CHOSEN,) + _WAIT_USER + _MPI_RANK):
+        return
+    if _openmp_loaded() is not False:
+        return
+    seen = _machine_load()
+    if seen is not None and seen[0] > 1 and seen[1] < 1.0:
+        time.sleep(0.002)  # a task that starts beside this one may soon wait: look again
+        seen = _machine_load()
+    if seen is not None and seen[0] <= 1 and seen[1] < 1.0:
+        _wait_choice = f"spin {seen[0]} {seen[1]:.2f}"
+        return
+    env["OMP_WAIT_POLICY"] = "passive"
+    env[_WAIT_CHOSEN] = "passive -1 -1" if seen is None else f"passive {seen[0]} {seen[1]:.2f}"
+
+
+def openmp_waiting():
+    """How this process's OpenMP threads wait between parallel regions, and why (text).
+
+    The package chooses when it loads the library (passive on a busy machine, else the
+    runtime's spinning) unless the environment chooses (OMP_WAIT_POLICY, GOMP_SPINCOUNT,
+    KMP_BLOCKTIME); before the library is loaded nothing has been chosen yet."""
+    chosen = os.environ.get(_WAIT_CHOSEN)
+    choice = chosen or _wait_choice
+    if choice:
+        how, _, seen = choice.partition(" ")
+        running, _, load = seen.partition(" ")
+        what = "passive" if how == "passive" else "spinning"
+        if running.startswith("-"):
+            return f"{what} (chosen at start; the machine's load unknown)"
+        tasks = "task" if running == "1" else "tasks"
+        return (f"{what} (chosen at start: {running} runnable {tasks}, load {load}; "
+                f"OMP_WAIT_POLICY=active or passive decides)")
+    for name in _WAIT_USER:
+        if name in os.environ:
+            return f"{name}={os.environ[name]} (the environment's)"
+    if _loaded is None:
+        return "not chosen yet (the library is not loaded)"
+    return "the OpenMP runtime's default (an MPI rank, or a runtime loaded before this package)"
+
+
 def load():
     """The library (loaded once per process)."""
     global _loaded
     with _lock:
         if _loaded is not None:
             return _loaded
+        _choose_wait_policy()
         tried = []
         for path, where in _candidates():
             try:

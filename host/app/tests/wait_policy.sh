@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The program's OpenMP wait policy (host/app/wait_policy.h): passive when the environment does
-# not choose, shown in the log; the environment's choice kept; the same answer either way.
+# The program's OpenMP wait policy (host/app/wait_policy.h): chosen by the load the program saw
+# when the environment does not choose, shown in the log; passive beside a runnable task; the
+# environment's choice kept; the same answer either way.
 # Arguments: the delphi-gpu program, the examples directory, a scratch directory.
 set -euo pipefail
 exe=$1 examples=$2 dir=$3
@@ -19,12 +20,29 @@ if [[ $line =~ choice:\ ([0-9]+)\ runnable\ tasks?,\ load\ ([0-9.]+) ]]; then
     [[ $line == "OpenMP waiting       : $expect"* ]] ||
         { echo "FAIL: $running runnable, load $load, but: $line"; exit 1; }
 fi
+# beside a task that is always runnable the machine is busy: passive, chosen before the OpenMP
+# runtime started (GNU's runtime shows a spin count of 0 when OMP_DISPLAY_ENV=verbose)
+sh -c 'while :; do :; done' &
+spinner=$!
+trap 'kill $spinner 2>/dev/null || true' EXIT
+sleep 0.1
+env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT -u KMP_BLOCKTIME OMP_DISPLAY_ENV=verbose "$exe" \
+    --pqr "$examples/born/born_ion.pqr" --scale 1 --quiet --log busy.log --json busy.json \
+    > busy.out 2>&1
+kill $spinner 2>/dev/null || true
+grep -q "^OpenMP waiting       : passive (the program's choice: [0-9]* runnable tasks" busy.log ||
+    { echo "FAIL: not passive beside a runnable task"; grep "^OpenMP waiting" busy.log; exit 1; }
+if grep -q "GOMP_SPINCOUNT" busy.out; then
+    grep -q "GOMP_SPINCOUNT = '0'" busy.out ||
+        { echo "FAIL: the OpenMP runtime still spins"; grep "GOMP_SPINCOUNT" busy.out; exit 1; }
+fi
 env -u GOMP_SPINCOUNT -u KMP_BLOCKTIME OMP_WAIT_POLICY=active "$exe" \
     --pqr "$examples/born/born_ion.pqr" --scale 1 --quiet --log active.log --json active.json
 grep -q "^OpenMP waiting       : OMP_WAIT_POLICY=active (the environment's)" active.log ||
     { echo "FAIL: the environment's policy not kept"; cat active.log; exit 1; }
 # the same grid energy (the policy changes how threads wait, never what they compute)
 grid() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["energies_kT"]["grid"])' "$1"; }
-e1=$(grid chosen.json) e2=$(grid active.json)
-[ -n "$e1" ] && [ "$e1" = "$e2" ] || { echo "FAIL: energies differ: '$e1' '$e2'"; exit 1; }
-echo "wait policy: $line; the environment's kept; grid energy $e1 both"
+e1=$(grid chosen.json) e2=$(grid active.json) e3=$(grid busy.json)
+[ -n "$e1" ] && [ "$e1" = "$e2" ] && [ "$e1" = "$e3" ] ||
+    { echo "FAIL: energies differ: '$e1' '$e2' '$e3'"; exit 1; }
+echo "wait policy: $line; passive when busy; the environment's kept; grid energy $e1 in each"
