@@ -96,20 +96,33 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
     if (!ion_accessible || salt->ion_count == 0) return;
     const size_t points = (size_t)phi->n * phi->n * phi->n;
     const double volume = 1.0 / (phi->scale * phi->scale * phi->scale);
-    double rho_phi = 0.0, pressure = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : rho_phi, pressure)
-    for (size_t w = 0; w < points; ++w) {
-        if (!ion_accessible[w]) continue;
-        const double p = phi_get(phi, w);
-        double rho = 0.0, excess = 0.0;
-        for (int i = 0; i < salt->ion_count; ++i) {
-            const double boltzmann = exp(-salt->ions[i].valence * p);
-            rho += salt->ions[i].number_density * salt->ions[i].valence * boltzmann;
-            excess += salt->ions[i].number_density * (boltzmann - 1.0);
+    /* Fixed chunks, each summed in order and the chunks summed in order: the same bits on any
+       number of threads. */
+    enum { CHUNKS = 1024 };
+    double chunk_rho_phi[CHUNKS], chunk_pressure[CHUNKS];
+    const size_t per_chunk = (points + CHUNKS - 1) / CHUNKS;
+#pragma omp parallel for schedule(static)
+    for (int c = 0; c < CHUNKS; ++c) {
+        double rho_phi = 0.0, pressure = 0.0;
+        const size_t begin = (size_t)c * per_chunk;
+        const size_t end = begin + per_chunk < points ? begin + per_chunk : points;
+        for (size_t w = begin; w < end; ++w) {
+            if (!ion_accessible[w]) continue;
+            const double p = phi_get(phi, w);
+            double rho = 0.0, excess = 0.0;
+            for (int i = 0; i < salt->ion_count; ++i) {
+                const double boltzmann = exp(-salt->ions[i].valence * p);
+                rho += salt->ions[i].number_density * salt->ions[i].valence * boltzmann;
+                excess += salt->ions[i].number_density * (boltzmann - 1.0);
+            }
+            rho_phi += rho * p;
+            pressure += excess;
         }
-        rho_phi += rho * p;
-        pressure += excess;
+        chunk_rho_phi[c] = rho_phi, chunk_pressure[c] = pressure;
     }
+    double rho_phi = 0.0, pressure = 0.0;
+    for (int c = 0; c < CHUNKS; ++c)
+        rho_phi += chunk_rho_phi[c], pressure += chunk_pressure[c];
     out->rho_phi_half = -0.5 * rho_phi * volume;
     out->osmotic = -pressure * volume;
     out->total = out->rho_phi_half + out->osmotic;

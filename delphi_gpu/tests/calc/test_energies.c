@@ -1,4 +1,6 @@
 /* Energies that have closed forms: Coulombic pairs, grid energy, ionic terms, site potentials. */
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,19 @@ int main(void) {
     CHECK_REL(ion.rho_phi_half, n_ions * p * 2.0 * sinh(p) / 2.0 * volume, 1e-6);
     CHECK_REL(ion.osmotic, -2.0 * n_ions * (cosh(p) - 1.0) * volume, 1e-6);
     CHECK_NEAR(ion.total, ion.rho_phi_half + ion.osmotic, 1e-12);
+    /* The sums do not depend on the number of threads (a varying potential, some points
+       closed to the ions). */
+    for (size_t w = 0; w < 729; ++w) {
+        phi_set(&phi, w, 0.37 * sin(0.1 * (double)w) + 0.01 * (double)(w % 7));
+        open[w] = (unsigned char)(w % 5 != 0);
+    }
+    ionic_energy by_one, by_three;
+    omp_set_num_threads(1);
+    energy_ionic(&phi, open, &salt, &by_one);
+    omp_set_num_threads(3);
+    energy_ionic(&phi, open, &salt, &by_three);
+    CHECK(by_one.rho_phi_half == by_three.rho_phi_half && by_one.osmotic == by_three.osmotic);
+    CHECK(by_one.rho_phi_half != ion.rho_phi_half && by_one.rho_phi_half > 0.0);
     /* A 2:1 salt: ionic strength 3c. */
     s.salts[0].cation_valence = 2;
     salt_model_from_params(&s, &salt);
