@@ -77,7 +77,7 @@ module delphi_gpu
   public :: dg_set_sparse_medium, dg_set_dense_medium, dg_sparse_counts_of
   public :: dg_sparse_from_dense, dg_estimate_spectral_radius, dg_estimate_iterations
   public :: dg_solve, dg_delphi_default_control, dg_delphi_itit, dg_delphi_nitit
-  public :: dg_c_chars_to_string
+  public :: dg_c_chars_to_string, dg_c_ptr_to_string
   public :: dg_set_sparse_medium_f, dg_set_sparse_medium_d
   public :: dg_set_dense_medium_f, dg_set_dense_medium_d
   public :: dg_sparse_counts_f, dg_sparse_counts_d
@@ -133,6 +133,13 @@ contains
       string(i:i) = chars(i)
     end do
   end function string_from_c
+
+  !> A NUL-terminated C string (a type(c_ptr) from C; NULL gives "") as a Fortran string.
+  function dg_c_ptr_to_string(text) result(string)
+    type(c_ptr), intent(in) :: text
+    character(len=:), allocatable :: string
+    string = string_from_c(text)
+  end function dg_c_ptr_to_string
 
   !> A NUL-terminated character array (as in dg_delphi_report) as a Fortran string.
   function dg_c_chars_to_string(chars) result(string)

@@ -4,6 +4,7 @@
 
 #include "delphi_gpu/delphi_compat.h"
 #include "delphi_gpu/delphi_gpu.h"
+#include "delphi_gpu/delphi_gpu_calc.h"
 
 #define OFF(type, field) (long)offsetof(type, field)
 
@@ -207,6 +208,80 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
         *size = (long)sizeof(T);
         break;
     }
+    case 12: {
+        typedef dg_calc_params T;
+        long v[] = {OFF(T, struct_size),  OFF(T, version),        OFF(T, scale),
+                    OFF(T, perfil),       OFF(T, grid_size),      OFF(T, center_mode),
+                    OFF(T, center),       OFF(T, epsilon_in),     OFF(T, epsilon_out),
+                    OFF(T, probe_radius), OFF(T, ion_radius),     OFF(T, surface),
+                    OFF(T, temperature),  OFF(T, salts),          OFF(T, salt_count),
+                    OFF(T, boundary),     OFF(T, energies),       OFF(T, solvation_two_run),
+                    OFF(T, solver),       OFF(T, stage_progress), OFF(T, stage_progress_user_data)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 13: {
+        typedef dg_atoms T;
+        long v[] = {OFF(T, count), OFF(T, position), OFF(T, charge), OFF(T, radius)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 14: {
+        typedef dg_calc_grid T;
+        long v[] = {OFF(T, n), OFF(T, scale), OFF(T, center), OFF(T, origin)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 15: {
+        typedef dg_calc_energies T;
+        long v[] = {OFF(T, grid),
+                    OFF(T, coulombic),
+                    OFF(T, reaction_field),
+                    OFF(T, self_reaction),
+                    OFF(T, total_reaction_field),
+                    OFF(T, ionic_rho_phi),
+                    OFF(T, ionic_osmotic),
+                    OFF(T, ionic_total),
+                    OFF(T, grid_reference),
+                    OFF(T, solvation_two_run)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 16: {
+        typedef dg_calc_timing T;
+        long v[] = {OFF(T, grid),     OFF(T, surface),   OFF(T, medium),
+                    OFF(T, charges),  OFF(T, boundary),  OFF(T, solve),
+                    OFF(T, energies), OFF(T, reference), OFF(T, total)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
+    case 17: {
+        typedef dg_calc_result T;
+        long v[] = {OFF(T, grid),           OFF(T, solve),          OFF(T, reference_solve),
+                    OFF(T, energies),       OFF(T, timing),         OFF(T, boundary_points),
+                    OFF(T, charged_points), OFF(T, induced_charge), OFF(T, expected_induced_charge),
+                    OFF(T, atoms_outside),  OFF(T, sites_outside),  OFF(T, backend)};
+        n = (int)(sizeof v / sizeof v[0]);
+        for (int i = 0; i < n; ++i)
+            o[i] = v[i];
+        *size = (long)sizeof(T);
+        break;
+    }
     default:
         return -1;
     }
@@ -278,10 +353,26 @@ static const int constants[] = {DG_VERSION_MAJOR,
                                 DG_PHASE_NONLINEAR,
                                 DG_DELPHI_GPU_MIN_POINTS};
 
-int probe_constants(int *values, int capacity) {
-    int n = (int)(sizeof constants / sizeof constants[0]);
+static int copy_constants(const int *from, int n, int *values, int capacity) {
     if (n > capacity) return -1;
     for (int i = 0; i < n; ++i)
-        values[i] = constants[i];
+        values[i] = from[i];
     return n;
+}
+
+int probe_constants(int *values, int capacity) {
+    return copy_constants(constants, (int)(sizeof constants / sizeof constants[0]), values,
+                          capacity);
+}
+
+/* The calculation layer's constants (module delphi_gpu_calc), in the Fortran test's order. */
+static const int calc_constants[] = {
+    DG_CALC_PARAMS_VERSION,   DG_BOUNDARY_ZERO,     DG_BOUNDARY_DIPOLAR, DG_BOUNDARY_FOCUSING,
+    DG_BOUNDARY_COULOMBIC,    DG_SURFACE_MOLECULAR, DG_SURFACE_VDW,      DG_CENTER_BOX,
+    DG_CENTER_ABSOLUTE,       DG_CENTER_OFFSET,     DG_ENERGY_GRID,      DG_ENERGY_COULOMBIC,
+    DG_ENERGY_REACTION_FIELD, DG_ENERGY_IONIC};
+
+int probe_calc_constants(int *values, int capacity) {
+    return copy_constants(calc_constants, (int)(sizeof calc_constants / sizeof calc_constants[0]),
+                          values, capacity);
 }

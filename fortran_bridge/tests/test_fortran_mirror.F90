@@ -3,6 +3,7 @@
 program test_fortran_mirror
   use, intrinsic :: iso_c_binding
   use delphi_gpu
+  use delphi_gpu_calc
   implicit none
 
   interface
@@ -16,6 +17,11 @@ program test_fortran_mirror
       integer(c_int), intent(out) :: values(*)
       integer(c_int), value :: capacity
     end function probe_constants
+    integer(c_int) function probe_calc_constants(values, capacity) bind(C)
+      import :: c_int
+      integer(c_int), intent(out) :: values(*)
+      integer(c_int), value :: capacity
+    end function probe_calc_constants
   end interface
 
   type(dg_options), target :: opt
@@ -29,6 +35,12 @@ program test_fortran_mirror
   type(dg_sparse_counts), target :: counts
   type(dg_delphi_control), target :: ctl
   type(dg_delphi_report), target :: rep
+  type(dg_calc_params), target :: cpar
+  type(dg_atoms), target :: atoms
+  type(dg_calc_grid), target :: grid
+  type(dg_calc_energies), target :: energies
+  type(dg_calc_timing), target :: timing
+  type(dg_calc_result), target :: cres
   integer :: failures = 0
 
   call check_struct(1, 'dg_options', c_sizeof(opt), [ &
@@ -127,7 +139,47 @@ program test_fortran_mirror
     at(c_loc(rep%relpar)), at(c_loc(rep%omega)), at(c_loc(rep%notice)), &
     at(c_loc(rep%message))] - at(c_loc(rep)))
 
+  call check_struct(12, 'dg_calc_params', c_sizeof(cpar), [ &
+    at(c_loc(cpar%struct_size)), at(c_loc(cpar%version)), at(c_loc(cpar%scale)), &
+    at(c_loc(cpar%perfil)), at(c_loc(cpar%grid_size)), at(c_loc(cpar%center_mode)), &
+    at(c_loc(cpar%center)), at(c_loc(cpar%epsilon_in)), at(c_loc(cpar%epsilon_out)), &
+    at(c_loc(cpar%probe_radius)), at(c_loc(cpar%ion_radius)), at(c_loc(cpar%surface)), &
+    at(c_loc(cpar%temperature)), at(c_loc(cpar%salts)), at(c_loc(cpar%salt_count)), &
+    at(c_loc(cpar%boundary)), at(c_loc(cpar%energies)), at(c_loc(cpar%solvation_two_run)), &
+    at(c_loc(cpar%solver)), at(c_loc(cpar%stage_progress)), &
+    at(c_loc(cpar%stage_progress_user_data))] - at(c_loc(cpar)))
+
+  call check_struct(13, 'dg_atoms', c_sizeof(atoms), [ &
+    at(c_loc(atoms%count)), at(c_loc(atoms%position)), at(c_loc(atoms%charge)), &
+    at(c_loc(atoms%radius))] - at(c_loc(atoms)))
+
+  call check_struct(14, 'dg_calc_grid', c_sizeof(grid), [ &
+    at(c_loc(grid%n)), at(c_loc(grid%scale)), at(c_loc(grid%center)), &
+    at(c_loc(grid%origin))] - at(c_loc(grid)))
+
+  call check_struct(15, 'dg_calc_energies', c_sizeof(energies), [ &
+    at(c_loc(energies%grid)), at(c_loc(energies%coulombic)), &
+    at(c_loc(energies%reaction_field)), at(c_loc(energies%self_reaction)), &
+    at(c_loc(energies%total_reaction_field)), at(c_loc(energies%ionic_rho_phi)), &
+    at(c_loc(energies%ionic_osmotic)), at(c_loc(energies%ionic_total)), &
+    at(c_loc(energies%grid_reference)), at(c_loc(energies%solvation_two_run))] - &
+    at(c_loc(energies)))
+
+  call check_struct(16, 'dg_calc_timing', c_sizeof(timing), [ &
+    at(c_loc(timing%grid)), at(c_loc(timing%surface)), at(c_loc(timing%medium)), &
+    at(c_loc(timing%charges)), at(c_loc(timing%boundary)), at(c_loc(timing%solve)), &
+    at(c_loc(timing%energies)), at(c_loc(timing%reference)), at(c_loc(timing%total))] - &
+    at(c_loc(timing)))
+
+  call check_struct(17, 'dg_calc_result', c_sizeof(cres), [ &
+    at(c_loc(cres%grid)), at(c_loc(cres%solve)), at(c_loc(cres%reference_solve)), &
+    at(c_loc(cres%energies)), at(c_loc(cres%timing)), at(c_loc(cres%boundary_points)), &
+    at(c_loc(cres%charged_points)), at(c_loc(cres%induced_charge)), &
+    at(c_loc(cres%expected_induced_charge)), at(c_loc(cres%atoms_outside)), &
+    at(c_loc(cres%sites_outside)), at(c_loc(cres%backend))] - at(c_loc(cres)))
+
   call check_constants()
+  call check_calc_constants()
   call check_defaults()
 
   if (failures > 0) then
@@ -217,13 +269,45 @@ contains
     end do
   end subroutine check_constants
 
+  !> The calculation layer's constants (module delphi_gpu_calc) equal the C values.
+  subroutine check_calc_constants()
+    integer(c_int), parameter :: fortran_values(*) = [ &
+      DG_CALC_PARAMS_VERSION, DG_BOUNDARY_ZERO, DG_BOUNDARY_DIPOLAR, DG_BOUNDARY_FOCUSING, &
+      DG_BOUNDARY_COULOMBIC, DG_SURFACE_MOLECULAR, DG_SURFACE_VDW, DG_CENTER_BOX, &
+      DG_CENTER_ABSOLUTE, DG_CENTER_OFFSET, DG_ENERGY_GRID, DG_ENERGY_COULOMBIC, &
+      DG_ENERGY_REACTION_FIELD, DG_ENERGY_IONIC]
+    integer(c_int) :: c_values(32), n
+    integer :: i
+    n = probe_calc_constants(c_values, int(size(c_values), c_int))
+    if (n /= size(fortran_values)) then
+      write (*, '(a, i0, a, i0)') 'calc constants: C lists ', n, ', Fortran ', &
+        size(fortran_values)
+      failures = failures + 1
+      return
+    end if
+    do i = 1, n
+      if (c_values(i) /= fortran_values(i)) then
+        write (*, '(a, i0, a, i0, a, i0)') 'calc constant ', i, ' is ', c_values(i), &
+          ' in C, ', fortran_values(i)
+        failures = failures + 1
+      end if
+    end do
+  end subroutine check_calc_constants
+
   !> Defaults through the wrappers carry the layout stamps the C library checks.
   subroutine check_defaults()
     type(dg_options) :: o
     type(dg_delphi_control) :: c
     character(len=32) :: expected
+    type(dg_calc_params) :: p
     call dg_default_options(o)
     call dg_delphi_default_control(c)
+    call dg_calc_default_params(p)
+    if (p%struct_size /= c_sizeof(p) .or. p%version /= DG_CALC_PARAMS_VERSION .or. &
+        p%solver%struct_size /= c_sizeof(o)) then
+      write (*, '(a)') 'dg_calc_default_params: struct_size/version do not match the mirror'
+      failures = failures + 1
+    end if
     if (o%struct_size /= c_sizeof(o) .or. o%version /= DG_OPTIONS_VERSION) then
       write (*, '(a)') 'dg_default_options: struct_size/version do not match the mirror'
       failures = failures + 1
