@@ -83,6 +83,7 @@ contains
     call dg_calc_set_atoms(calc, xyz, q, r)
     call dg_calc_run(calc, result)
     call expect(result%solve%outcome == DG_OUTCOME_CONVERGED, 'Born: converged')
+    call expect(result%backend == backend, 'Born: run on the backend asked for')
     call expect(result%grid%n == 81 .and. result%grid%scale == 4d0, 'Born: grid 81 at scale 4')
     call expect(close_to(result%energies%reaction_field, born, 5d-3), &
                 'Born: corrected reaction field within 0.5 % of the analytic energy')
