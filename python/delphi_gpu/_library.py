@@ -136,6 +136,59 @@ def _choose_wait_policy():
     env[_WAIT_CHOSEN] = "passive -1 -1" if seen is None else f"passive {seen[0]} {seen[1]:.2f}"
 
 
+# A process forked after the library was loaded (a multiprocessing pool with the "fork" start
+# method, started after a first calculation in the parent) inherits a GNU OpenMP runtime whose
+# threads did not survive the fork: a parallel loop on several threads there waits for them
+# forever.  So in such a child every thread that calls the library first sets its OpenMP team
+# size to one (a pool's workers are the parallelism then), and a calculation that asks for more
+# threads is given one, with a warning.
+_forked_after_load = False
+_gnu_openmp = None
+_thread_state = threading.local()
+
+
+def _gnu_openmp_runtime():
+    """The GNU OpenMP runtime mapped into this process (ctypes), or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "libgomp" in line and "/" in line}
+    except OSError:
+        return None
+    for path in sorted(paths):
+        try:
+            return ctypes.CDLL(path)
+        except OSError:
+            continue
+    return None
+
+
+def _after_fork_in_child():
+    global _forked_after_load, _gnu_openmp, _thread_state
+    _thread_state = threading.local()
+    if _loaded is None:
+        return
+    _gnu_openmp = _gnu_openmp_runtime()
+    _forked_after_load = _gnu_openmp is not None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def forked_after_load():
+    """Whether this process was forked after the library (and GNU OpenMP) was loaded."""
+    return _forked_after_load
+
+
+def limit_threads_after_fork():
+    """In a process forked after the library was loaded: the calling thread's OpenMP loops run
+    on one thread (see above).  Nothing elsewhere."""
+    if not _forked_after_load or getattr(_thread_state, "limited", False):
+        return
+    _gnu_openmp.omp_set_num_threads(1)
+    _thread_state.limited = True
+
+
 def openmp_waiting():
     """How this process's OpenMP threads wait between parallel regions, and why (text).
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _ctypes_api as api
-from ._library import load
+from ._library import forked_after_load, limit_threads_after_fork, load
 from .errors import error_for
 from .maps import GridMap
 from .options import params_from_options
@@ -87,6 +87,25 @@ def _ptr(a):
     return a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
 
 
+def _params(lib, options):
+    """dg_calc_params for the options.  In a process forked after the library was loaded the
+    library runs on one thread (_library.limit_threads_after_fork): more threads asked for are
+    refused there with a warning."""
+    params = params_from_options(lib, **options)
+    if forked_after_load():
+        limit_threads_after_fork()
+        if params.solver.num_threads > 1:
+            import warnings
+            warnings.warn(
+                f"delphi_gpu: threads={params.solver.num_threads} cannot be used in a process "
+                "forked after the library started its OpenMP threads (GNU OpenMP cannot start "
+                "them again there); this calculation runs on one thread. For several threads "
+                "per process, use the 'spawn' or 'forkserver' start method, or run no "
+                "calculation before the processes are forked.", RuntimeWarning, stacklevel=3)
+            params.solver.num_threads = 1
+    return params
+
+
 class Calculation:
     """A PB calculation on one backend (GPU or CPU), created once and run many times.
 
@@ -108,7 +127,7 @@ class Calculation:
     def __init__(self, positions=None, charges=None, radii=None, **options):
         self._lib = load()
         self._handle = ctypes.c_void_p()
-        params = params_from_options(self._lib, **options)
+        params = _params(self._lib, options)
         self._options = dict(options)
         st = self._lib.function("dg_calc_create")(ctypes.byref(self._handle), params)
         if st != 0:
@@ -155,6 +174,7 @@ class Calculation:
     def _live(self):
         if not self._handle.value:
             raise ValueError("the calculation is closed")
+        limit_threads_after_fork()
         return self._handle
 
     @property
@@ -172,7 +192,7 @@ class Calculation:
         again from them."""
         merged = dict(self._options)
         merged.update(options)
-        params = params_from_options(self._lib, **merged)
+        params = _params(self._lib, merged)
         self._check(self._lib.function("dg_calc_set_params")(self._live(), params),
                     "dg_calc_set_params")
         self._options = merged

@@ -1,5 +1,6 @@
 """OpenMP's wait policy: chosen when the package loads the library (passive beside other work),
-the environment's choice kept, nothing chosen when an OpenMP runtime is already loaded."""
+the environment's choice kept, nothing chosen when an OpenMP runtime is already loaded; a
+process forked after a calculation runs the library on one thread."""
 import ctypes.util
 import os
 import re
@@ -97,3 +98,42 @@ def test_choice_follows_what_was_seen():
     busy = int(m.group(2)) > 1 or float(m.group(3)) >= 1.0
     assert (m.group(1) == "passive") == busy, after
     assert line(out, "policy") == ("passive" if busy else "(none)")
+
+
+
+FORK_CHILD = r"""
+import os, signal, sys, warnings
+sys.path.insert(0, sys.argv[1])
+import delphi_gpu as dg
+def born(**extra):
+    return dg.solve([[0.0, 0.0, 0.0]], [1.0], [2.0], gsize=21, scale=2.0, indi=2.0, exdi=80.0,
+                    maxc=1e-6, backend="cpu", energies="g", **extra)[0].energies["grid"]
+first = born()  # the parent's first calculation starts the OpenMP threads
+pid = os.fork()
+if pid == 0:
+    signal.alarm(60)  # a child left waiting for OpenMP threads ends instead of lingering
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        same = born() == first and born(threads=2) == first
+    print("child:", same, sum("cannot be used in a process forked" in str(w.message)
+                              for w in caught), flush=True)
+    os._exit(0)
+_, code = os.waitpid(pid, 0)
+print("child exit:", code)
+print("parent again:", born(threads=2) == first)
+"""
+
+
+def test_forked_child_runs(spinner):
+    """A process forked after a calculation (a 'fork' pool started late) computes the same
+    answer, on one thread, instead of waiting forever for OpenMP threads that did not survive
+    the fork; a request for more threads there is refused with a warning."""
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
+    for extra in ({}, {"OMP_WAIT_POLICY": "active"}):
+        env.update(extra)
+        out = subprocess.run([sys.executable, "-c", FORK_CHILD, PACKAGE], env=env,
+                             capture_output=True, text=True, timeout=180)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert line(out.stdout, "child") == "True 1", out.stdout + out.stderr
+        assert line(out.stdout, "child exit") == "0", out.stdout  # not ended by the alarm
+        assert line(out.stdout, "parent again") == "True", out.stdout
