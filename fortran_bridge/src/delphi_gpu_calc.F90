@@ -632,18 +632,14 @@ contains
     if (allocated(calc%wrapper_error)) deallocate (calc%wrapper_error)
     count = 0
     st = c_dg_calc_induced_charges(calc%handle, count, c_null_ptr, c_null_ptr)
-    if (st == DG_OK) then
-      allocate (position(3, max(count, 1_c_long)), charge(max(count, 1_c_long)))
+    if (st /= DG_OK) count = 0
+    allocate (position(3, count), charge(count))
+    if (count > 0) then
       st = c_dg_calc_induced_charges(calc%handle, count, c_loc(position), c_loc(charge))
-      if (st == DG_OK) then
-        position = position(:, 1:count)
-        charge = charge(1:count)
+      if (st /= DG_OK) then
+        deallocate (position, charge)
+        allocate (position(3, 0), charge(0))
       end if
-    end if
-    if (st /= DG_OK) then
-      if (allocated(position)) deallocate (position)
-      if (allocated(charge)) deallocate (charge)
-      allocate (position(3, 0), charge(0))
     end if
     call finish(st, calc, 'dg_calc_induced_charges', status)
   end subroutine dg_calc_induced_charges

@@ -98,14 +98,21 @@ _MPI_RANK = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
 _wait_choice = None  # "spin R L" when the package kept spinning; passive is in the environment
 
 
-def _openmp_loaded():
-    """Whether an OpenMP runtime is mapped into this process already (None: unknown)."""
+def _mapped_files():
+    """The files mapped into this process (/proc/self/maps), or None when unreadable."""
     try:
         with open("/proc/self/maps") as maps:
-            text = maps.read()
+            return {line.split()[-1] for line in maps if "/" in line}
     except OSError:
         return None
-    return any(name in text for name in ("libgomp", "libomp.so", "libiomp"))
+
+
+def _openmp_loaded():
+    """Whether an OpenMP runtime is mapped into this process already (None: unknown)."""
+    files = _mapped_files()
+    if files is None:
+        return None
+    return any(name in path for path in files for name in ("libgomp", "libomp.so", "libiomp"))
 
 
 def _machine_load():
@@ -149,12 +156,7 @@ _thread_state = threading.local()
 
 def _gnu_openmp_runtime():
     """The GNU OpenMP runtime mapped into this process (ctypes), or None."""
-    try:
-        with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if "libgomp" in line and "/" in line}
-    except OSError:
-        return None
-    for path in sorted(paths):
+    for path in sorted(path for path in _mapped_files() or () if "libgomp" in path):
         try:
             return ctypes.CDLL(path)
         except OSError:
