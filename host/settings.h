@@ -22,6 +22,7 @@ enum map_format { MAP_DELPHI = 0, MAP_DX = 1, MAP_CUBE = 2, MAP_MRC = 3, MAP_FOR
 #define SETTINGS_PATH_MAX    1024
 #define SETTINGS_MAX_THREADS 4096 /* as the library's limit on dg_options.num_threads */
 #define SETTINGS_MAX_OUTPUTS 8
+#define SETTINGS_BINDING_MAX 64 /* --binding's value, terminator included */
 
 /* Added by host_io: the input files, to say where each name came from (messages, search rule). */
 enum settings_input_kind {
@@ -125,7 +126,8 @@ typedef struct run_settings {
 
     /* Energies requested (energy(...)). */
     int energy_grid, energy_solvation, energy_coulombic, energy_ionic;
-    int solvation_two_run; /* --solvation-two-run */
+    int solvation_two_run;              /* --solvation-two-run */
+    char binding[SETTINGS_BINDING_MAX]; /* --binding: the two partners (io_binding.h); "" = none */
 
     /* Behaviour. */
     int quiet; /* --quiet: no progress lines */

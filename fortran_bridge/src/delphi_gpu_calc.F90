@@ -104,6 +104,18 @@ module delphi_gpu_calc
     integer(c_int) :: backend
   end type dg_calc_result
 
+  !> The electrostatic binding of two partners (dg_calc_run_binding), kT: energy = the
+  !> Coulombic and corrected reaction-field differences (complex - partner 0 - partner 1) plus
+  !> salt, the salt's part; grid_energy the grid energies' difference (DelPhi's one-grid
+  !> recipe); salt_share: complex, partner 0, partner 1.
+  type, bind(C) :: dg_calc_binding
+    integer(c_long) :: atoms(2)
+    real(c_double) :: net_charge(2), energy, salt, salt_share(3), grid_energy
+    type(dg_calc_energies) :: bound, partner(2), difference
+    type(dg_result) :: solve(2), reference_solve(2), salt_free_solve(3)
+    type(dg_calc_timing) :: timing(2)
+  end type dg_calc_binding
+
   !> A calculation: the C handle, the atom count and the wrapper's own last error.
   type :: dg_calc
     type(c_ptr) :: handle = c_null_ptr
@@ -116,10 +128,11 @@ module delphi_gpu_calc
   public :: DG_CENTER_ABSOLUTE, DG_CENTER_OFFSET, DG_ENERGY_GRID, DG_ENERGY_COULOMBIC
   public :: DG_ENERGY_REACTION_FIELD, DG_ENERGY_IONIC
   public :: dg_calc, dg_calc_params, dg_atoms, dg_calc_grid, dg_calc_energies, dg_calc_timing
-  public :: dg_calc_result
+  public :: dg_calc_result, dg_calc_binding
   public :: dg_calc_default_params, dg_calc_create, dg_calc_set_params, dg_calc_destroy
   public :: dg_calc_last_error, dg_calc_notes, dg_calc_set_atoms, dg_calc_set_positions
   public :: dg_calc_set_charges, dg_calc_set_focus_map, dg_calc_run, dg_calc_get_grid
+  public :: dg_calc_run_binding
   public :: dg_calc_potential, dg_calc_potential_f, dg_calc_potential_d
   public :: dg_calc_potentials_at, dg_calc_reaction_potentials_at
   public :: dg_calc_coulombic_potentials_at, dg_calc_coulombic_fields_at
@@ -229,6 +242,16 @@ module delphi_gpu_calc
       type(dg_calc_result), intent(out) :: result
       integer(c_int) :: st
     end function c_dg_calc_run
+
+    function c_dg_calc_run_binding(calc, partner, result, binding) &
+      bind(C, name='dg_calc_run_binding') result(st)
+      import :: c_int, c_ptr, dg_calc_result, dg_calc_binding
+      type(c_ptr), value :: calc
+      integer(c_int), intent(in) :: partner(*)
+      type(dg_calc_result), intent(out) :: result
+      type(dg_calc_binding), intent(out) :: binding
+      integer(c_int) :: st
+    end function c_dg_calc_run_binding
 
     function c_dg_calc_get_grid(calc, grid) bind(C, name='dg_calc_get_grid') result(st)
       import :: c_int, c_ptr, dg_calc_grid
@@ -485,6 +508,21 @@ contains
     if (allocated(calc%wrapper_error)) deallocate (calc%wrapper_error)
     call finish(c_dg_calc_run(calc%handle, result), calc, 'dg_calc_run', status)
   end subroutine dg_calc_run
+
+  !> The binding of two partners of the current atoms: partner(i) is 0 or 1 for atom i.  Runs
+  !> each partner alone and then the complex, all on the complex's grid; the calculation then
+  !> holds the complex's run, reported in result.
+  subroutine dg_calc_run_binding(calc, partner, result, binding, status)
+    type(dg_calc), intent(inout) :: calc
+    integer(c_int), intent(in), contiguous :: partner(:)
+    type(dg_calc_result), intent(out) :: result
+    type(dg_calc_binding), intent(out) :: binding
+    integer, intent(out), optional :: status
+    if (allocated(calc%wrapper_error)) deallocate (calc%wrapper_error)
+    if (.not. atoms_fit(calc, 'dg_calc_run_binding', 'partner', 1, size(partner), status)) return
+    call finish(c_dg_calc_run_binding(calc%handle, partner, result, binding), calc, &
+                'dg_calc_run_binding', status)
+  end subroutine dg_calc_run_binding
 
   !> The grid (valid after dg_calc_set_atoms).
   subroutine dg_calc_get_grid(calc, grid, status)

@@ -1,8 +1,8 @@
 !> The calculation layer from Fortran (module delphi_gpu_calc): a Born ion against the analytic
 !> solvation energy, the potential map against the interpolated potentials, site(r) and site(c)
 !> against the energies, induced charges against Gauss's law, reaction forces summing to zero,
-!> medium maps, new positions and charges on the same handle, focusing from a coarse map, and
-!> shapes or states that do not fit refused with a message naming them.
+!> medium maps, new positions and charges on the same handle, a pair's binding, focusing from a
+!> coarse map, and shapes or states that do not fit refused with a message naming them.
 !> DELPHI_GPU_TEST_BACKEND=cuda runs it on the GPU (default: the CPU).
 module calc_test_progress
   use, intrinsic :: iso_c_binding, only: c_double, c_ptr
@@ -142,6 +142,8 @@ contains
     type(dg_calc_result) :: first, flipped, moved
     real(c_double) :: xyz(3, 2), q(2) = [1d0, -1d0], r(2) = [1.5d0, 1.5d0]
     real(c_double) :: cp(2), field(3, 2), force(3, 2), eps_in
+    type(dg_calc_binding) :: binding
+    integer :: status
     call born_params(params)
     params%scale = 2d0
     params%perfil = 50d0
@@ -178,6 +180,30 @@ contains
                 moved%grid%n == first%grid%n, 'pair: new positions keep the grid')
     call expect(close_to(moved%energies%reaction_field, first%energies%reaction_field, &
                          0.05d0), 'pair: moved, the reaction-field energy within 5 %')
+    ! The pair's binding: the Coulombic difference is the pair's energy, the handle ends with
+    ! the complex's run, and a partner list of another length is refused.
+    call dg_calc_set_positions(calc, xyz)
+    call dg_calc_run_binding(calc, [0_c_int, 1_c_int], moved, binding)
+    call expect(close_to(binding%difference%coulombic, first%energies%coulombic, 1d-12), &
+                'binding: the Coulombic difference is the pair''s Coulombic energy')
+    call expect(binding%energy == binding%difference%coulombic + &
+                binding%difference%reaction_field .and. binding%salt == 0d0, &
+                'binding: energy = Coulombic + reaction field')
+    call expect(close_to(binding%grid_energy, binding%energy, 0.05d0), &
+                'binding: the grid energies'' difference within 5 %')
+    call expect(binding%atoms(1) == 1 .and. binding%atoms(2) == 1 .and. &
+                binding%net_charge(1) == -1d0 .and. binding%net_charge(2) == 1d0, &
+                'binding: the partners (the flipped charges)')
+    call expect(close_to(moved%energies%reaction_field, first%energies%reaction_field, &
+                         1d-12), 'binding: the complex''s run as a plain one')
+    call dg_calc_run_binding(calc, [0_c_int, 1_c_int, 1_c_int], moved, binding, status)
+    call expect(status == DG_ERR_COUNT_MISMATCH .and. &
+                index(dg_calc_last_error(calc), 'partner has 3 values; 2 atoms need 2') > 0, &
+                'binding: a partner list for other atoms: ' // dg_calc_last_error(calc))
+    call dg_calc_run_binding(calc, [1_c_int, 1_c_int], moved, binding, status)
+    call expect(status == DG_ERR_INVALID_ARGUMENT .and. &
+                index(dg_calc_last_error(calc), 'partner 0 has no atoms') > 0, &
+                'binding: an empty partner: ' // dg_calc_last_error(calc))
     call dg_calc_destroy(calc)
   end subroutine check_pair
 

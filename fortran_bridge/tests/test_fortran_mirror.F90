@@ -41,6 +41,7 @@ program test_fortran_mirror
   type(dg_calc_energies), target :: energies
   type(dg_calc_timing), target :: timing
   type(dg_calc_result), target :: cres
+  type(dg_calc_binding), target :: cbind
   integer :: failures = 0
 
   call check_struct(1, 'dg_options', c_sizeof(opt), [ &
@@ -177,6 +178,13 @@ program test_fortran_mirror
     at(c_loc(cres%charged_points)), at(c_loc(cres%induced_charge)), &
     at(c_loc(cres%expected_induced_charge)), at(c_loc(cres%atoms_outside)), &
     at(c_loc(cres%sites_outside)), at(c_loc(cres%backend))] - at(c_loc(cres)))
+
+  call check_struct(18, 'dg_calc_binding', c_sizeof(cbind), [ &
+    at(c_loc(cbind%atoms)), at(c_loc(cbind%net_charge)), at(c_loc(cbind%energy)), &
+    at(c_loc(cbind%salt)), at(c_loc(cbind%salt_share)), at(c_loc(cbind%grid_energy)), &
+    at(c_loc(cbind%bound)), at(c_loc(cbind%partner)), at(c_loc(cbind%difference)), &
+    at(c_loc(cbind%solve)), at(c_loc(cbind%reference_solve)), &
+    at(c_loc(cbind%salt_free_solve)), at(c_loc(cbind%timing))] - at(c_loc(cbind)))
 
   call check_constants()
   call check_calc_constants()

@@ -214,9 +214,36 @@ static void copy_string(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src);
 }
 
+static summary_energy_terms terms_of(const dg_calc_energies *e) {
+    summary_energy_terms t = {e->grid,        e->coulombic,     e->reaction_field,
+                              e->ionic_total, e->self_reaction, e->solvation_two_run};
+    return t;
+}
+
+static void summary_binding(run_summary *sum, const outputs_binding *b) {
+    const dg_calc_binding *r = b->result;
+    sum->has_binding = 1;
+    sum->binding_energy = r->energy;
+    sum->binding_salt = r->salt;
+    sum->binding_grid_energy = r->grid_energy;
+    sum->binding_difference = terms_of(&r->difference);
+    for (int k = 0; k < 2; ++k) {
+        summary_partner *p = &sum->binding_partner[k];
+        copy_string(p->selection, sizeof p->selection, b->names[k]);
+        p->atoms = r->atoms[k];
+        p->net_charge = r->net_charge[k];
+        p->iterations = r->solve[k].iterations;
+        p->converged =
+            run_solve_converged(&r->solve[k]) &&
+            (!r->reference_solve[k].iterations || run_solve_converged(&r->reference_solve[k]));
+        p->energies = terms_of(&r->partner[k]);
+    }
+}
+
 int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
                           const summary_times *t, int exit_status, const io_notes *notes,
-                          const char *backend_reason, io_error *err) {
+                          const char *backend_reason, const outputs_binding *binding,
+                          io_error *err) {
     run_summary sum;
     run_summary_init(&sum);
     copy_string(sum.version, sizeof sum.version, dg_version_string());
@@ -285,6 +312,7 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
         sum.time_charges = r->time_charges, sum.time_boundary = r->time_boundary;
         if (r->two_run) sum.time_reference = r->time_reference;
     }
+    if (binding && binding->result) summary_binding(&sum, binding);
     sum.time_total = t->total;
     sum.exit_status = exit_status;
     sum.notes = notes;

@@ -20,10 +20,18 @@ typedef struct summary_times {
     double read; /* inputs read (part of setup) */
 } summary_times;
 
+/* A binding run's result and its partners' descriptions, for the summary. */
+typedef struct outputs_binding {
+    const dg_calc_binding *result;
+    const char *names[2];
+} outputs_binding;
+
 /* The JSON summary (--json); r may be a failed or partial calculation (NULL: none ran).
- * backend_reason: why the run's backend (solver.backend_reason; NULL or "" = null). */
+ * backend_reason: why the run's backend (solver.backend_reason; NULL or "" = null); binding:
+ * NULL unless a binding run completed. */
 int outputs_write_summary(const run_settings *s, const calc_result *r, const molecule *mol,
                           const summary_times *t, int exit_status, const io_notes *notes,
-                          const char *backend_reason, io_error *err);
+                          const char *backend_reason, const outputs_binding *binding,
+                          io_error *err);
 
 #endif /* HOST_OUTPUTS_H */

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_mpi.h"
@@ -23,12 +24,26 @@ typedef struct hook_context {
 
 static void on_stage(int stage, const calc_result *r, void *user) {
     pipeline *p = ((hook_context *)user)->p;
+    if (stage == CALC_STAGE_GRID && r->binding_part) {
+        const int k = r->binding_part - 1;
+        if (k < 2)
+            log_info(&p->log,
+                     "binding: partner %d, %s (%ld atoms, net charge %.4f e), alone on "
+                     "the complex's grid",
+                     k + 1, p->partner_name[k], p->binding.atoms[k], p->binding.net_charge[k]);
+        else
+            log_info(&p->log, "binding: the complex, both partners (%zu atoms)", p->mol.count);
+        progress_reset(&p->progress, "solve");
+    }
     /* The AUTO fallback notice was said before the calculation: not again with the solve. */
     if (stage == CALC_STAGE_SOLVE)
         backend_notice_drop(((calc_result *)r)->notice, p->backend_notice);
     report_stage(&p->log, &p->settings, stage, r, &p->progress);
     if (stage == CALC_STAGE_ENERGIES && p->settings.solvation_two_run)
         progress_reset(&p->progress, "reference solve");
+    else if ((stage == CALC_STAGE_ENERGIES || stage == CALC_STAGE_REFERENCE_SOLVE) &&
+             r->binding_part)
+        progress_reset(&p->progress, "salt-free solve");
 }
 
 static int on_progress(const dg_progress *now, void *user) {
@@ -82,6 +97,31 @@ static int read_center_file(pipeline *p, io_error *err) {
     return st;
 }
 
+/* --binding: each atom's partner, and the refusal of focusing (its map is one molecule's). */
+static int split_partners(pipeline *p, io_error *err) {
+    const run_settings *s = &p->settings;
+    if (s->bndcon == BC_FOCUSING)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, "--binding",
+                       "bndcon=3 (focusing) takes its boundary values from one molecule's map, "
+                       "not from each partner's; use bndcon=2 or 4 on a grid that holds the "
+                       "complex");
+    p->partner = malloc((p->mol.count + 1) * sizeof *p->partner);
+    if (!p->partner)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, "--binding", "out of memory for %zu atoms",
+                       p->mol.count);
+    const int st = binding_split(s->binding, &p->mol, p->partner, p->partner_name, err);
+    if (st == IO_OK) {
+        double net[2] = {0.0, 0.0};
+        long count[2] = {0, 0};
+        for (size_t i = 0; i < p->mol.count; ++i)
+            net[p->partner[i]] += p->mol.atoms[i].charge, ++count[p->partner[i]];
+        for (int k = 0; k < 2; ++k)
+            log_info(&p->log, "binding partner %d    : %s, %ld atoms, net charge %.4f e", k + 1,
+                     p->partner_name[k], count[k], net[k]);
+    }
+    return st;
+}
+
 static int exit_for_io(int status) {
     return status == IO_OK ? EXIT_OK : EXIT_BAD_INPUT;
 }
@@ -123,11 +163,18 @@ static int read_inputs(pipeline *p) {
             return EXIT_BAD_INPUT;
         }
     }
+    if (st == IO_OK && s->binding[0]) st = split_partners(p, &err);
     if (st == IO_OK && s->center_file[0]) st = read_center_file(p, &err);
     if (st == IO_OK && s->bndcon == BC_FOCUSING) st = read_focus_map(p, &err);
     run_log_notes_from(&p->log, &p->notes, first_note); /* what the readers skipped or changed */
     if (st != IO_OK) log_error(&p->log, "%s", err.message);
     return exit_for_io(st);
+}
+
+/* A solve that met its criterion, or ran the requested iterations without one. */
+static int solve_finished(const dg_result *d) {
+    return d->outcome != DG_OUTCOME_NOT_CONVERGED && d->outcome != DG_OUTCOME_DIVERGED &&
+           d->outcome != DG_OUTCOME_FLOAT_RESOLUTION;
 }
 
 static int exit_for_calc(const pipeline *p) {
@@ -141,7 +188,13 @@ static int exit_for_calc(const pipeline *p) {
                     (r->two_run && (r->reference_solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
                                     r->reference_solve.outcome == DG_OUTCOME_DIVERGED ||
                                     r->reference_solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION));
-    return bad ? EXIT_NOT_CONVERGED : EXIT_OK;
+    int partner_bad = 0;
+    for (int k = 0; p->has_binding && k < 2; ++k)
+        partner_bad |= !solve_finished(&p->binding.solve[k]) ||
+                       (r->two_run && !solve_finished(&p->binding.reference_solve[k]));
+    for (int k = 0; p->has_binding && k < 3; ++k)
+        partner_bad |= !solve_finished(&p->binding.salt_free_solve[k]);
+    return bad || partner_bad ? EXIT_NOT_CONVERGED : EXIT_OK;
 }
 
 static void print_calc_notes(pipeline *p) {
@@ -168,8 +221,10 @@ static void write_summary(pipeline *p, double start) {
     t.total = omp_get_wtime() - start;
     io_error err;
     io_error_clear(&err);
+    const outputs_binding binding = {p->has_binding ? &p->binding : NULL,
+                                     {p->partner_name[0], p->partner_name[1]}};
     if (outputs_write_summary(s, r, &p->mol, &t, p->exit_code, &p->notes, p->backend_reason,
-                              &err) != IO_OK) {
+                              &binding, &err) != IO_OK) {
         log_error(&p->log, "%s", err.message);
         if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
             p->exit_code = EXIT_BAD_INPUT;
@@ -219,6 +274,21 @@ static void on_stage_progress(const char *stage, double fraction, void *user) {
         p->progress.last_line = elapsed;
         log_progress(&p->log, "%s: %.0f %% after %.1f s", stage, 100.0 * fraction, elapsed);
     }
+}
+
+/* A failed binding run: the state that failed, named as the log names it. */
+static void binding_failed(pipeline *p, int st) {
+    const calc_result *r = p->result;
+    const int part = r->binding_part;
+    const int status = r->status != CALC_OK ? r->status : status_class(st);
+    char message[2048];
+    if (part == 1 || part == 2)
+        snprintf(message, sizeof message, "binding, partner %d (%.90s) alone: %.1900s", part,
+                 p->partner_name[part - 1],
+                 r->status != CALC_OK ? r->message : dg_calc_last_error(p->calc));
+    else
+        snprintf(message, sizeof message, "binding: %.2000s", dg_calc_last_error(p->calc));
+    calc_failed(p, status, message);
 }
 
 /* The calculation handle for these settings: the lent one re-parameterised, or a new one. */
@@ -277,6 +347,13 @@ static void run_calc(pipeline *p, dg_calc *shared) {
         return;
     }
     dg_calc_result res;
+    if (p->partner) {
+        st = dg_calc_run_binding(p->calc, p->partner, &res, &p->binding);
+        p->calc_ran = 1;
+        p->has_binding = st == DG_OK;
+        if (st != DG_OK) binding_failed(p, st);
+        return;
+    }
     st = dg_calc_run(p->calc, &res);
     p->calc_ran = 1;
     if (p->result->status != CALC_OK)
@@ -436,6 +513,19 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
                 log_error(&p->log, "%s", why);
                 p->exit_code = EXIT_SOLVER_FAILED;
             }
+            if (p->has_binding) {
+                const char *names[2] = {p->partner_name[0], p->partner_name[1]};
+                report_binding(&p->log, s, &p->binding, names);
+                if (run_check_binding(&p->binding, why, sizeof why)) {
+                    log_error(&p->log, "%s", why);
+                    p->exit_code = EXIT_SOLVER_FAILED;
+                }
+                for (int k = 0; k < 2; ++k) {
+                    char label[64];
+                    snprintf(label, sizeof label, "partner %d's solve", k + 1);
+                    run_warn_unchecked(&p->log, label, &p->binding.solve[k]);
+                }
+            }
             run_warn_unchecked(&p->log, "solve", &p->result->solve);
             if (p->result->two_run)
                 run_warn_unchecked(&p->log, "reference solve", &p->result->reference_solve);
@@ -483,6 +573,8 @@ void pipeline_free(pipeline *p) {
     p->calc = NULL, p->result = NULL;
     progress_free(&p->progress);
     molecule_free(&p->mol);
+    free(p->partner);
+    p->partner = NULL;
     if (p->has_sites) molecule_free(&p->sites);
     if (p->has_focus) map_grid_free(&p->focus_map);
     p->has_sites = p->has_focus = 0;

@@ -8,6 +8,7 @@
 
 #include "calculation.h"
 #include "delphi_gpu/delphi_gpu_calc.h"
+#include "io_binding.h"
 #include "io_common.h"
 #include "io_maps.h"
 #include "progress.h"
@@ -39,6 +40,12 @@ typedef struct pipeline {
     char backend_notice[1200]; /* said before the solve (AUTO without a GPU), "" if none */
     char backend_reason[1300]; /* why the run's backend (the JSON's solver.backend_reason) */
     int cpu_for_small_grid;    /* AUTO chose the CPU for a single small run (backend_choice.h) */
+    /* --binding: each atom's partner (0 or 1; NULL when not a binding run), the partners'
+       descriptions, and the result once the three runs completed (has_binding). */
+    int *partner;
+    char partner_name[2][BINDING_NAME_MAX];
+    dg_calc_binding binding;
+    int has_binding;
 } pipeline;
 
 /* Run the program with argv (argv[0] is the program name).  out receives the log (stdout in

@@ -229,7 +229,31 @@ static void energy_line(io_log *log, const char *name, double value, const char 
     if (isfinite(value)) log_info(log, "%s:%*s%16.6f %s", name, pad, "", value, unit);
 }
 
+/* A binding partner's energies, named so that DelPhi's labels belong to the complex alone. */
+static void report_partner_energies(io_log *log, const run_settings *s, const calc_result *r) {
+    char name[64];
+    const int k = r->binding_part;
+    snprintf(name, sizeof name, "partner %d grid energy", k);
+    energy_line(log, name, r->energy_grid, "kT");
+    if (s->energy_solvation) {
+        snprintf(name, sizeof name, "partner %d corrected reaction field", k);
+        energy_line(log, name, r->energy_reaction_field, "kT");
+    }
+    if (s->energy_coulombic) {
+        snprintf(name, sizeof name, "partner %d coulombic energy", k);
+        energy_line(log, name, r->energy_coulombic, "kT");
+    }
+    if (r->ionic_computed) {
+        snprintf(name, sizeof name, "partner %d ionic terms", k);
+        energy_line(log, name, r->ionic.total, "kT");
+    }
+}
+
 static void report_energies(io_log *log, const run_settings *s, const calc_result *r) {
+    if (r->binding_part == 1 || r->binding_part == 2) {
+        report_partner_energies(log, s, r);
+        return;
+    }
     energy_line(log, "total grid energy", r->energy_grid, "kT");
     if (s->energy_solvation) {
         energy_line(log, "self-reaction field energy", r->energy_self_reaction, "kT");
@@ -285,6 +309,11 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
     case CALC_STAGE_ENERGIES:
         report_energies(log, s, r);
         break;
+    case CALC_STAGE_SALT_FREE_SOLVE:
+        log_info(log, "salt-free solve (the binding's salt part): %s after %d iterations",
+                 dg_outcome_string(r->salt_free_solve.outcome), r->salt_free_solve.iterations);
+        energy_line(log, "  grid energy without salt", r->energy_grid_salt_free, "kT");
+        break;
     case CALC_STAGE_REFERENCE_SOLVE:
         log_info(log, "reference solve (eps %g everywhere, no salt):", s->indi);
         report_solve(log, &r->reference_solve, progress, NULL, r->reference_parts.solver_choice, 0);
@@ -294,6 +323,29 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
     default:
         break;
     }
+}
+
+void report_binding(io_log *log, const run_settings *s, const dg_calc_binding *b,
+                    const char *names[2]) {
+    log_info(log, "binding (the complex minus partner 1, %s, minus partner 2, %s):", names[0],
+             names[1]);
+    const dg_calc_energies *d = &b->difference;
+    energy_line(log, "binding energy", b->energy, "kT");
+    /* kT in kcal/mol: the gas constant 1.98720425864e-3 kcal/(mol K) times T */
+    log_info(log, "  = %.4f kcal/mol at %.2f K: coulombic + reaction field%s differences",
+             b->energy * 1.98720425864e-3 * s->temperature, s->temperature,
+             b->salt != 0.0 ? " + salt" : "");
+    energy_line(log, "  coulombic difference", d->coulombic, "kT");
+    energy_line(log, "  reaction field difference", d->reaction_field, "kT");
+    if (b->salt != 0.0) energy_line(log, "  salt part", b->salt, "kT");
+    energy_line(log, "  grid energy difference", b->grid_energy, "kT");
+    log_info(log,
+             "  (DelPhi's one-grid recipe%s: it keeps part of the grid's self energy of "
+             "charges at the interface, and approaches the binding energy slowly as the "
+             "scale grows)",
+             isfinite(d->ionic_total) ? ", with the ionic terms" : "");
+    if (isfinite(d->solvation_two_run))
+        energy_line(log, "  solvation (two runs) difference", d->solvation_two_run, "kT");
 }
 
 void report_timing(io_log *log, const calc_result *r, double read_seconds, double output_seconds,

@@ -19,6 +19,10 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
                   const progress_state *progress);
 
 /* Time per stage and the total. */
+/* The binding section of a binding run (after the complex's energies); names: the partners. */
+void report_binding(io_log *log, const run_settings *s, const dg_calc_binding *b,
+                    const char *names[2]);
+
 void report_timing(io_log *log, const calc_result *r, double read_seconds, double output_seconds,
                    double total_seconds);
 

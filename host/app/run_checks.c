@@ -45,6 +45,10 @@ int run_check_energies(const run_settings *s, const calc_result *r, char *msg, s
     return 0;
 }
 
+int run_check_binding(const dg_calc_binding *b, char *msg, size_t size) {
+    return bad(b->energy, "binding energy", msg, size);
+}
+
 int run_solve_converged(const dg_result *d) {
     return d->outcome == DG_OUTCOME_CONVERGED;
 }

@@ -23,6 +23,9 @@ void run_log_notes_from(io_log *log, const io_notes *notes, int first);
  *  msg naming the first term that is not (an error, never left out of the report). */
 int run_check_energies(const run_settings *s, const calc_result *r, char *msg, size_t size);
 
+/** The same for a binding run's energy (which sums the partners' grid energies). */
+int run_check_binding(const dg_calc_binding *b, char *msg, size_t size);
+
 /** 1 when a solve counts as converged: a stopping criterion was met.  A fixed iteration
  *  count without criterion ("completed") is not converged. */
 int run_solve_converged(const dg_result *d);

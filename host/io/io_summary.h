@@ -3,12 +3,27 @@
  * Fill a run_summary after run_summary_init() (which marks every value "not set"), then write
  * it.  Unset numbers (NaN, or -1 for counts) and empty strings are written as null, so every
  * key of CLI.md is always present.  energies_kT.solvation_two_run appears only when
- * has_solvation_two_run is set. */
+ * has_solvation_two_run is set; binding is null unless has_binding is. */
 #ifndef HOST_IO_SUMMARY_H
 #define HOST_IO_SUMMARY_H
 
 #include "io_common.h"
 #include "settings.h"
+
+/* Energy terms (kT) of one state of a binding run, or their differences; NaN = not computed. */
+typedef struct summary_energy_terms {
+    double grid, coulombic, reaction_field_corrected, ionic, self_reaction, solvation_two_run;
+} summary_energy_terms;
+
+/* One partner of a binding run, alone. */
+typedef struct summary_partner {
+    char selection[96]; /* e.g. "chain A", "the HETATM records" */
+    long atoms;
+    double net_charge; /* e */
+    long iterations;
+    int converged; /* 0/1 */
+    summary_energy_terms energies;
+} summary_partner;
 
 typedef struct run_summary {
     char version[32]; /* program version, "0.1.0" */
@@ -50,6 +65,14 @@ typedef struct run_summary {
     double energy_total_reaction_field;
     int has_solvation_two_run;
     double energy_solvation_two_run;
+
+    /* binding (--binding): written as "binding": null unless has_binding */
+    int has_binding;
+    double binding_energy;      /* kT: coulombic + reaction field (+ salt) differences */
+    double binding_salt;        /* kT: the salt's part (0 without salt) */
+    double binding_grid_energy; /* kT: the grid energies' difference (+ ionic terms) */
+    summary_energy_terms binding_difference;
+    summary_partner binding_partner[2];
 
     /* wall seconds */
     double time_setup, time_solve, time_energies, time_total;

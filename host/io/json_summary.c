@@ -131,6 +131,63 @@ static void put_parameters(FILE *fp, const run_settings *s) {
     fprintf(fp, "\n  }");
 }
 
+/* An object of energy terms at the given indent; with_sum adds coulombic_plus_reaction_field. */
+static void put_terms(FILE *fp, int indent, const summary_energy_terms *e, int with_sum) {
+    int f = 1;
+    fputc('{', fp);
+    key(fp, indent, "grid", &f);
+    put_number(fp, e->grid);
+    key(fp, indent, "coulombic", &f);
+    put_number(fp, e->coulombic);
+    key(fp, indent, "reaction_field_corrected", &f);
+    put_number(fp, e->reaction_field_corrected);
+    if (with_sum) {
+        key(fp, indent, "coulombic_plus_reaction_field", &f);
+        put_number(fp, e->coulombic + e->reaction_field_corrected);
+    }
+    key(fp, indent, "ionic", &f);
+    put_number(fp, e->ionic);
+    key(fp, indent, "self_reaction", &f);
+    put_number(fp, e->self_reaction);
+    key(fp, indent, "solvation_two_run", &f);
+    put_number(fp, e->solvation_two_run);
+    fprintf(fp, "\n%*s}", indent - 2, "");
+}
+
+static void put_binding(FILE *fp, const run_summary *r) {
+    int f = 1;
+    fputc('{', fp);
+    key(fp, 4, "energy_kT", &f);
+    put_number(fp, r->binding_energy);
+    key(fp, 4, "salt_kT", &f);
+    put_number(fp, r->binding_salt);
+    key(fp, 4, "grid_energy_kT", &f);
+    put_number(fp, r->binding_grid_energy);
+    key(fp, 4, "difference_kT", &f);
+    put_terms(fp, 6, &r->binding_difference, 1);
+    key(fp, 4, "partners", &f);
+    fputc('[', fp);
+    for (int k = 0; k < 2; ++k) {
+        const summary_partner *p = &r->binding_partner[k];
+        int g = 1;
+        fprintf(fp, "%s\n      {", k ? "," : "");
+        key(fp, 8, "selection", &g);
+        put_string(fp, p->selection);
+        key(fp, 8, "atoms", &g);
+        put_count(fp, p->atoms);
+        key(fp, 8, "net_charge", &g);
+        put_number(fp, p->net_charge);
+        key(fp, 8, "iterations", &g);
+        put_count(fp, p->iterations);
+        key(fp, 8, "converged", &g);
+        fputs(p->converged ? "true" : "false", fp);
+        key(fp, 8, "energies_kT", &g);
+        put_terms(fp, 10, &p->energies, 0);
+        fprintf(fp, "\n      }");
+    }
+    fprintf(fp, "\n    ]\n  }");
+}
+
 int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     atomic_file af;
     int rc = atomic_file_open(&af, path, 0, err);
@@ -236,6 +293,12 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
         put_number(fp, r->energy_solvation_two_run);
     }
     fprintf(fp, "\n  }");
+
+    key(fp, 2, "binding", &top);
+    if (r->has_binding)
+        put_binding(fp, r);
+    else
+        fputs("null", fp);
 
     key(fp, 2, "timing_s", &top);
     f = 1;

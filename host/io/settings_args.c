@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "delphi_gpu/delphi_gpu_types.h"
+#include "io_binding.h"
 #include "io_settings.h"
 #include "io_text.h"
 #include "params_internal.h"
@@ -17,7 +18,7 @@ static const char *value_options[] = {
     "set",    "pqr",       "pdb",       "siz",        "crg",         "phi-in",  "phi",
     "dx",     "cube",      "mrc",       "frc",        "scrg",        "eps",     "json",
     "log",    "backend",   "precision", "device",     "threads",     "surface", "energy",
-    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format",
+    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format", "binding",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -251,6 +252,10 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         list[n] = '\0';
         s->energy_grid = s->energy_solvation = s->energy_coulombic = s->energy_ionic = 0;
         return params_apply_function(&ctx, "energy", list);
+    } else if (!strcmp(name, "binding")) {
+        const int rc = binding_spec_check(value, err);
+        if (rc == IO_OK) snprintf(s->binding, sizeof s->binding, "%s", value);
+        return rc;
     } else if (!strcmp(name, "solvation-two-run"))
         s->solvation_two_run = 1;
     else if (!strcmp(name, "quiet"))

@@ -15,7 +15,7 @@ DELPHI_GPU_LIBRARY, next to the package, in the source checkout's build/ or on t
 from ._version import __version__
 from ._library import LibraryNotFoundError, NotInLibraryError, load as load_library
 from ._library import openmp_waiting
-from .calculation import Calculation, Grid, Result, solve
+from .calculation import Binding, Calculation, Grid, Result, solve
 from .errors import DelphiGpuError, InvalidInputError, OutOfMemoryError
 from .maps import GridMap, read_dx, read_mrc, read_phimap, write_dx, write_mrc, write_phimap
 from .options import OPTION_HELP
@@ -43,7 +43,7 @@ def cuda_device_count():
 
 
 __all__ = [
-    "__version__", "Calculation", "Grid", "Result", "solve", "DelphiGpuError",
+    "__version__", "Binding", "Calculation", "Grid", "Result", "solve", "DelphiGpuError",
     "InvalidInputError", "OutOfMemoryError", "LibraryNotFoundError", "NotInLibraryError",
     "GridMap", "read_dx", "read_mrc", "read_phimap", "write_dx", "write_mrc", "write_phimap",
     "OPTION_HELP", "Atoms",

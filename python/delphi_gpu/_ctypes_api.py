@@ -165,6 +165,24 @@ class DgCalcResult(ctypes.Structure):
     ]
 
 
+class DgCalcBinding(ctypes.Structure):
+    _fields_ = [
+        ("atoms", c_long * 2),
+        ("net_charge", c_double * 2),
+        ("energy", c_double),
+        ("salt", c_double),
+        ("salt_share", c_double * 3),
+        ("grid_energy", c_double),
+        ("bound", DgCalcEnergies),
+        ("partner", DgCalcEnergies * 2),
+        ("difference", DgCalcEnergies),
+        ("solve", DgResult * 2),
+        ("reference_solve", DgResult * 2),
+        ("salt_free_solve", DgResult * 3),
+        ("timing", DgCalcTiming * 2),
+    ]
+
+
 # Every mirrored struct, by its C type name (the layout test walks this table).
 STRUCTS = {
     "dg_options": DgOptions,
@@ -176,6 +194,7 @@ STRUCTS = {
     "dg_calc_energies": DgCalcEnergies,
     "dg_calc_timing": DgCalcTiming,
     "dg_calc_result": DgCalcResult,
+    "dg_calc_binding": DgCalcBinding,
 }
 
 # Enumerations (delphi_gpu_types.h, delphi_gpu_calc.h).

@@ -52,6 +52,33 @@ class Result:
     notes: list = field(default_factory=list)
 
 
+@dataclass
+class Binding:
+    """The electrostatic binding of two partners (``Calculation.binding``), in kT.
+
+    ``energy`` is the binding energy: the differences (complex minus both partners) of the
+    Coulombic and corrected reaction-field energies, plus ``salt``, the salt's part (the
+    difference of each state's grid energy with the salt minus without it; 0 without salt).
+    ``grid_energy`` is the difference of the grid energies, DelPhi's one-grid recipe, which
+    keeps part of the grid's self energy of the charges at the interface and so approaches
+    ``energy`` only slowly as the scale grows.  ``difference`` holds every term's difference,
+    ``complex`` the complex's run (a Result, as ``run()`` gives it), and ``partners`` one dict
+    per partner: ``atoms``, ``net_charge``, ``energies``, ``salt_share``, ``solve``,
+    ``converged`` and ``timing``."""
+
+    energy: float
+    salt: float
+    grid_energy: float
+    difference: dict
+    complex: Result
+    partners: list
+
+
+def _energy_dict(e):
+    return {name: float(getattr(e, name)) for name, _ in e._fields_
+            if not math.isnan(getattr(e, name))}
+
+
 def _struct_dict(s):
     return {name: getattr(s, name) for name, _ in s._fields_}
 
@@ -257,10 +284,47 @@ class Calculation:
         r = api.DgCalcResult()
         self._check(self._lib.function("dg_calc_run")(self._live(), ctypes.byref(r)),
                     "dg_calc_run")
+        return self._result(r)
+
+    def binding(self, partner):
+        """The electrostatic binding of two partners of the current atoms: ``partner`` gives
+        each atom's partner, 0 or 1 (a sequence of N ints or bools; each partner needs an
+        atom).  Runs each partner alone and then the complex, all on the complex's grid; the
+        calculation then holds the complex's run (``potential()`` etc. are the complex's).
+        Returns a Binding; bndcon="focusing" is refused."""
+        if self._count is None:
+            raise ValueError("binding before set_atoms")
+        part = np.asarray(partner)
+        if part.shape != (self._count,):
+            raise ValueError(f"partner: expected shape ({self._count},), got {part.shape}")
+        if part.dtype == bool:
+            part = part.astype(np.intc)
+        elif not np.issubdtype(part.dtype, np.integer):
+            raise ValueError(f"partner: expected 0/1 integers or bools, got {part.dtype}")
+        part = np.ascontiguousarray(part, dtype=np.intc)
+        r = api.DgCalcResult()
+        b = api.DgCalcBinding()
+        fn = "dg_calc_run_binding"
+        self._check(self._lib.function(fn)(
+            self._live(), part.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), ctypes.byref(r),
+            ctypes.byref(b)), fn)
+        partners = []
+        for k in range(2):
+            solve = _solve_dict(b.solve[k])
+            partners.append(dict(
+                atoms=int(b.atoms[k]), net_charge=float(b.net_charge[k]),
+                energies=_energy_dict(b.partner[k]), salt_share=float(b.salt_share[k + 1]),
+                solve=solve, converged=b.solve[k].outcome == 0,
+                timing=_struct_dict(b.timing[k])))
+        return Binding(energy=float(b.energy), salt=float(b.salt),
+                       grid_energy=float(b.grid_energy),
+                       difference=_energy_dict(b.difference), complex=self._result(r),
+                       partners=partners)
+
+    def _result(self, r):
         self._ran = True
         self._grid = _grid(r.grid)
-        energies = {name: float(getattr(r.energies, name)) for name, _ in r.energies._fields_
-                    if not math.isnan(getattr(r.energies, name))}
+        energies = _energy_dict(r.energies)
         notes = self._lib.function("dg_calc_notes")(self._handle)
         notes = [line for line in (notes.decode(errors="replace") if notes else "").splitlines()
                  if line.strip()]

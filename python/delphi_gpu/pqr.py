@@ -17,6 +17,12 @@ class Atoms:
     def __len__(self):
         return len(self.charges)
 
+    @property
+    def chains(self):
+        """Each atom's chain identifier ("" where the file gives none), as an array: for
+        example ``Calculation.binding(atoms.chains == "B")``."""
+        return np.array([n[2] for n in self.names])
+
 
 def _parse_atom(line, path, lineno):
     # Whitespace-separated after the record name (PDB2PQR writes it that way; a chain column

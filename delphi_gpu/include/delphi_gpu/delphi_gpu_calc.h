@@ -163,6 +163,36 @@ typedef struct dg_calc_result {
     int backend;                    /**< dg_backend used */
 } dg_calc_result;
 
+/** The electrostatic binding of two partners (dg_calc_run_binding): the complex and each
+ *  partner alone, all three on the complex's grid, and the differences (complex - partner 0 -
+ *  partner 1).  Energies in kT. */
+typedef struct dg_calc_binding {
+    long atoms[2];          /**< atoms of partner 0 and partner 1 */
+    double net_charge[2];   /**< e */
+    double energy;          /**< the binding energy: difference.coulombic +
+                                 difference.reaction_field + salt.  The Coulombic and corrected
+                                 reaction-field energies carry no grid self energy, so this
+                                 converges quickly with the scale */
+    double salt;            /**< the salt's part: salt_share[0] - salt_share[1] - salt_share[2];
+                                 0 without salt */
+    double salt_share[3];   /**< complex, partner 0, partner 1: the grid energy with the salt
+                                 (plus the ionic terms in a nonlinear run) minus the grid energy
+                                 of a linear solve of the same medium without salt; 0 without
+                                 salt */
+    double grid_energy;     /**< the difference of the grid energies (plus that of the ionic
+                                 terms in a nonlinear run), DelPhi's one-grid recipe: charges whose
+                                 surroundings change at the interface keep part of their grid self
+                                 energy in it, so it approaches energy slowly as the scale grows */
+    dg_calc_energies bound; /**< the complex, all the atoms (as in its dg_calc_result) */
+    dg_calc_energies partner[2];  /**< each partner alone: its own atoms, surface, charges and
+                                       boundary values, on the complex's grid */
+    dg_calc_energies difference;  /**< bound - partner[0] - partner[1], term by term */
+    dg_result solve[2];           /**< the partners' solves */
+    dg_result reference_solve[2]; /**< the partners' reference solves (two-run only) */
+    dg_result salt_free_solve[3]; /**< complex, partner 0, partner 1 (runs with salt only) */
+    dg_calc_timing timing[2];     /**< the partners' runs */
+} dg_calc_binding;
+
 /** Defaults documented in dg_calc_params (solver: dg_default_options). */
 DG_API void dg_calc_default_params(dg_calc_params *params);
 
@@ -205,6 +235,20 @@ DG_API int dg_calc_set_focus_map(dg_calc calc, const double *phi, int n, double 
 /** Run the calculation for the current atoms.  A solve that does not converge is reported in
  *  result->solve.outcome (status DG_OK); a requested energy that is not finite is an error. */
 DG_API int dg_calc_run(dg_calc calc, dg_calc_result *result);
+
+/** The electrostatic binding energy of two partners of the current atoms: partner[i] (0 or 1)
+ *  says which partner atom i belongs to; each partner needs at least one atom.  Runs partner 0
+ *  alone, partner 1 alone and then the complex (all atoms), each with its own surface, medium,
+ *  charges and boundary values but all on the complex's grid (the grid of dg_calc_set_atoms),
+ *  on the handle's solver; with salt each state is solved once more without it, for the salt's
+ *  part.  The Coulombic and corrected reaction-field energies are computed whatever
+ *  params.energies asks.  The handle then holds the complex's run (its potential, site
+ *  potentials and induced charges), reported in result (may be NULL) as dg_calc_run reports
+ *  it.  Refused (DG_ERR_INVALID_ARGUMENT) with focusing boundary values, whose map belongs to
+ *  one molecule.  A solve that does not converge is reported in its dg_result (status DG_OK),
+ *  as for the complex. */
+DG_API int dg_calc_run_binding(dg_calc calc, const int *partner, dg_calc_result *result,
+                               dg_calc_binding *binding);
 
 /** The grid (valid after dg_calc_set_atoms). */
 DG_API int dg_calc_get_grid(dg_calc calc, dg_calc_grid *grid);

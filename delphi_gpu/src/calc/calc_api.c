@@ -241,7 +241,7 @@ int dg_calc_set_focus_map(dg_calc c, const double *phi, int n, double scale,
     return DG_OK;
 }
 
-static void fill_result(dg_calc c, dg_calc_result *out) {
+void calc_fill_result(dg_calc c, dg_calc_result *out) {
     const calc_result *r = &c->r;
     memset(out, 0, sizeof *out);
     out->grid.n = r->grid.n, out->grid.scale = r->grid.scale;
@@ -278,8 +278,7 @@ static void fill_result(dg_calc c, dg_calc_result *out) {
     out->backend = r->solve.backend;
 }
 
-/* A requested energy that is not finite is an error. */
-static int check_energies(dg_calc c, const dg_calc_result *out) {
+int calc_check_energies(dg_calc c, const dg_calc_result *out) {
     const dg_calc_energies *e = &out->energies;
     const int want = c->params.energies;
     if ((want & DG_ENERGY_GRID) && !isfinite(e->grid))
@@ -297,10 +296,11 @@ int dg_calc_run(dg_calc c, dg_calc_result *result) {
     int st = usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    c->r.binding_part = 0;
     st = calc_run(c);
-    if (result) fill_result(c, result);
+    if (result) calc_fill_result(c, result);
     if (st != DG_OK) return calc_fail(c, st, "%s", c->r.message);
-    if (result) return check_energies(c, result);
+    if (result) return calc_check_energies(c, result);
     return DG_OK;
 }
 

@@ -73,7 +73,7 @@ static int stage_grid(dg_calc c) {
     memory_plan plan = {r->grid.n,
                         dbl,
                         r->salt.salt_count > 0,
-                        s->solvation_two_run,
+                        s->solvation_two_run || c->salt_free, /* one more map */
                         c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0,
                         c->map_copy && !dbl,
                         s->solver.precision == DG_PRECISION_MIXED};
@@ -423,6 +423,34 @@ static int stage_reference(dg_calc c) {
     return st;
 }
 
+/* Binding's salt part: the same medium, charges and boundary kind without the salt, a linear
+ * solve on the same solver; the grid energy with the salt minus this one is the salt's share
+ * of the grid energy, free of the grid's self energies (which the salt does not change). */
+static int stage_salt_free(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    pb_medium saltless;
+    pb_medium_init(&saltless, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in,
+                   s->epsilon_out, s->temperature);
+    phi_map phi;
+    memset(&phi, 0, sizeof phi);
+    int st = stage_boundary(c, &phi, s->epsilon_out, INFINITY, s->boundary);
+    if (st == CALC_OK) {
+        const int dst = dg_set_dense_medium_d(c->solver, &saltless.dense);
+        if (dst != DG_OK)
+            st = fail(r, CALC_SOLVER_FAILED, dst, "salt-free medium (library)",
+                      dg_last_error(c->solver));
+    }
+    dg_options options;
+    calc_solve_parts parts;
+    memset(&parts, 0, sizeof parts);
+    if (st == CALC_OK)
+        st = solve(c, 0, "salt-free solve", &phi, &options, &r->salt_free_solve, &parts);
+    if (st == CALC_OK) r->energy_grid_salt_free = energy_grid(&phi, &r->charges);
+    phi_map_free(&phi);
+    return st;
+}
+
 /* Start a run: keep the geometry (surface, medium, boundary list) when it is current. */
 static void reset_run(dg_calc c) {
     calc_result *r = &c->r;
@@ -451,9 +479,12 @@ static void reset_run(dg_calc c) {
     r->energy_grid = r->energy_coulombic = r->energy_self_reaction = NAN;
     r->energy_reaction_field = r->energy_total_reaction_field = NAN;
     r->energy_grid_reference = r->energy_solvation_two_run = NAN;
+    r->salt_free_run = 0;
+    r->energy_grid_salt_free = NAN;
+    memset(&r->salt_free_solve, 0, sizeof r->salt_free_solve);
     r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
     r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
-    r->time_coulombic = r->time_site_sums = 0.0;
+    r->time_coulombic = r->time_site_sums = r->time_salt_free = 0.0;
     memset(&r->solve_parts, 0, sizeof r->solve_parts);
     memset(&r->reference_parts, 0, sizeof r->reference_parts);
 }
@@ -496,6 +527,10 @@ int calc_run(dg_calc c) {
     if (st == CALC_OK && s->solvation_two_run) {
         r->two_run = 1;
         STAGE("reference solve", stage_reference(c), time_reference, CALC_STAGE_REFERENCE_SOLVE);
+    }
+    if (st == CALC_OK && c->salt_free && r->salt.salt_count > 0) {
+        r->salt_free_run = 1;
+        STAGE("salt-free solve", stage_salt_free(c), time_salt_free, CALC_STAGE_SALT_FREE_SOLVE);
     }
 #undef STAGE
     c->ran = st == CALC_OK;

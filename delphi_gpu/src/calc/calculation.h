@@ -33,7 +33,8 @@ enum calc_stage {
     CALC_STAGE_BOUNDARY,
     CALC_STAGE_SOLVE,
     CALC_STAGE_ENERGIES,
-    CALC_STAGE_REFERENCE_SOLVE
+    CALC_STAGE_REFERENCE_SOLVE,
+    CALC_STAGE_SALT_FREE_SOLVE
 };
 
 typedef struct calc_result calc_result;
@@ -56,8 +57,10 @@ typedef struct calc_solve_parts {
 } calc_solve_parts;
 
 struct calc_result {
-    int status;    /* enum calc_status */
-    int dg_status; /* the dg_status behind it */
+    int status;       /* enum calc_status */
+    int binding_part; /* dg_calc_run_binding: 1 or 2 while partner 0 or 1 runs alone, 3 while
+                         the complex runs; 0 in a plain run */
+    int dg_status;    /* the dg_status behind it */
     char message[2048];
     char notes[2048]; /* adjustments worth logging (grid note, charges dropped) */
     long bad_atom;    /* 0-based atom the message is about; -1 = none */
@@ -100,6 +103,11 @@ struct calc_result {
     int two_run;
     double energy_grid_reference, energy_solvation_two_run;
     dg_result reference_solve;
+    /* Binding runs with salt: the same medium and charges without the salt (dg_calc_binding's
+       salt part is the grid energy with the salt minus this one); NaN / zeroed otherwise. */
+    int salt_free_run;
+    double energy_grid_salt_free;
+    dg_result salt_free_solve;
 
     double *site_potential;       /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
     double *site_reaction;        /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
@@ -112,7 +120,7 @@ struct calc_result {
 
     /* Wall seconds. */
     double time_grid, time_surface, time_medium, time_charges, time_boundary, time_solve,
-        time_energies, time_reference;
+        time_energies, time_reference, time_salt_free;
     /* ... within the stages: the Coulombic energy (the reaction field's parts are in rf) and the
        solves' parts. */
     double time_coulombic, time_site_sums;
@@ -133,6 +141,7 @@ struct dg_calc_s {
     int site_columns; /* calc_site_column bits beyond the potential */
     int map_copy;     /* the program writes a double copy of a float potential (memory plan) */
     int ran;          /* a run completed with a potential */
+    int salt_free;    /* dg_calc_run_binding: also solve without the salt (salt runs only) */
     calc_hooks hooks;
     calc_result r;
     char error[2048];
@@ -145,6 +154,11 @@ int calc_run(dg_calc calc);
 /* The last run's ion-accessibility map, or, when the run had no salt, one built by the same
  * stage operation into own (medium_free it).  Returns a dg_status with a message. */
 int calc_ion_map(dg_calc calc, medium_maps *own, const unsigned char **ion, char *msg, size_t size);
+
+/* The public record of the last run (dg_calc_run's result), and its check: a requested energy
+ * that is not finite is an error (DG_ERR_INTERNAL with the handle's message). */
+void calc_fill_result(dg_calc calc, dg_calc_result *out);
+int calc_check_energies(dg_calc calc, const dg_calc_result *out);
 
 /* Free the run's arrays (not the handle). */
 void calc_result_free(calc_result *r);

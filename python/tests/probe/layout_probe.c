@@ -146,6 +146,20 @@ static const layout_entry entries[] = {
     FIELD(dg_calc_result, atoms_outside),
     FIELD(dg_calc_result, sites_outside),
     FIELD(dg_calc_result, backend),
+    SIZE(dg_calc_binding),
+    FIELD(dg_calc_binding, atoms),
+    FIELD(dg_calc_binding, net_charge),
+    FIELD(dg_calc_binding, energy),
+    FIELD(dg_calc_binding, salt),
+    FIELD(dg_calc_binding, salt_share),
+    FIELD(dg_calc_binding, grid_energy),
+    FIELD(dg_calc_binding, bound),
+    FIELD(dg_calc_binding, partner),
+    FIELD(dg_calc_binding, difference),
+    FIELD(dg_calc_binding, solve),
+    FIELD(dg_calc_binding, reference_solve),
+    FIELD(dg_calc_binding, salt_free_solve),
+    FIELD(dg_calc_binding, timing),
 };
 
 /* Offset of `field` in struct `type`, or its size when field is ""; -1 when unknown. */

@@ -1,0 +1,33 @@
+/* host_io: the two partners of a binding run (--binding SPEC), chosen from the molecule's
+ * atoms.
+ *
+ * SPEC is one of
+ *   A:B      the atoms of chain A against those of chain B; each side may list several chains
+ *            (AC:B, or A,C:B); every atom must be in one side
+ *   A        the atoms of chain A (or of the chains listed) against all the others
+ *   hetatm   the HETATM records (a ligand, ions) against the ATOM records
+ * Chain identifiers are single characters, case-sensitive as in PDB files; "_" stands for a
+ * blank chain.  The word hetatm (any case) is never read as a list of chains. */
+#ifndef HOST_IO_BINDING_H
+#define HOST_IO_BINDING_H
+
+#include <stddef.h>
+
+#include "io_common.h"
+#include "molecule.h"
+#include "settings.h"
+
+#define BINDING_SPEC_MAX SETTINGS_BINDING_MAX
+#define BINDING_NAME_MAX 96
+
+/** Check SPEC's form alone (the option's value), before any molecule is read. */
+int binding_spec_check(const char *spec, io_error *err);
+
+/** partner[i] = 0 or 1 for each atom of mol (an array of mol->count), and each partner's
+ *  description for the log ("chain A", "chains A, C", "the HETATM records", "the other
+ *  atoms").  Fails, naming the option, the file and the atom's line, when a listed chain has
+ *  no atoms, a chain is on both sides, an atom is in neither side, or a partner is empty. */
+int binding_split(const char *spec, const molecule *mol, int *partner,
+                  char names[2][BINDING_NAME_MAX], io_error *err);
+
+#endif /* HOST_IO_BINDING_H */
