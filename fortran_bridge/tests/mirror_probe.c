@@ -284,10 +284,10 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
     }
     case 18: {
         typedef dg_calc_binding T;
-        long v[] = {OFF(T, atoms),      OFF(T, net_charge), OFF(T, energy),
-                    OFF(T, salt),       OFF(T, salt_share), OFF(T, grid_energy),
-                    OFF(T, bound),      OFF(T, partner),    OFF(T, difference),
-                    OFF(T, solve),      OFF(T, reference_solve), OFF(T, salt_free_solve),
+        long v[] = {OFF(T, atoms), OFF(T, net_charge),      OFF(T, energy),
+                    OFF(T, salt),  OFF(T, salt_share),      OFF(T, grid_energy),
+                    OFF(T, bound), OFF(T, partner),         OFF(T, difference),
+                    OFF(T, solve), OFF(T, reference_solve), OFF(T, salt_free_solve),
                     OFF(T, timing)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)

@@ -424,7 +424,7 @@ static int stage_reference(dg_calc c) {
 }
 
 /* Binding's salt part: the same medium, charges and boundary kind without the salt, a linear
- * solve on the same solver; the grid energy with the salt minus this one is the salt's share
+ * solve on the same solver from the potential with salt; the grid energy with the salt minus this one is the salt's share
  * of the grid energy, free of the grid's self energies (which the salt does not change). */
 static int stage_salt_free(dg_calc c) {
     const dg_calc_params *s = &c->params;
@@ -435,7 +435,14 @@ static int stage_salt_free(dg_calc c) {
     phi_map phi;
     memset(&phi, 0, sizeof phi);
     int st = stage_boundary(c, &phi, s->epsilon_out, INFINITY, s->boundary);
-    if (st == CALC_OK) {
+    if (st == CALC_OK) { /* the interior starts from the potential with salt */
+        const size_t n = (size_t)phi.n;
+        for (size_t k = 1; k + 1 < n; ++k)
+            for (size_t j = 1; j + 1 < n; ++j)
+                for (size_t i = 1; i + 1 < n; ++i) {
+                    const size_t w = i + n * (j + n * k);
+                    phi_set(&phi, w, phi_get(&r->phi, w));
+                }
         const int dst = dg_set_dense_medium_d(c->solver, &saltless.dense);
         if (dst != DG_OK)
             st = fail(r, CALC_SOLVER_FAILED, dst, "salt-free medium (library)",
