@@ -1,20 +1,11 @@
 /* The electrostatic binding of two partners (dg_calc_run_binding): each partner alone, then
  * the complex, all on the complex's grid and the handle's solver. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calculation.h"
-
-static int binding_fail(dg_calc c, int status, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->error, sizeof c->error, fmt, ap);
-    va_end(ap);
-    return status;
-}
 
 /* complex - a - b for every term (NaN where one of them was not computed). */
 static double minus(double whole, double a, double b) {
@@ -78,13 +69,13 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
     if (st != DG_OK) {
         if (c->r.bad_atom >= 0 && (size_t)c->r.bad_atom < part->count)
             c->r.bad_atom = index[c->r.bad_atom]; /* the atom's number among all the atoms */
-        return binding_fail(c, st, "partner %d alone: %s", k, c->r.message);
+        return calc_fail(c, st, "partner %d alone: %s", k, c->r.message);
     }
     st = calc_check_energies(c, &result);
     if (st != DG_OK) {
         char msg[sizeof c->error];
         snprintf(msg, sizeof msg, "%s", c->error);
-        return binding_fail(c, st, "partner %d alone: %s", k, msg);
+        return calc_fail(c, st, "partner %d alone: %s", k, msg);
     }
     b->partner[k] = result.energies;
     b->solve[k] = result.solve;
@@ -98,34 +89,32 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
 
 int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
                         dg_calc_binding *binding) {
-    if (!c) return DG_ERR_INVALID_ARGUMENT;
-    c->error[0] = '\0';
-    if (!c->valid)
-        return binding_fail(c, DG_ERR_STATE, "the calculation was not created successfully");
-    if (!c->grid_placed) return binding_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    int st = calc_usable(c);
+    if (st != DG_OK) return st;
+    if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     if (!partner || !binding)
-        return binding_fail(c, DG_ERR_INVALID_ARGUMENT, "partner or binding is NULL");
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "partner or binding is NULL");
     if (c->params.boundary == DG_BOUNDARY_FOCUSING)
-        return binding_fail(c, DG_ERR_INVALID_ARGUMENT,
-                            "binding: boundary = %d (focusing) takes the boundary values of one "
-                            "molecule's map, not of each partner; use dipolar or Coulombic "
-                            "boundary values on a grid that holds the complex",
-                            DG_BOUNDARY_FOCUSING);
+        return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
+                         "binding: boundary = %d (focusing) takes the boundary values of one "
+                         "molecule's map, not of each partner; use dipolar or Coulombic "
+                         "boundary values on a grid that holds the complex",
+                         DG_BOUNDARY_FOCUSING);
     long count[2] = {0, 0};
     double net[2] = {0.0, 0.0};
     for (size_t i = 0; i < c->mol.count; ++i) {
         if (partner[i] != 0 && partner[i] != 1)
-            return binding_fail(c, DG_ERR_INVALID_ARGUMENT, "partner[%zu] = %d (must be 0 or 1)", i,
-                                partner[i]);
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "partner[%zu] = %d (must be 0 or 1)", i,
+                             partner[i]);
         ++count[partner[i]];
         net[partner[i]] += c->mol.atoms[i].charge;
     }
     for (int k = 0; k < 2; ++k)
         if (count[k] == 0)
-            return binding_fail(c, DG_ERR_INVALID_ARGUMENT,
-                                "partner %d has no atoms (each of the %zu atoms is in partner "
-                                "%d)",
-                                k, c->mol.count, 1 - k);
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
+                             "partner %d has no atoms (each of the %zu atoms is in partner "
+                             "%d)",
+                             k, c->mol.count, 1 - k);
     memset(binding, 0, sizeof *binding);
     for (int k = 0; k < 2; ++k)
         binding->atoms[k] = count[k], binding->net_charge[k] = net[k];
@@ -135,7 +124,7 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
     if (split_atoms(&c->mol, partner, 0, &part[0], &index[0]) != 0 ||
         split_atoms(&c->mol, partner, 1, &part[1], &index[1]) != 0) {
         free(part[0].atoms), free(index[0]);
-        return binding_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the partners' atoms");
+        return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the partners' atoms");
     }
     /* The partners run without the caller's sites (their columns are the complex's). */
     const calc_molecule whole = c->mol;
@@ -146,7 +135,6 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
     double *site_xyz = c->site_xyz;
     const size_t site_count = c->site_count;
     c->site_xyz = NULL, c->site_count = 0;
-    int st = DG_OK;
     double grid_energy[2] = {0.0, 0.0};
     for (int k = 0; k < 2 && st == DG_OK; ++k)
         st = run_partner(c, &part[k], index[k], k, binding, &grid_energy[k]);
@@ -162,7 +150,7 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
         calc_fill_result(c, &whole_result);
         if (result) *result = whole_result;
         if (st != DG_OK)
-            binding_fail(c, st, "complex: %s", c->r.message);
+            calc_fail(c, st, "complex: %s", c->r.message);
         else
             st = calc_check_energies(c, &whole_result);
     } else {

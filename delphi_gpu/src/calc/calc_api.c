@@ -9,7 +9,7 @@
 #include "calc_checks.h"
 #include "calculation.h"
 
-static int calc_fail(dg_calc c, int status, const char *fmt, ...) {
+int calc_fail(dg_calc c, int status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->error, sizeof c->error, fmt, ap);
@@ -17,7 +17,7 @@ static int calc_fail(dg_calc c, int status, const char *fmt, ...) {
     return status;
 }
 
-static int usable(dg_calc c) {
+int calc_usable(dg_calc c) {
     if (!c) return DG_ERR_INVALID_ARGUMENT;
     c->error[0] = '\0';
     if (!c->valid)
@@ -51,7 +51,7 @@ static int same_solver(const dg_options *a, const dg_options *b) {
 }
 
 int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if ((st = calc_check_params(params, c->error, sizeof c->error)) != DG_OK) return st;
     if (!same_solver(&c->params.solver, &params->solver)) {
@@ -119,7 +119,7 @@ static calc_atom *copy_atoms(const dg_atoms *atoms) {
 }
 
 int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!atoms || !atoms->position || !atoms->charge || !atoms->radius)
         return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "atoms or one of its arrays is NULL");
@@ -187,7 +187,7 @@ static void update_box(dg_calc c) {
 }
 
 int dg_calc_set_positions(dg_calc c, const double *position) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     if (!position) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "position is NULL");
@@ -213,7 +213,7 @@ int dg_calc_set_positions(dg_calc c, const double *position) {
 }
 
 int dg_calc_set_charges(dg_calc c, const double *charge) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     if (!charge) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "charge is NULL");
@@ -226,7 +226,7 @@ int dg_calc_set_charges(dg_calc c, const double *charge) {
 
 int dg_calc_set_focus_map(dg_calc c, const double *phi, int n, double scale,
                           const double center[3]) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!phi || !center) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "phi or center is NULL");
     if (n < 2) return calc_fail(c, DG_ERR_INVALID_GRID, "n = %d (must be >= 2)", n);
@@ -293,7 +293,7 @@ int calc_check_energies(dg_calc c, const dg_calc_result *out) {
 }
 
 int dg_calc_run(dg_calc c, dg_calc_result *result) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     c->r.binding_part = 0;
@@ -305,7 +305,7 @@ int dg_calc_run(dg_calc c, dg_calc_result *result) {
 }
 
 int dg_calc_get_grid(dg_calc c, dg_calc_grid *grid) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!grid) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid is NULL");
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
@@ -319,7 +319,7 @@ int dg_calc_get_grid(dg_calc c, dg_calc_grid *grid) {
 }
 
 static int have_potential(dg_calc c, const void *out) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!out) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
     if (!c->ran || !c->r.phi.data) return calc_fail(c, DG_ERR_STATE, "no completed run");
@@ -418,7 +418,7 @@ int dg_calc_reaction_potentials_at(dg_calc c, const double *points, long count, 
 
 /* Atoms set (a run is not needed), an output array and finite points. */
 static int have_atoms(dg_calc c, const double *points, long count, const void *out) {
-    int st = usable(c);
+    int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!out) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "output array is NULL");
     if (!c->mol.atoms || c->mol.count == 0)

@@ -389,73 +389,68 @@ static int stage_energies(dg_calc c) {
     return CALC_OK;
 }
 
+/* A linear, salt-free solve on the run's grid, medium shape and charges, with eps_in inside
+ * and eps_out outside, boundary values of the given kind, from the potential start (NULL:
+ * zero) in the interior; on the same solver (its backend and tuned shape).  *grid_energy gets
+ * its grid energy. */
+static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *start,
+                           const char *stage, dg_result *result, calc_solve_parts *parts,
+                           double *grid_energy) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    pb_medium medium;
+    pb_medium_init(&medium, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in, eps_out,
+                   s->temperature);
+    phi_map phi;
+    memset(&phi, 0, sizeof phi);
+    int st = stage_boundary(c, &phi, eps_out, INFINITY, kind);
+    const size_t n = (size_t)phi.n;
+    for (size_t k = 1; st == CALC_OK && start && k + 1 < n; ++k)
+        for (size_t j = 1; j + 1 < n; ++j)
+            for (size_t i = 1; i + 1 < n; ++i) {
+                const size_t w = i + n * (j + n * k);
+                phi_set(&phi, w, phi_get(start, w));
+            }
+    if (st == CALC_OK) {
+        const int dst = dg_set_dense_medium_d(c->solver, &medium.dense);
+        if (dst != DG_OK) {
+            char what[96];
+            snprintf(what, sizeof what, "%s: medium (library)", stage);
+            st = fail(r, CALC_SOLVER_FAILED, dst, what, dg_last_error(c->solver));
+        }
+    }
+    dg_options options;
+    if (st == CALC_OK) st = solve(c, 0, stage, &phi, &options, result, parts);
+    if (st == CALC_OK) *grid_energy = energy_grid(&phi, &r->charges);
+    phi_map_free(&phi);
+    return st;
+}
+
 /* Two-run solvation: the same grid, medium shape and charges with eps_in everywhere and no
- * salt; the solvation energy is the difference of the grid energies (self energies cancel).
- * Runs on the same solver (its backend and tuned shape). */
+ * salt; the solvation energy is the difference of the grid energies (self energies cancel). */
 static int stage_reference(dg_calc c) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
-    pb_medium reference;
-    pb_medium_init(&reference, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in,
-                   s->epsilon_in, s->temperature);
     /* Focusing values come from a map of the real medium: use Coulombic values instead. */
     const int kind = s->boundary == DG_BOUNDARY_FOCUSING ? DG_BOUNDARY_COULOMBIC : s->boundary;
     if (kind != s->boundary)
         add_note(r, "solvation two-run: the reference run uses Coulombic boundary values");
-    phi_map ref;
-    memset(&ref, 0, sizeof ref);
-    int st = stage_boundary(c, &ref, s->epsilon_in, INFINITY, kind);
-    if (st == CALC_OK) {
-        const int dst = dg_set_dense_medium_d(c->solver, &reference.dense);
-        if (dst != DG_OK)
-            st = fail(r, CALC_SOLVER_FAILED, dst, "reference medium (library)",
-                      dg_last_error(c->solver));
-    }
-    dg_options options;
-    if (st == CALC_OK)
-        st = solve(c, 0, "reference solve", &ref, &options, &r->reference_solve,
-                   &r->reference_parts);
-    if (st == CALC_OK) {
-        r->energy_grid_reference = energy_grid(&ref, &r->charges);
-        r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
-    }
-    phi_map_free(&ref);
+    const int st =
+        solve_salt_free(c, s->epsilon_in, kind, NULL, "reference solve", &r->reference_solve,
+                        &r->reference_parts, &r->energy_grid_reference);
+    if (st == CALC_OK) r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
     return st;
 }
 
-/* Binding's salt part: the same medium, charges and boundary kind without the salt, a linear
- * solve on the same solver from the potential with salt; the grid energy with the salt minus this one is the salt's share
- * of the grid energy, free of the grid's self energies (which the salt does not change). */
+/* Binding's salt part: the same medium and boundary kind without the salt, from the potential
+ * with salt; the grid energy with the salt minus this one is the salt's share of the grid
+ * energy, free of the grid's self energies (which the salt does not change). */
 static int stage_salt_free(dg_calc c) {
-    const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
-    pb_medium saltless;
-    pb_medium_init(&saltless, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in,
-                   s->epsilon_out, s->temperature);
-    phi_map phi;
-    memset(&phi, 0, sizeof phi);
-    int st = stage_boundary(c, &phi, s->epsilon_out, INFINITY, s->boundary);
-    if (st == CALC_OK) { /* the interior starts from the potential with salt */
-        const size_t n = (size_t)phi.n;
-        for (size_t k = 1; k + 1 < n; ++k)
-            for (size_t j = 1; j + 1 < n; ++j)
-                for (size_t i = 1; i + 1 < n; ++i) {
-                    const size_t w = i + n * (j + n * k);
-                    phi_set(&phi, w, phi_get(&r->phi, w));
-                }
-        const int dst = dg_set_dense_medium_d(c->solver, &saltless.dense);
-        if (dst != DG_OK)
-            st = fail(r, CALC_SOLVER_FAILED, dst, "salt-free medium (library)",
-                      dg_last_error(c->solver));
-    }
-    dg_options options;
     calc_solve_parts parts;
     memset(&parts, 0, sizeof parts);
-    if (st == CALC_OK)
-        st = solve(c, 0, "salt-free solve", &phi, &options, &r->salt_free_solve, &parts);
-    if (st == CALC_OK) r->energy_grid_salt_free = energy_grid(&phi, &r->charges);
-    phi_map_free(&phi);
-    return st;
+    return solve_salt_free(c, c->params.epsilon_out, c->params.boundary, &r->phi, "salt-free solve",
+                           &r->salt_free_solve, &parts, &r->energy_grid_salt_free);
 }
 
 /* Start a run: keep the geometry (surface, medium, boundary list) when it is current. */

@@ -155,6 +155,12 @@ int calc_run(dg_calc calc);
  * stage operation into own (medium_free it).  Returns a dg_status with a message. */
 int calc_ion_map(dg_calc calc, medium_maps *own, const unsigned char **ion, char *msg, size_t size);
 
+/* The handle's error message (printf-style) with status as the return value; and the check
+ * every public call starts with (DG_ERR_INVALID_ARGUMENT for NULL, DG_ERR_STATE for a handle
+ * whose creation failed), which clears the message. */
+int calc_fail(dg_calc calc, int status, const char *fmt, ...);
+int calc_usable(dg_calc calc);
+
 /* The public record of the last run (dg_calc_run's result), and its check: a requested energy
  * that is not finite is an error (DG_ERR_INTERNAL with the handle's message). */
 void calc_fill_result(dg_calc calc, dg_calc_result *out);
