@@ -19,7 +19,8 @@
  * Then, at scale 1 (81^3): each partner's energies are those of a separate run of that chain
  * alone on the same grid (gsize and acenter given), and the refusals: a malformed selection, a
  * chain with no atoms, an atom in neither partner (its file line named), the HETATM records of
- * a file without any, focusing; a refused run leaves no output. */
+ * a file without any, focusing; a refused run leaves no output; and the partners of a file with
+ * a HETATM record. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,9 +172,9 @@ static void refusals(void) {
                       "--json", "refused.json", "--quiet", (char *)NULL) == EXIT_BAD_INPUT);
     CHECK(!file_exists("refused.json"));
     pipeline_free(&p);
-    /* an atom of a third chain */
+    /* an ion of a third chain, as a HETATM record */
     write_chain("three_chains.pqr", 0,
-                "ATOM   3129  NA  NA  C 200      12.000  20.000   8.000  1.0000 1.8000\n");
+                "HETATM 3129  NA  NA  C 200      12.000  20.000   8.000  1.0000 1.8000\n");
     molecule mol = {0};
     io_notes notes;
     io_notes_clear(&notes);
@@ -190,12 +191,24 @@ static void refusals(void) {
           strcmp(names[1], "chains A, B") == 0);
     CHECK(binding_split("A,B", &mol, partner, names, &err) == IO_OK && partner[3128] == 1 &&
           strcmp(names[1], "the other atoms") == 0);
+    CHECK(binding_split("HETATM", &mol, partner, names, &err) == IO_OK && partner[3128] == 0 &&
+          partner[0] == 1 && partner[3127] == 1 && strcmp(names[0], "the HETATM records") == 0);
+    molecule_free(&mol);
+    CHECK(molecule_read_pqr(DIMER, &mol, &notes, &err) == IO_OK);
     CHECK(binding_split("hetatm", &mol, partner, names, &err) != IO_OK &&
               strstr(err.message, "partner 1 (the HETATM records) has no atoms"),
           "%s", err.message);
     free(partner);
     molecule_free(&mol);
     refused("three_chains.pqr", "A:B", NULL, NULL);
+    /* the ion's binding to the dimer */
+    CHECK(run_program(&p, 0, "--pqr", "three_chains.pqr", "--scale", "1", "--binding", "hetatm",
+                      "--backend", "cpu", "--quiet", (char *)NULL) == EXIT_OK,
+          "%s", p.message);
+    CHECK(p.has_binding && p.binding.atoms[0] == 1 && p.binding.atoms[1] == 3128 &&
+          p.binding.net_charge[0] == 1.0 && isfinite(p.binding.energy));
+    printf("a Na+ at the dimer's centre: binding %.4f kT\n", p.binding.energy);
+    pipeline_free(&p);
 }
 
 int main(void) {
