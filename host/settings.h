@@ -120,6 +120,7 @@ typedef struct run_settings {
     char scrg_out_file[SETTINGS_PATH_MAX];   /* induced surface charges (out(scrg)); "" = none */
     char modpdb_out_file[SETTINGS_PATH_MAX]; /* the atoms as used (out(modpdb)); "" = none */
     char eps_out_file[SETTINGS_PATH_MAX];    /* DelPhi's dielectric map (out(eps)); "" = none */
+    char gcrg_out_file[SETTINGS_PATH_MAX];   /* the grid's charges (out(gcrg)); "" = none */
     int modpdb_format;                       /* enum modpdb_format (io_modpdb.h) */
     char json_file[SETTINGS_PATH_MAX];       /* --json */
     char log_file[SETTINGS_PATH_MAX];        /* log copy; "" = stdout only */

@@ -103,6 +103,7 @@ void app_mpi_quiet_outputs(run_settings *s) {
     s->map_count = 0;
     s->frc_out_file[0] = '\0';
     s->scrg_out_file[0] = '\0';
+    s->gcrg_out_file[0] = '\0';
     s->modpdb_out_file[0] = '\0';
     s->eps_out_file[0] = '\0';
     s->unpdb_out_file[0] = '\0';

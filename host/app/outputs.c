@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io_epsmap.h"
+#include "io_grid_charges.h"
 #include "io_maps.h"
 #include "io_modpdb.h"
 #include "io_molecule.h"
@@ -61,6 +62,45 @@ static double site_atomic(const phi_map *phi, const atom *a, double distance, do
         sum += v;
     }
     return sum / 6.0;
+}
+
+/* out(gcrg): the charge list's shares summed per grid point, in the grid's order. */
+static int compare_long(const void *a, const void *b) {
+    const long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static int write_grid_charges(const run_settings *s, const calc_result *r, io_log *log,
+                              io_error *err) {
+    const charge_list *c = &r->charges;
+    const long count = c->count;
+    long *order = malloc((size_t)(2 * count + 1) * sizeof *order);
+    long *index = malloc((size_t)(count + 1) * sizeof *index);
+    double *charge = malloc((size_t)(count + 1) * sizeof *charge);
+    int st = IO_OK;
+    if (!order || !index || !charge) {
+        st = io_fail(err, IO_ERR_INPUT, s->gcrg_out_file, 0, NULL, "out of memory");
+    } else {
+        /* (grid index, list position) pairs sorted by grid index, then position */
+        for (long k = 0; k < count; ++k)
+            order[2 * k] = c->index[k], order[2 * k + 1] = k;
+        qsort(order, (size_t)count, 2 * sizeof *order, compare_long);
+        long points = 0;
+        for (long k = 0; k < count;) {
+            const long w = order[2 * k];
+            double q = 0.0;
+            for (; k < count && order[2 * k] == w; ++k)
+                q += c->value[order[2 * k + 1]];
+            if (q != 0.0) index[points] = w, charge[points++] = q; /* as DelPhi: non-zero sums */
+        }
+        const grid_charges g = {points, index, charge, r->grid.n, r->grid.scale, s->exdi, s->indi};
+        st = grid_charges_write_delphi(s->gcrg_out_file, &g, err);
+        if (st == IO_OK)
+            log_info(log, "grid charges written: %s (%ld charged grid points)", s->gcrg_out_file,
+                     points);
+    }
+    free(order), free(index), free(charge);
+    return st;
 }
 
 /* out(eps): the run's medium and ion-accessibility map from the calculation layer, in DelPhi's
@@ -190,6 +230,7 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
     }
     if (st == IO_OK && s->eps_out_file[0])
         st = write_epsilon_map(s->eps_out_file, calc, r, log, err);
+    if (st == IO_OK && s->gcrg_out_file[0]) st = write_grid_charges(s, r, log, err);
     if (st == IO_OK && s->scrg_out_file[0]) {
         const reaction_field *rf = &r->rf;
         if (rf->boundary_points > 0 && !rf->sigma)

@@ -381,6 +381,7 @@ static void tag_outputs(run_settings *s, const char *tag) {
     tag_path(s->log_file, sizeof s->log_file, tag);
     tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
     tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
+    tag_path(s->gcrg_out_file, sizeof s->gcrg_out_file, tag);
     tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
     tag_path(s->eps_out_file, sizeof s->eps_out_file, tag);
     tag_path(s->unpdb_out_file, sizeof s->unpdb_out_file, tag);

@@ -66,6 +66,7 @@ const char *io_map_format_name(int format);
 #define SETTINGS_DEFAULT_PHI_OUT    "fort.14"
 #define SETTINGS_DEFAULT_FRC_OUT    "fort.16"
 #define SETTINGS_DEFAULT_SCRG_OUT   "scrg.dat"
+#define SETTINGS_DEFAULT_GCRG_OUT   "crg.dat"
 #define SETTINGS_DEFAULT_EPS_OUT    "fort.17"
 #define SETTINGS_DEFAULT_MODPDB_OUT "fort.19"
 #define SETTINGS_DEFAULT_UNPDB_OUT  "fort.20"

@@ -243,7 +243,7 @@ int scrg_format_parse(param_context *ctx, const char *field, const char *format)
 
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"srf", "energy", "unfrc", "gcrg", "log"};
+    static const char *not_written[] = {"srf", "energy", "unfrc", "log"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -312,6 +312,14 @@ static int apply_out(param_context *ctx, const func_args *a) {
         if (rc) return rc;
         snprintf(ctx->s->scrg_out_file, SETTINGS_PATH_MAX, "%s",
                  file ? file : SETTINGS_DEFAULT_SCRG_OUT);
+        return IO_OK;
+    }
+    if (strcmp(kind, "gcrg") == 0) {
+        if (format)
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                           "takes no format= (DelPhi's grid-charge file has one layout)");
+        snprintf(ctx->s->gcrg_out_file, SETTINGS_PATH_MAX, "%s",
+                 file ? file : SETTINGS_DEFAULT_GCRG_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "eps") == 0) {

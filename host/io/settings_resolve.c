@@ -82,13 +82,10 @@ static int check_outputs(const run_settings *s, io_error *err) {
     /* The single-file outputs after the maps. */
     const struct {
         const char *path, *what;
-    } files[] = {{s->frc_out_file, "frc output"},
-                 {s->scrg_out_file, "scrg output"},
-                 {s->modpdb_out_file, "modpdb output"},
-                 {s->eps_out_file, "eps output"},
-                 {s->unpdb_out_file, "unpdb output"},
-                 {s->json_file, "--json"},
-                 {s->log_file, "--log"}};
+    } files[] = {{s->frc_out_file, "frc output"},   {s->scrg_out_file, "scrg output"},
+                 {s->gcrg_out_file, "gcrg output"}, {s->modpdb_out_file, "modpdb output"},
+                 {s->eps_out_file, "eps output"},   {s->unpdb_out_file, "unpdb output"},
+                 {s->json_file, "--json"},          {s->log_file, "--log"}};
     enum { FILES = sizeof files / sizeof files[0] };
     const char *names[SETTINGS_MAX_OUTPUTS + FILES];
     const char *what[SETTINGS_MAX_OUTPUTS + FILES];
