@@ -3,6 +3,7 @@ the delphi-gpu program's --binding on the same atoms, and the checks of its argu
 import json
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -62,3 +63,26 @@ def test_binding_arguments(backend):
         assert b.difference["coulombic"] < 0 < b.difference["reaction_field"]
         assert b.energy == b.difference["coulombic"] + b.difference["reaction_field"]
         assert b.salt == 0.0
+
+
+def test_binding_example(tmp_path, root, backend):
+    """python/examples/binding.py over two models of the dimer (the second moved 0.2 A as a
+    whole): the same binding energy within the grid's sampling, and "A" as "A:B" here."""
+    sys.path.insert(0, os.path.join(root, "python", "examples"))
+    import binding as example
+    atoms = dg.read_pqr(os.path.join(root, "regression", "data", "1hpv.pqr"))
+    moved = dg.Atoms(atoms.positions + 0.2, atoms.charges, atoms.radii, atoms.names)
+    path = tmp_path / "two.pqr"
+    dg.write_pqr_models(path, [atoms, moved])
+    models = dg.read_pqr_models(path)
+    assert (example.partner_of(models[0], "A") == example.partner_of(models[0], "A:B")).all()
+    with pytest.raises(ValueError, match="neither partner"):
+        example.partner_of(models[0], "A:C")
+    lines = []
+    records = example.run_binding(models, "A:B", dict(scale=1, maxc=1e-5, backend=backend),
+                                  log=lines.append)
+    assert len(records) == 2 and len(lines) == 2
+    assert all(r["converged"] for r in records)
+    assert records[1]["energy"] == pytest.approx(records[0]["energy"], abs=2.0)
+    assert records[0]["energy"] == pytest.approx(
+        records[0]["coulombic"] + records[0]["reaction_field"], abs=1e-9)
