@@ -9,7 +9,8 @@
  * grid points per thread or more.  On a machine of 32 cores (and two GPUs, whose start took 0.6 s)
  * the CPU crossed at about 210^3 with 16 threads and 225^3 with 32: beyond 16 threads the CPU
  * gained at most 1.35 times, so no more than 16 are counted and the rule stays on the GPU's side.
- * A run that solves twice (the two-run solvation) or a nonlinear run weighs more on the CPU.
+ * A run that solves twice (the two-run solvation), a nonlinear run or a binding run (three runs)
+ * weighs more on the CPU.
  * A batch (several runs in one process) and a run under mpirun keep AUTO's plain rule, the GPU
  * when one works: a batch starts CUDA once for all its runs. */
 #ifndef HOST_BACKEND_CHOICE_H
@@ -27,8 +28,11 @@
  *  start.  threads < 1 counts as 1, work < 1 as 1. */
 long app_cpu_points_limit(int threads, int work);
 
-/** The work units of a run: 1, times 2 for the two-run solvation, times 2 for nonlinear PB. */
-int app_run_work(int two_run, int nonlinear);
+/** The work units of a run: 1, times 2 for the two-run solvation, times 2 for nonlinear PB,
+ *  times 3 for a binding run (each partner alone and the complex, each a whole run on the same
+ *  grid: on 16 cores the HIV-1 protease dimer's binding at 163^3 took 1.5 s on the CPU and 0.51
+ *  s on the GPU, docs/PERFORMANCE.md run 59, where a single run of it is sooner on the CPU). */
+int app_run_work(int two_run, int nonlinear, int binding);
 
 /** 1 when a single run on an n^3 grid is sooner on the CPU (the limit above), with the reason in
  *  why (one line, for the log's notice and the JSON summary); else 0 and why = "". */

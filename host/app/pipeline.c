@@ -409,7 +409,7 @@ static void choose_backend(pipeline *p, int single_run) {
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     if (threads > omp_get_num_procs()) threads = omp_get_num_procs(); /* what can run at once */
     const int nonlinear = s->nonit > 0 && (s->salt > 0.0 || s->salt2 > 0.0);
-    const int work = app_run_work(s->solvation_two_run, nonlinear);
+    const int work = app_run_work(s->solvation_two_run, nonlinear, s->binding[0] != '\0');
     if (!app_cpu_sooner(n, threads, work, p->backend_reason, sizeof p->backend_reason)) return;
     s->backend = DG_BACKEND_CPU;
     p->cpu_for_small_grid = 1;
