@@ -525,7 +525,13 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
                     char label[64];
                     snprintf(label, sizeof label, "partner %d's solve", k + 1);
                     run_warn_unchecked(&p->log, label, &p->binding.solve[k]);
+                    snprintf(label, sizeof label, "partner %d's reference solve", k + 1);
+                    run_warn_unchecked(&p->log, label, &p->binding.reference_solve[k]);
+                    snprintf(label, sizeof label, "partner %d's salt-free solve", k + 1);
+                    run_warn_unchecked(&p->log, label, &p->binding.salt_free_solve[k + 1]);
                 }
+                run_warn_unchecked(&p->log, "the complex's salt-free solve",
+                                   &p->binding.salt_free_solve[0]);
             }
             run_warn_unchecked(&p->log, "solve", &p->result->solve);
             if (p->result->two_run)
