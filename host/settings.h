@@ -129,6 +129,7 @@ typedef struct run_settings {
     int energy_grid, energy_solvation, energy_coulombic, energy_ionic;
     int solvation_two_run;              /* --solvation-two-run */
     char binding[SETTINGS_BINDING_MAX]; /* --binding: the two partners (io_binding.h); "" = none */
+    char binding_residues_file[SETTINGS_PATH_MAX]; /* --binding-residues; "" = none */
 
     /* Behaviour. */
     int quiet; /* --quiet: no progress lines */

@@ -243,13 +243,14 @@ module delphi_gpu_calc
       integer(c_int) :: st
     end function c_dg_calc_run
 
-    function c_dg_calc_run_binding(calc, partner, result, binding) &
+    function c_dg_calc_run_binding(calc, partner, result, binding, atom_energy) &
       bind(C, name='dg_calc_run_binding') result(st)
       import :: c_int, c_ptr, dg_calc_result, dg_calc_binding
       type(c_ptr), value :: calc
       integer(c_int), intent(in) :: partner(*)
       type(dg_calc_result), intent(out) :: result
       type(dg_calc_binding), intent(out) :: binding
+      type(c_ptr), value :: atom_energy
       integer(c_int) :: st
     end function c_dg_calc_run_binding
 
@@ -511,16 +512,25 @@ contains
 
   !> The binding of two partners of the current atoms: partner(i) is 0 or 1 for atom i.  Runs
   !> each partner alone and then the complex, all on the complex's grid; the calculation then
-  !> holds the complex's run, reported in result.
-  subroutine dg_calc_run_binding(calc, partner, result, binding, status)
+  !> holds the complex's run, reported in result.  atom_energy(n), when present, receives each
+  !> atom's part of binding%energy (kT; they sum to it).
+  subroutine dg_calc_run_binding(calc, partner, result, binding, status, atom_energy)
     type(dg_calc), intent(inout) :: calc
     integer(c_int), intent(in), contiguous :: partner(:)
     type(dg_calc_result), intent(out) :: result
     type(dg_calc_binding), intent(out) :: binding
     integer, intent(out), optional :: status
+    real(c_double), intent(out), contiguous, target, optional :: atom_energy(:)
+    type(c_ptr) :: parts
     if (allocated(calc%wrapper_error)) deallocate (calc%wrapper_error)
     if (.not. atoms_fit(calc, 'dg_calc_run_binding', 'partner', 1, size(partner), status)) return
-    call finish(c_dg_calc_run_binding(calc%handle, partner, result, binding), calc, &
+    parts = c_null_ptr
+    if (present(atom_energy)) then
+      if (.not. atoms_fit(calc, 'dg_calc_run_binding', 'atom_energy', 1, size(atom_energy), &
+                          status)) return
+      parts = c_loc(atom_energy)
+    end if
+    call finish(c_dg_calc_run_binding(calc%handle, partner, result, binding, parts), calc, &
                 'dg_calc_run_binding', status)
   end subroutine dg_calc_run_binding
 

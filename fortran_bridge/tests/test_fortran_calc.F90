@@ -143,6 +143,7 @@ contains
     real(c_double) :: xyz(3, 2), q(2) = [1d0, -1d0], r(2) = [1.5d0, 1.5d0]
     real(c_double) :: cp(2), field(3, 2), force(3, 2), eps_in
     type(dg_calc_binding) :: binding
+    real(c_double) :: parts(2)
     integer :: status
     call born_params(params)
     params%scale = 2d0
@@ -183,7 +184,9 @@ contains
     ! The pair's binding: the Coulombic difference is the pair's energy, the handle ends with
     ! the complex's run, and a partner list of another length is refused.
     call dg_calc_set_positions(calc, xyz)
-    call dg_calc_run_binding(calc, [0_c_int, 1_c_int], moved, binding)
+    call dg_calc_run_binding(calc, [0_c_int, 1_c_int], moved, binding, atom_energy=parts)
+    call expect(abs(sum(parts) - binding%energy) <= 1d-9 * abs(binding%energy), &
+                'binding: the atoms'' parts sum to the binding energy')
     call expect(close_to(binding%difference%coulombic, first%energies%coulombic, 1d-12), &
                 'binding: the Coulombic difference is the pair''s Coulombic energy')
     call expect(binding%energy == binding%difference%coulombic + &
@@ -200,6 +203,10 @@ contains
     call expect(status == DG_ERR_COUNT_MISMATCH .and. &
                 index(dg_calc_last_error(calc), 'partner has 3 values; 2 atoms need 2') > 0, &
                 'binding: a partner list for other atoms: ' // dg_calc_last_error(calc))
+    call dg_calc_run_binding(calc, [0_c_int, 1_c_int], moved, binding, status, parts(1:1))
+    call expect(status == DG_ERR_COUNT_MISMATCH .and. &
+                index(dg_calc_last_error(calc), 'atom_energy has 1 values') > 0, &
+                'binding: atom parts for other atoms: ' // dg_calc_last_error(calc))
     call dg_calc_run_binding(calc, [1_c_int, 1_c_int], moved, binding, status)
     call expect(status == DG_ERR_INVALID_ARGUMENT .and. &
                 index(dg_calc_last_error(calc), 'partner 0 has no atoms') > 0, &

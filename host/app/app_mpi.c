@@ -104,6 +104,7 @@ void app_mpi_quiet_outputs(run_settings *s) {
     s->frc_out_file[0] = '\0';
     s->scrg_out_file[0] = '\0';
     s->gcrg_out_file[0] = '\0';
+    s->binding_residues_file[0] = '\0';
     s->modpdb_out_file[0] = '\0';
     s->eps_out_file[0] = '\0';
     s->unpdb_out_file[0] = '\0';

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_binding.h"
 #include "io_epsmap.h"
 #include "io_grid_charges.h"
 #include "io_maps.h"
@@ -249,6 +250,46 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
                      rf->boundary_points);
     }
     return st;
+}
+
+int outputs_write_binding_residues(const run_settings *s, const molecule *mol, const int *partner,
+                                   const double *atom_energy, double binding_energy, io_log *log,
+                                   io_error *err) {
+    int st = binding_residues_write(s->binding_residues_file, mol, partner, atom_energy,
+                                    binding_energy, err);
+    if (st != IO_OK) return st;
+    log_info(log, "binding residues written: %s", s->binding_residues_file);
+    /* the five largest parts, by size: residue start (atom index) and energy */
+    enum { TOP = 5 };
+    size_t start[TOP];
+    double value[TOP];
+    int kept = 0;
+    for (size_t i = 0; i < mol->count;) {
+        size_t j = i;
+        double e = 0.0;
+        for (; j < mol->count && partner[j] == partner[i] &&
+               mol->atoms[j].chain == mol->atoms[i].chain &&
+               mol->atoms[j].residue_number == mol->atoms[i].residue_number &&
+               mol->atoms[j].insertion == mol->atoms[i].insertion &&
+               strcmp(mol->atoms[j].residue, mol->atoms[i].residue) == 0;
+             ++j)
+            e += atom_energy[j];
+        int at = kept < TOP ? kept++ : TOP;
+        while (at > 0 && fabs(value[at - 1]) < fabs(e)) {
+            if (at < TOP) start[at] = start[at - 1], value[at] = value[at - 1];
+            --at;
+        }
+        if (at < TOP) start[at] = i, value[at] = e;
+        i = j;
+    }
+    for (int k = 0; k < kept; ++k) {
+        const atom *a = &mol->atoms[start[k]];
+        log_info(log, "  residue %c %s %d%s (partner %d): %+.4f kT",
+                 a->chain == ' ' ? '-' : a->chain, a->residue, a->residue_number,
+                 a->insertion != ' ' && a->insertion ? (char[]){a->insertion, 0} : "",
+                 partner[start[k]] + 1, value[k]);
+    }
+    return IO_OK;
 }
 
 static void copy_string(char *dst, size_t size, const char *src) {

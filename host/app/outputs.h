@@ -20,6 +20,12 @@ typedef struct summary_times {
     double read; /* inputs read (part of setup) */
 } summary_times;
 
+/* --binding-residues: each residue's part of the binding energy (host_io's table), and the
+ * five largest in the log. */
+int outputs_write_binding_residues(const run_settings *s, const molecule *mol, const int *partner,
+                                   const double *atom_energy, double binding_energy, io_log *log,
+                                   io_error *err);
+
 /* A binding run's result and its partners' descriptions, for the summary. */
 typedef struct outputs_binding {
     const dg_calc_binding *result;

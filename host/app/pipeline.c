@@ -348,7 +348,9 @@ static void run_calc(pipeline *p, dg_calc *shared) {
     }
     dg_calc_result res;
     if (p->partner) {
-        st = dg_calc_run_binding(p->calc, p->partner, &res, &p->binding);
+        if (s->binding_residues_file[0] && !p->atom_binding)
+            p->atom_binding = malloc((p->mol.count + 1) * sizeof *p->atom_binding);
+        st = dg_calc_run_binding(p->calc, p->partner, &res, &p->binding, p->atom_binding);
         p->calc_ran = 1;
         p->has_binding = st == DG_OK;
         if (st != DG_OK) binding_failed(p, st);
@@ -382,6 +384,7 @@ static void tag_outputs(run_settings *s, const char *tag) {
     tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
     tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
     tag_path(s->gcrg_out_file, sizeof s->gcrg_out_file, tag);
+    tag_path(s->binding_residues_file, sizeof s->binding_residues_file, tag);
     tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
     tag_path(s->eps_out_file, sizeof s->eps_out_file, tag);
     tag_path(s->unpdb_out_file, sizeof s->unpdb_out_file, tag);
@@ -545,8 +548,12 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     }
     const double before_outputs = omp_get_wtime();
     if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) {
-        if (outputs_write(s, p->calc, p->result, &p->mol, p->has_sites ? &p->sites : NULL, &p->log,
-                          &err) != IO_OK) {
+        int st = outputs_write(s, p->calc, p->result, &p->mol, p->has_sites ? &p->sites : NULL,
+                               &p->log, &err);
+        if (st == IO_OK && p->has_binding && s->binding_residues_file[0])
+            st = outputs_write_binding_residues(s, &p->mol, p->partner, p->atom_binding,
+                                                p->binding.energy, &p->log, &err);
+        if (st != IO_OK) {
             log_error(&p->log, "%s", err.message);
             p->exit_code = EXIT_BAD_INPUT;
         }
@@ -580,8 +587,8 @@ void pipeline_free(pipeline *p) {
     p->calc = NULL, p->result = NULL;
     progress_free(&p->progress);
     molecule_free(&p->mol);
-    free(p->partner);
-    p->partner = NULL;
+    free(p->partner), free(p->atom_binding);
+    p->partner = NULL, p->atom_binding = NULL;
     if (p->has_sites) molecule_free(&p->sites);
     if (p->has_focus) map_grid_free(&p->focus_map);
     p->has_sites = p->has_focus = 0;

@@ -46,6 +46,7 @@ typedef struct pipeline {
     char partner_name[2][BINDING_NAME_MAX];
     dg_calc_binding binding;
     int has_binding;
+    double *atom_binding; /* each atom's part (kT) with --binding-residues, else NULL */
 } pipeline;
 
 /* Run the program with argv (argv[0] is the program name).  out receives the log (stdout in

@@ -130,3 +130,47 @@ int binding_split(const char *spec, const molecule *mol, int *partner,
                            spec, k + 1, names[k], mol->count, 2 - k, names[1 - k]);
     return IO_OK;
 }
+
+/* Atoms i and j are of one residue. */
+static int same_residue(const atom *a, const atom *b) {
+    return a->chain == b->chain && a->residue_number == b->residue_number &&
+           a->insertion == b->insertion && strcmp(a->residue, b->residue) == 0;
+}
+
+static char or_dash(char c) {
+    return c == ' ' || c == '\0' ? '-' : c;
+}
+
+int binding_residues_write(const char *path, const molecule *mol, const int *partner,
+                           const double *atom_energy, double binding_energy, io_error *err) {
+    if (!mol || !partner || !atom_energy)
+        return io_fail(err, IO_ERR_INPUT, path, 0, "--binding-residues",
+                       "no atom parts of a binding run to write");
+    atomic_file af;
+    int rc = atomic_file_open(&af, path, 0, err);
+    if (rc) return rc;
+    FILE *fp = af.fp;
+    fprintf(fp, "# delphi-gpu binding: each residue's part of the binding energy (kT), (1/2) q "
+                "times the difference,\n# complex minus its partner alone, of the Coulombic, "
+                "reaction-field and salt potentials at its atoms\n");
+    fprintf(fp, "# molecule %s\n", mol->source);
+    fprintf(fp, "# partner chain residue number insertion energy_kT atoms\n");
+    double sum = 0.0;
+    long residues = 0;
+    for (size_t i = 0; i < mol->count;) {
+        const atom *first = &mol->atoms[i];
+        double energy = 0.0;
+        size_t j = i;
+        for (; j < mol->count && same_residue(&mol->atoms[j], first) && partner[j] == partner[i];
+             ++j)
+            energy += atom_energy[j];
+        fprintf(fp, "%d %c %s %d %c %.6f %zu\n", partner[i] + 1, or_dash(first->chain),
+                first->residue[0] ? first->residue : "-", first->residue_number,
+                or_dash(first->insertion), energy, j - i);
+        sum += energy, ++residues;
+        i = j;
+    }
+    fprintf(fp, "# %ld residues, sum %.6f kT; binding energy %.6f kT\n", residues, sum,
+            binding_energy);
+    return atomic_file_commit(&af, err);
+}

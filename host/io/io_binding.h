@@ -30,4 +30,14 @@ int binding_spec_check(const char *spec, io_error *err);
 int binding_split(const char *spec, const molecule *mol, int *partner,
                   char names[2][BINDING_NAME_MAX], io_error *err);
 
+/** Each residue's part of the binding energy (--binding-residues): atom_energy[i] is atom i's
+ *  part (kT; dg_calc_run_binding), partner[i] its partner (0 or 1).  A residue is a run of
+ *  consecutive atoms with the same chain, residue number, insertion code and residue name.
+ *  Written as a table (atomic): comment lines starting with '#', then per residue
+ *    partner chain residue number insertion energy_kT atoms
+ *  (partner 1 or 2, chain and insertion '-' when blank), then '#' lines with the sum and the
+ *  binding energy. */
+int binding_residues_write(const char *path, const molecule *mol, const int *partner,
+                           const double *atom_energy, double binding_energy, io_error *err);
+
 #endif /* HOST_IO_BINDING_H */

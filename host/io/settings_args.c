@@ -18,7 +18,7 @@ static const char *value_options[] = {
     "set",    "pqr",       "pdb",       "siz",        "crg",         "phi-in",  "phi",
     "dx",     "cube",      "mrc",       "frc",        "scrg",        "eps",     "json",
     "log",    "backend",   "precision", "device",     "threads",     "surface", "energy",
-    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format", "binding",
+    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format", "binding", "binding-residues",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -256,6 +256,8 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         const int rc = binding_spec_check(value, err);
         if (rc == IO_OK) snprintf(s->binding, sizeof s->binding, "%s", value);
         return rc;
+    } else if (!strcmp(name, "binding-residues")) {
+        snprintf(s->binding_residues_file, sizeof s->binding_residues_file, "%s", value);
     } else if (!strcmp(name, "solvation-two-run"))
         s->solvation_two_run = 1;
     else if (!strcmp(name, "quiet"))

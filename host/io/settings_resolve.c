@@ -82,10 +82,15 @@ static int check_outputs(const run_settings *s, io_error *err) {
     /* The single-file outputs after the maps. */
     const struct {
         const char *path, *what;
-    } files[] = {{s->frc_out_file, "frc output"},   {s->scrg_out_file, "scrg output"},
-                 {s->gcrg_out_file, "gcrg output"}, {s->modpdb_out_file, "modpdb output"},
-                 {s->eps_out_file, "eps output"},   {s->unpdb_out_file, "unpdb output"},
-                 {s->json_file, "--json"},          {s->log_file, "--log"}};
+    } files[] = {{s->frc_out_file, "frc output"},
+                 {s->scrg_out_file, "scrg output"},
+                 {s->gcrg_out_file, "gcrg output"},
+                 {s->binding_residues_file, "--binding-residues"},
+                 {s->modpdb_out_file, "modpdb output"},
+                 {s->eps_out_file, "eps output"},
+                 {s->unpdb_out_file, "unpdb output"},
+                 {s->json_file, "--json"},
+                 {s->log_file, "--log"}};
     enum { FILES = sizeof files / sizeof files[0] };
     const char *names[SETTINGS_MAX_OUTPUTS + FILES];
     const char *what[SETTINGS_MAX_OUTPUTS + FILES];
@@ -312,5 +317,8 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,
                 "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);
+    if (s->binding_residues_file[0] && !s->binding[0])
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, "--binding-residues",
+                       "needs --binding (the partners whose binding it decomposes)");
     return check_outputs(s, err);
 }

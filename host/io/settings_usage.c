@@ -43,6 +43,7 @@ const char *settings_usage(void) {
            "Binding (the complex and each partner alone, all on the complex's grid):\n"
            "  --binding A:B|A|hetatm  partners by chain (chains A and B; chain A and the rest)\n"
            "                          or the HETATM against the ATOM records; '_' = no chain\n"
+           "  --binding-residues FILE each residue's part of the binding energy (a table)\n"
            "Batch (several runs in one process, the backend kept warm):\n"
            "  PARAMFILE PARAMFILE...  one run per parameter file, options apply to each\n"
            "  --batch FILE            more parameter files, one per line\n"

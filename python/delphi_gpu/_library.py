@@ -264,7 +264,7 @@ _PROTOTYPES = {
                               [_calc, _dbl_p, ctypes.c_int, ctypes.c_double, _dbl_p]),
     "dg_calc_run": (ctypes.c_int, [_calc, _P(api.DgCalcResult)]),
     "dg_calc_run_binding": (ctypes.c_int, [_calc, _P(ctypes.c_int), _P(api.DgCalcResult),
-                                           _P(api.DgCalcBinding)]),
+                                           _P(api.DgCalcBinding), _dbl_p]),
     "dg_calc_get_grid": (ctypes.c_int, [_calc, _P(api.DgCalcGrid)]),
     "dg_calc_potential_f": (ctypes.c_int, [_calc, _flt_p]),
     "dg_calc_potential_d": (ctypes.c_int, [_calc, _dbl_p]),

@@ -64,7 +64,11 @@ class Binding:
     ``energy`` only slowly as the scale grows.  ``difference`` holds every term's difference,
     ``complex`` the complex's run (a Result, as ``run()`` gives it), and ``partners`` one dict
     per partner: ``atoms``, ``net_charge``, ``energies``, ``salt_share``, ``solve``,
-    ``converged`` and ``timing``."""
+    ``converged`` and ``timing``.  ``atom_energies`` (with ``binding(..., atom_energies=True)``,
+    else None) holds each atom's part of ``energy``: (1/2) q times the difference, complex minus
+    the atom's partner alone, of the Coulombic, reaction-field and salt potentials at it; the
+    parts sum to ``energy`` (in a nonlinear run to ``energy`` minus the ionic terms'
+    difference), and summed over a residue give its contribution."""
 
     energy: float
     salt: float
@@ -72,6 +76,7 @@ class Binding:
     difference: dict
     complex: Result
     partners: list
+    atom_energies: np.ndarray = None
 
 
 def _energy_dict(e):
@@ -286,12 +291,13 @@ class Calculation:
                     "dg_calc_run")
         return self._result(r)
 
-    def binding(self, partner):
+    def binding(self, partner, atom_energies=False):
         """The electrostatic binding of two partners of the current atoms: ``partner`` gives
         each atom's partner, 0 or 1 (a sequence of N ints or bools; each partner needs an
         atom).  Runs each partner alone and then the complex, all on the complex's grid; the
         calculation then holds the complex's run (``potential()`` etc. are the complex's).
-        Returns a Binding; bndcon="focusing" is refused."""
+        Returns a Binding, with each atom's part of the energy when ``atom_energies`` is true;
+        bndcon="focusing" is refused."""
         if self._count is None:
             raise ValueError("binding before set_atoms")
         part = np.asarray(partner)
@@ -304,10 +310,11 @@ class Calculation:
         part = np.ascontiguousarray(part, dtype=np.intc)
         r = api.DgCalcResult()
         b = api.DgCalcBinding()
+        per_atom = np.empty(self._count, dtype=np.float64) if atom_energies else None
         fn = "dg_calc_run_binding"
         self._check(self._lib.function(fn)(
             self._live(), part.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), ctypes.byref(r),
-            ctypes.byref(b)), fn)
+            ctypes.byref(b), _ptr(per_atom) if atom_energies else None), fn)
         partners = []
         for k in range(2):
             solve = _solve_dict(b.solve[k])
@@ -319,7 +326,7 @@ class Calculation:
         return Binding(energy=float(b.energy), salt=float(b.salt),
                        grid_energy=float(b.grid_energy),
                        difference=_energy_dict(b.difference), complex=self._result(r),
-                       partners=partners)
+                       partners=partners, atom_energies=per_atom)
 
     def _result(self, r):
         self._ran = True

@@ -25,8 +25,14 @@ def test_dimer_matches_program(tmp_path, program, root, backend):
     assert set(chains) == {"A", "B"}
     with dg.Calculation(atoms.positions, atoms.charges, atoms.radii, backend=backend, scale=1,
                         salt=0.1, maxc=1e-6, energies="g,s,c") as calc:
-        b = calc.binding(chains == "B")        # partner 0: chain A, partner 1: chain B
+        b = calc.binding(chains == "B", atom_energies=True)  # partner 0: A, partner 1: B
         assert isinstance(b, dg.Binding)
+        assert b.atom_energies.shape == (len(atoms),)
+        assert b.atom_energies.sum() == pytest.approx(b.energy, rel=1e-9)
+        # the catalytic Asp25 of each chain pays most for the dimer (charged, buried together)
+        names = np.array([n[1] + n[3] + n[2] for n in atoms.names])
+        by_residue = {r: b.atom_energies[names == r].sum() for r in set(names)}
+        assert max(by_residue, key=by_residue.get) in ("ASP25A", "ASP25B")
         assert b.energy == pytest.approx(expected["energy_kT"], rel=1e-9, abs=1e-9)
         assert b.salt == pytest.approx(expected["salt_kT"], rel=1e-9, abs=1e-9)
         assert b.grid_energy == pytest.approx(expected["grid_energy_kT"], rel=1e-9, abs=1e-9)
@@ -58,6 +64,7 @@ def test_binding_arguments(backend):
         with pytest.raises(dg.InvalidInputError, match="partner 1 has no atoms"):
             calc.binding([False, False])
         b = calc.binding([True, False])
+        assert b.atom_energies is None
         assert b.partners[0]["net_charge"] == -1.0 and b.partners[1]["net_charge"] == 1.0
         # opposite charges attract in eps_in; the ion pair pays for its desolvation
         assert b.difference["coulombic"] < 0 < b.difference["reaction_field"]

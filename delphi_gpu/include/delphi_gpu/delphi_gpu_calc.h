@@ -246,9 +246,14 @@ DG_API int dg_calc_run(dg_calc calc, dg_calc_result *result);
  *  potentials and induced charges), reported in result (may be NULL) as dg_calc_run reports
  *  it.  Refused (DG_ERR_INVALID_ARGUMENT) with focusing boundary values, whose map belongs to
  *  one molecule.  A solve that does not converge is reported in its dg_result (status DG_OK),
- *  as for the complex. */
+ *  as for the complex.  atom_energy (one per atom, or NULL) receives each atom's part of the
+ *  binding energy: (1/2) q_i times the difference, complex minus the atom's partner alone, of
+ *  the Coulombic and reaction-field potentials at the atom (plus, with salt, of the potential
+ *  with the salt minus the salt-free one); the parts sum to binding->energy (in a nonlinear run
+ *  to binding->energy minus difference.ionic_total, the ionic terms being no atom's).  Summed
+ *  over a residue they are its contribution (kT). */
 DG_API int dg_calc_run_binding(dg_calc calc, const int *partner, dg_calc_result *result,
-                               dg_calc_binding *binding);
+                               dg_calc_binding *binding, double *atom_energy);
 
 /** The grid (valid after dg_calc_set_atoms). */
 DG_API int dg_calc_get_grid(dg_calc calc, dg_calc_grid *grid);

@@ -37,6 +37,42 @@ static double salt_share(const calc_result *r) {
     return r->salt_free_run ? binding_grid_energy(r) - r->energy_grid_salt_free : 0.0;
 }
 
+/* Each atom's part of the last run's Coulombic + corrected reaction-field energy and, with
+ * salt, of its salt share: (1/2) q_i (the Coulombic and reaction-field potentials at the atom,
+ * plus the potential with the salt minus the salt-free one there).  The grid charges are the
+ * atoms' trilinear shares, so the salt parts sum to the grid energies' difference exactly. */
+static int atom_parts(dg_calc c, double *part) {
+    const calc_molecule *mol = &c->mol;
+    const calc_result *r = &c->r;
+    const long n = (long)mol->count;
+    double *xyz = calloc((size_t)(3 * n + 1), sizeof *xyz);
+    double *coulombic = malloc((size_t)(n + 1) * sizeof *coulombic);
+    double *reaction = malloc((size_t)(n + 1) * sizeof *reaction);
+    char msg[1024] = "out of memory for the atoms' parts";
+    int st = xyz && coulombic && reaction ? DG_OK : DG_ERR_OUT_OF_MEMORY;
+    for (long i = 0; st == DG_OK && i < n; ++i) {
+        const calc_atom *a = &mol->atoms[i];
+        xyz[3 * i] = a->x, xyz[3 * i + 1] = a->y, xyz[3 * i + 2] = a->z;
+    }
+    const double temperature = c->params.temperature;
+    if (st == DG_OK)
+        st = coulombic_potentials_on(c->solver, mol, c->params.epsilon_in, temperature, xyz, n,
+                                     coulombic, NULL, msg, sizeof msg);
+    if (st == DG_OK)
+        st = reaction_field_potentials(&r->rf, temperature, c->solver, xyz, n, reaction, msg,
+                                       sizeof msg);
+    for (long i = 0; st == DG_OK && i < n; ++i) {
+        double salt = 0.0;
+        if (r->salt_free_run) {
+            phi_map_interpolate(&r->phi, xyz + 3 * i, &salt);
+            salt -= r->salt_free_at_atoms[i];
+        }
+        part[i] = 0.5 * mol->atoms[i].charge * (coulombic[i] + reaction[i] + salt);
+    }
+    free(xyz), free(coulombic), free(reaction);
+    return st == DG_OK ? DG_OK : calc_fail(c, st, "the atoms' parts of the binding: %s", msg);
+}
+
 /* Partner k's atoms (in the handle's order) and each one's index among all the atoms. */
 static int split_atoms(const calc_molecule *whole, const int *partner, int k, calc_molecule *part,
                        long **index) {
@@ -59,7 +95,7 @@ static int split_atoms(const calc_molecule *whole, const int *partner, int k, ca
 
 /* Partner k alone on the handle: its atoms in place of the whole set, no sites. */
 static int run_partner(dg_calc c, const calc_molecule *part, const long *index, int k,
-                       dg_calc_binding *b, double *grid_energy) {
+                       dg_calc_binding *b, double *grid_energy, double *atom_energy) {
     c->mol = *part;
     c->geometry_current = 0;
     c->r.binding_part = k + 1;
@@ -84,11 +120,18 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
     *grid_energy = binding_grid_energy(&c->r);
     b->salt_share[k + 1] = salt_share(&c->r);
     b->salt_free_solve[k + 1] = c->r.salt_free_solve;
-    return DG_OK;
+    if (!atom_energy) return DG_OK;
+    double *alone = malloc((part->count + 1) * sizeof *alone);
+    if (!alone) return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the atoms' parts");
+    st = atom_parts(c, alone);
+    for (size_t j = 0; st == DG_OK && j < part->count; ++j)
+        atom_energy[index[j]] = -alone[j]; /* the complex's part is added later */
+    free(alone);
+    return st;
 }
 
 int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
-                        dg_calc_binding *binding) {
+                        dg_calc_binding *binding, double *atom_energy) {
     int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
@@ -132,12 +175,13 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
     const int energies = c->params.energies;
     c->params.energies |= DG_ENERGY_COULOMBIC | DG_ENERGY_REACTION_FIELD;
     c->salt_free = 1;
+    c->salt_free_at_atoms = atom_energy != NULL;
     double *site_xyz = c->site_xyz;
     const size_t site_count = c->site_count;
     c->site_xyz = NULL, c->site_count = 0;
     double grid_energy[2] = {0.0, 0.0};
     for (int k = 0; k < 2 && st == DG_OK; ++k)
-        st = run_partner(c, &part[k], index[k], k, binding, &grid_energy[k]);
+        st = run_partner(c, &part[k], index[k], k, binding, &grid_energy[k], atom_energy);
     c->mol = whole;
     c->site_xyz = site_xyz, c->site_count = site_count;
     c->geometry_current = 0;
@@ -153,11 +197,20 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
             calc_fail(c, st, "complex: %s", c->r.message);
         else
             st = calc_check_energies(c, &whole_result);
+        double *bound = NULL;
+        if (st == DG_OK && atom_energy) {
+            bound = malloc((c->mol.count + 1) * sizeof *bound);
+            st = bound ? atom_parts(c, bound)
+                       : calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the atoms' parts");
+        }
+        for (size_t i = 0; st == DG_OK && bound && i < c->mol.count; ++i)
+            atom_energy[i] += bound[i];
+        free(bound);
     } else {
         c->ran = 0; /* r.binding_part still says which partner failed */
     }
     c->params.energies = energies;
-    c->salt_free = 0;
+    c->salt_free = c->salt_free_at_atoms = 0;
     if (st != DG_OK) return st;
     c->r.binding_part = 0;
     binding->bound = whole_result.energies;

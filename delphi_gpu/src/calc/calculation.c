@@ -395,7 +395,7 @@ static int stage_energies(dg_calc c) {
  * its grid energy. */
 static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *start,
                            const char *stage, dg_result *result, calc_solve_parts *parts,
-                           double *grid_energy) {
+                           double *grid_energy, double **at_atoms) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
     pb_medium medium;
@@ -422,6 +422,15 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
     dg_options options;
     if (st == CALC_OK) st = solve(c, 0, stage, &phi, &options, result, parts);
     if (st == CALC_OK) *grid_energy = energy_grid(&phi, &r->charges);
+    if (st == CALC_OK && at_atoms) { /* its potential at the atoms, interpolated */
+        *at_atoms = malloc((c->mol.count + 1) * sizeof **at_atoms);
+        if (!*at_atoms) st = fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, stage, "out of memory");
+        for (size_t i = 0; *at_atoms && i < c->mol.count; ++i) {
+            const calc_atom *a = &c->mol.atoms[i];
+            const double p[3] = {a->x, a->y, a->z};
+            phi_map_interpolate(&phi, p, &(*at_atoms)[i]);
+        }
+    }
     phi_map_free(&phi);
     return st;
 }
@@ -437,7 +446,7 @@ static int stage_reference(dg_calc c) {
         add_note(r, "solvation two-run: the reference run uses Coulombic boundary values");
     const int st =
         solve_salt_free(c, s->epsilon_in, kind, NULL, "reference solve", &r->reference_solve,
-                        &r->reference_parts, &r->energy_grid_reference);
+                        &r->reference_parts, &r->energy_grid_reference, NULL);
     if (st == CALC_OK) r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
     return st;
 }
@@ -450,7 +459,8 @@ static int stage_salt_free(dg_calc c) {
     calc_solve_parts parts;
     memset(&parts, 0, sizeof parts);
     return solve_salt_free(c, c->params.epsilon_out, c->params.boundary, &r->phi, "salt-free solve",
-                           &r->salt_free_solve, &parts, &r->energy_grid_salt_free);
+                           &r->salt_free_solve, &parts, &r->energy_grid_salt_free,
+                           c->salt_free_at_atoms ? &r->salt_free_at_atoms : NULL);
 }
 
 /* Start a run: keep the geometry (surface, medium, boundary list) when it is current. */
@@ -483,6 +493,8 @@ static void reset_run(dg_calc c) {
     r->energy_grid_reference = r->energy_solvation_two_run = NAN;
     r->salt_free_run = 0;
     r->energy_grid_salt_free = NAN;
+    free(r->salt_free_at_atoms);
+    r->salt_free_at_atoms = NULL;
     memset(&r->salt_free_solve, 0, sizeof r->salt_free_solve);
     r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
     r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
@@ -549,6 +561,8 @@ void calc_result_free(calc_result *r) {
     free(r->site_potential), free(r->site_reaction), free(r->site_coulombic);
     free(r->site_salt), free(r->site_debye), free(r->site_coulombic_field);
     free(r->atom_reaction_force);
+    free(r->salt_free_at_atoms);
+    r->salt_free_at_atoms = NULL;
     reaction_field_free(&r->rf);
     r->boundary = NULL, r->site_potential = r->site_reaction = r->site_coulombic = NULL;
     r->site_salt = r->site_debye = r->site_coulombic_field = r->atom_reaction_force = NULL;

@@ -108,6 +108,7 @@ struct calc_result {
     int salt_free_run;
     double energy_grid_salt_free;
     dg_result salt_free_solve;
+    double *salt_free_at_atoms; /* [atoms] kT/e, its potential at the atoms (salt_free_at_atoms) */
 
     double *site_potential;       /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
     double *site_reaction;        /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
@@ -142,6 +143,7 @@ struct dg_calc_s {
     int map_copy;     /* the program writes a double copy of a float potential (memory plan) */
     int ran;          /* a run completed with a potential */
     int salt_free;    /* dg_calc_run_binding: also solve without the salt (salt runs only) */
+    int salt_free_at_atoms; /* ... and keep that solve's potential at the atoms */
     calc_hooks hooks;
     calc_result r;
     char error[2048];

@@ -13,6 +13,8 @@
  *    grid (the binding grid fixed by grid_size and an absolute centre), bit for bit, and the
  *    handle ends holding the complex's run (a plain run after it gives the same) with the
  *    caller's energy selection;
+ *  - each atom's part of the binding energy: the parts sum to it (with salt too), the two
+ *    charges' parts are equal halves (exactly without salt);
  *  - refusals: a partner number other than 0 and 1, an empty partner, focusing, NULLs, before
  *    the atoms; a failing partner names the atom by its number among all the atoms. */
 #include <math.h>
@@ -37,11 +39,11 @@ static void base_params(dg_calc_params *p) {
 }
 
 static int run_binding(const dg_calc_params *p, const dg_atoms *atoms, const int *partner,
-                       dg_calc_result *r, dg_calc_binding *b) {
+                       dg_calc_result *r, dg_calc_binding *b, double *atom_energy) {
     dg_calc c = NULL;
     int st = dg_calc_create(&c, p);
     if (st == DG_OK) st = dg_calc_set_atoms(c, atoms);
-    if (st == DG_OK) st = dg_calc_run_binding(c, partner, r, b);
+    if (st == DG_OK) st = dg_calc_run_binding(c, partner, r, b, atom_energy);
     if (st != DG_OK) fprintf(stderr, "binding: %s\n", dg_calc_last_error(c));
     dg_calc_destroy(c);
     return st;
@@ -61,7 +63,8 @@ static void uniform_pair(double salt) {
     const dg_atoms atoms = test_atoms(2, xyz, q, r);
     dg_calc_result res;
     dg_calc_binding b;
-    CHECK(run_binding(&p, &atoms, partner, &res, &b) == DG_OK);
+    double part[2] = {NAN, NAN};
+    CHECK(run_binding(&p, &atoms, partner, &res, &b, part) == DG_OK);
     const double epkt = epkt_at(p.temperature);
     const double lambda = salt > 0 ? DEBYE_CONSTANT * sqrt(p.temperature * 80.0 / salt) : INFINITY;
     const double want = epkt * q[0] * q[1] * exp(-d / lambda) / (80.0 * d);
@@ -75,6 +78,9 @@ static void uniform_pair(double salt) {
     CHECK(b.grid_energy == b.difference.grid); /* linear: the grid energies alone */
     CHECK_REL(b.difference.coulombic, epkt * q[0] * q[1] / (80.0 * d), 1e-12);
     CHECK_NEAR(b.difference.reaction_field, 0.0, 1e-12); /* no dielectric boundary */
+    /* each charge's part: half the interaction, the Coulombic half exactly without salt */
+    CHECK_NEAR(part[0] + part[1], b.energy, 1e-12);
+    CHECK_REL(part[0], part[1], salt > 0 ? 1e-3 : 1e-12);
     if (salt > 0) {
         CHECK_REL(b.salt, want - epkt * q[0] * q[1] / (80.0 * d), 0.01);
         for (int k = 0; k < 3; ++k)
@@ -97,7 +103,10 @@ static void born_pair(void) {
     const dg_atoms atoms = test_atoms(2, xyz, q, r);
     dg_calc_result res;
     dg_calc_binding b;
-    CHECK(run_binding(&p, &atoms, partner, &res, &b) == DG_OK);
+    double part[2] = {NAN, NAN};
+    CHECK(run_binding(&p, &atoms, partner, &res, &b, part) == DG_OK);
+    CHECK_NEAR(part[0] + part[1], b.energy, 1e-9);
+    CHECK_REL(part[0], part[1], 0.02); /* mirror images but for the grid's sampling */
     const double epkt = epkt_at(p.temperature);
     const double screened = epkt * q[0] * q[1] / (80.0 * d);
     printf("Born pair (eps 2 / 80, %d^3): binding %.4f kT (Coulombic %.4f, reaction field "
@@ -132,7 +141,12 @@ static void same_as_separate_runs(void) {
     CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
     dg_calc_result res;
     dg_calc_binding b;
-    CHECK(dg_calc_run_binding(c, partner, &res, &b) == DG_OK, "%s", dg_calc_last_error(c));
+    double part[6];
+    CHECK(dg_calc_run_binding(c, partner, &res, &b, part) == DG_OK, "%s", dg_calc_last_error(c));
+    double part_sum = 0.0;
+    for (int i = 0; i < 6; ++i)
+        part_sum += part[i];
+    CHECK_NEAR(part_sum, b.energy, 1e-9 * fabs(b.energy) + 1e-12);
     const int n = res.grid.n;
     double at_binding[2];
     CHECK(dg_calc_potentials_at(c, xyz, 2, at_binding) == DG_OK);
@@ -151,7 +165,7 @@ static void same_as_separate_runs(void) {
     grid_only.energies = DG_ENERGY_GRID, grid_only.solvation_two_run = 0;
     CHECK(dg_calc_set_params(c, &grid_only) == DG_OK);
     dg_calc_binding g;
-    CHECK(dg_calc_run_binding(c, partner, &again, &g) == DG_OK);
+    CHECK(dg_calc_run_binding(c, partner, &again, &g, NULL) == DG_OK);
     CHECK(isfinite(g.energy) &&
           g.energy == b.energy - b.difference.reaction_field + g.difference.reaction_field);
     CHECK(dg_calc_run(c, &again) == DG_OK);
@@ -201,21 +215,21 @@ static void refusals(void) {
     CHECK(dg_calc_create(&c, &p) == DG_OK);
     dg_calc_binding b;
     const int split[2] = {0, 1}, bad[2] = {0, 2}, one[2] = {1, 1};
-    CHECK(dg_calc_run_binding(c, split, NULL, &b) == DG_ERR_STATE);
+    CHECK(dg_calc_run_binding(c, split, NULL, &b, NULL) == DG_ERR_STATE);
     CHECK(strstr(dg_calc_last_error(c), "dg_calc_set_atoms") != NULL);
     const dg_atoms atoms = test_atoms(2, xyz, q, r);
     CHECK(dg_calc_set_atoms(c, &atoms) == DG_OK);
-    CHECK(dg_calc_run_binding(c, bad, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, bad, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "partner[1] = 2") != NULL, "%s", dg_calc_last_error(c));
-    CHECK(dg_calc_run_binding(c, one, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, one, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "partner 0 has no atoms") != NULL, "%s",
           dg_calc_last_error(c));
-    CHECK(dg_calc_run_binding(c, NULL, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
-    CHECK(dg_calc_run_binding(c, split, NULL, NULL) == DG_ERR_INVALID_ARGUMENT);
-    CHECK(dg_calc_run_binding(NULL, split, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, NULL, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, split, NULL, NULL, NULL) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(NULL, split, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
     p.boundary = DG_BOUNDARY_FOCUSING;
     CHECK(dg_calc_set_params(c, &p) == DG_OK);
-    CHECK(dg_calc_run_binding(c, split, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, split, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "focusing") != NULL);
     /* a failing partner names the atom among all the atoms: one on the grid's face */
     base_params(&p);
@@ -225,7 +239,7 @@ static void refusals(void) {
     const dg_atoms edge = test_atoms(2, far, q, r);
     CHECK(dg_calc_set_atoms(c, &edge) == DG_OK);
     const int swapped[2] = {1, 0};
-    CHECK(dg_calc_run_binding(c, swapped, NULL, &b) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(dg_calc_run_binding(c, swapped, NULL, &b, NULL) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "partner 0 alone") != NULL, "%s", dg_calc_last_error(c));
     CHECK(calc_state(c)->bad_atom == 1, "bad atom %ld", calc_state(c)->bad_atom);
     dg_calc_destroy(c);

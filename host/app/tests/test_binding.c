@@ -17,12 +17,15 @@
  * difference to 1e-6 relative.
  *
  * Then, at scale 1 (81^3): each partner's energies are those of a separate run of that chain
- * alone on the same grid (gsize and acenter given), and the refusals: a malformed selection, a
- * chain with no atoms, an atom in neither partner (its file line named), the HETATM records of
- * a file without any, focusing; a refused run leaves no output; and the partners of a file with
+ * alone on the same grid (gsize and acenter given), the residues' parts of --binding-residues
+ * (one line per residue, summing to the binding energy), and the refusals: a malformed
+ * selection, a chain with no atoms, an atom in neither partner (its file line named), the
+ * HETATM records of a file without any, focusing, --binding-residues without --binding or
+ * naming an input; a refused run leaves no output; and the partners of a file with
  * a HETATM record. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app_test.h"
@@ -95,14 +98,38 @@ static void against_delphi(void) {
 static void same_as_separate_runs(void) {
     pipeline p;
     int rc = run_program(&p, 0, "--pqr", DIMER, "--scale", "1", "--energy", "g,s,c", "--maxc",
-                         "1e-6", "--salt", "0.15", "--backend", "cpu", "--binding", "B", "--quiet",
-                         (char *)NULL);
+                         "1e-6", "--salt", "0.15", "--backend", "cpu", "--binding", "B",
+                         "--binding-residues", "residues.txt", "--quiet", (char *)NULL);
     CHECK(rc == EXIT_OK, "exit %d: %s", rc, p.message);
     if (rc != EXIT_OK) {
         pipeline_free(&p);
         return;
     }
     const dg_calc_binding b = p.binding;
+    /* the residues' parts: 99 a chain, summing to the binding energy */
+    double atoms_sum = 0.0;
+    for (size_t i = 0; p.atom_binding && i < p.mol.count; ++i)
+        atoms_sum += p.atom_binding[i];
+    CHECK(p.atom_binding && fabs(atoms_sum - b.energy) <= 1e-9 * fabs(b.energy));
+    char *table = read_file("residues.txt");
+    int residues = 0, atoms = 0;
+    double sum = 0.0;
+    for (const char *l = table; l && *l;) {
+        int partner, number, count;
+        char chain, name[8], insertion;
+        double e;
+        if (l[0] != '#' && sscanf(l, "%d %c %7s %d %c %lf %d", &partner, &chain, name, &number,
+                                  &insertion, &e, &count) == 7) {
+            ++residues, atoms += count, sum += e;
+            CHECK((partner == 1) == (chain == 'B') && insertion == '-');
+        }
+        l = strchr(l, '\n');
+        if (l) ++l;
+    }
+    CHECK(residues == 198 && atoms == 3128, "%d residues, %d atoms", residues, atoms);
+    CHECK_NEAR(sum, b.energy, 198 * 5e-7);
+    CHECK(table && strstr(table, "# 198 residues, sum "));
+    free(table);
     CHECK(b.salt != 0.0 &&
           b.energy == b.difference.coulombic + b.difference.reaction_field + b.salt);
     CHECK(strcmp(p.partner_name[0], "chain B") == 0 &&
@@ -166,6 +193,12 @@ static void refusals(void) {
     refused(DIMER, "A:B:C", NULL, NULL);
     refused(DIMER, "A:C", NULL, NULL);
     refused(DIMER, "hetatm", NULL, NULL);
+    refused(DIMER, "A:B", "--binding-residues", DIMER); /* an input as an output */
+    pipeline q;
+    CHECK(run_program(&q, 0, "--pqr", DIMER, "--binding-residues", "r.txt", "--quiet",
+                      (char *)NULL) == EXIT_BAD_INPUT &&
+          !file_exists("r.txt"));
+    pipeline_free(&q);
     pipeline p;
     remove("refused.json");
     CHECK(run_program(&p, 0, "--pqr", DIMER, "--bndcon", "3", "--phi-in", DIMER, "--binding", "A:B",
