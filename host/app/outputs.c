@@ -265,15 +265,10 @@ int outputs_write_binding_residues(const run_settings *s, const molecule *mol, c
     double value[TOP];
     int kept = 0;
     for (size_t i = 0; i < mol->count;) {
-        size_t j = i;
+        const size_t j = binding_residue_end(mol, partner, i);
         double e = 0.0;
-        for (; j < mol->count && partner[j] == partner[i] &&
-               mol->atoms[j].chain == mol->atoms[i].chain &&
-               mol->atoms[j].residue_number == mol->atoms[i].residue_number &&
-               mol->atoms[j].insertion == mol->atoms[i].insertion &&
-               strcmp(mol->atoms[j].residue, mol->atoms[i].residue) == 0;
-             ++j)
-            e += atom_energy[j];
+        for (size_t k = i; k < j; ++k)
+            e += atom_energy[k];
         int at = kept < TOP ? kept++ : TOP;
         while (at > 0 && fabs(value[at - 1]) < fabs(e)) {
             if (at < TOP) start[at] = start[at - 1], value[at] = value[at - 1];

@@ -131,10 +131,16 @@ int binding_split(const char *spec, const molecule *mol, int *partner,
     return IO_OK;
 }
 
-/* Atoms i and j are of one residue. */
-static int same_residue(const atom *a, const atom *b) {
-    return a->chain == b->chain && a->residue_number == b->residue_number &&
-           a->insertion == b->insertion && strcmp(a->residue, b->residue) == 0;
+size_t binding_residue_end(const molecule *mol, const int *partner, size_t i) {
+    const atom *first = &mol->atoms[i];
+    size_t j = i;
+    for (; j < mol->count && partner[j] == partner[i]; ++j) {
+        const atom *a = &mol->atoms[j];
+        if (a->chain != first->chain || a->residue_number != first->residue_number ||
+            a->insertion != first->insertion || strcmp(a->residue, first->residue) != 0)
+            break;
+    }
+    return j;
 }
 
 static char or_dash(char c) {
@@ -159,11 +165,10 @@ int binding_residues_write(const char *path, const molecule *mol, const int *par
     long residues = 0;
     for (size_t i = 0; i < mol->count;) {
         const atom *first = &mol->atoms[i];
+        const size_t j = binding_residue_end(mol, partner, i);
         double energy = 0.0;
-        size_t j = i;
-        for (; j < mol->count && same_residue(&mol->atoms[j], first) && partner[j] == partner[i];
-             ++j)
-            energy += atom_energy[j];
+        for (size_t k = i; k < j; ++k)
+            energy += atom_energy[k];
         fprintf(fp, "%d %c %s %d %c %.6f %zu\n", partner[i] + 1, or_dash(first->chain),
                 first->residue[0] ? first->residue : "-", first->residue_number,
                 or_dash(first->insertion), energy, j - i);

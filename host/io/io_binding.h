@@ -40,4 +40,8 @@ int binding_split(const char *spec, const molecule *mol, int *partner,
 int binding_residues_write(const char *path, const molecule *mol, const int *partner,
                            const double *atom_energy, double binding_energy, io_error *err);
 
+/** The end (one past the last atom) of the residue that starts at atom i, as the table groups
+ *  them (one partner's consecutive atoms of one chain, residue number, insertion and name). */
+size_t binding_residue_end(const molecule *mol, const int *partner, size_t i);
+
 #endif /* HOST_IO_BINDING_H */
