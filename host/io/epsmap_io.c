@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fortran_records.h"
 #include "io_bytes.h"
 #include "io_epsmap.h"
 #include "io_text.h"
@@ -29,14 +30,12 @@ static void pack_row(const unsigned char *row, int n, int words, unsigned char *
 /* One record of `rows` grid rows from bytes (rows * n of them), packed. */
 static void write_rows(FILE *fp, const unsigned char *bytes, size_t rows, int n, int words,
                        unsigned char *buf) {
-    unsigned char marker[4];
-    io_put_u32(marker, (uint32_t)(rows * (size_t)words * 4));
-    fwrite(marker, 1, 4, fp);
+    fortran_write_marker(fp, (uint32_t)(rows * (size_t)words * 4));
     for (size_t r = 0; r < rows; ++r) {
         pack_row(bytes + r * (size_t)n, n, words, buf);
         fwrite(buf, 4, (size_t)words, fp);
     }
-    fwrite(marker, 1, 4, fp);
+    fortran_write_marker(fp, (uint32_t)(rows * (size_t)words * 4));
 }
 
 int epsmap_write(const char *path, const epsilon_map *m, io_error *err) {
@@ -55,14 +54,12 @@ int epsmap_write(const char *path, const epsilon_map *m, io_error *err) {
         free(buf);
         return rc;
     }
-    unsigned char head[28];
-    io_put_u32(head, 20);
-    io_put_u32(head + 4, 1);
-    io_put_f32(head + 8, (float)m->scale);
+    unsigned char head[20];
+    io_put_u32(head, 1);
+    io_put_f32(head + 4, (float)m->scale);
     for (int k = 0; k < 3; ++k)
-        io_put_f32(head + 12 + 4 * k, (float)m->center[k]);
-    io_put_u32(head + 24, 20);
-    fwrite(head, 1, sizeof head, af.fp);
+        io_put_f32(head + 8 + 4 * k, (float)m->center[k]);
+    fortran_write_record(af.fp, head, sizeof head);
     write_rows(af.fp, m->solute, 3 * rows, n, words, buf);
     write_rows(af.fp, m->ion_accessible, rows, n, words, buf);
     free(buf);
@@ -70,44 +67,6 @@ int epsmap_write(const char *path, const epsilon_map *m, io_error *err) {
 }
 
 /* ---- Reading ------------------------------------------------------------------------------ */
-
-/* The next record's bytes (allocated); the first record decides the byte order. */
-static int read_record(FILE *fp, const char *path, int record, int *big_endian,
-                       unsigned char **data, uint32_t *len, io_error *err) {
-    unsigned char marker[4], tail[4];
-    if (fread(marker, 1, 4, fp) != 4)
-        return io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                       "truncated dielectric map: record %d is missing", record);
-    if (record == 1) {
-        const uint32_t little = io_get_u32(marker, 0), big = io_get_u32(marker, 1);
-        *big_endian = little != 20 && little != 36 && (big == 20 || big == 36);
-    }
-    const uint32_t n = io_get_u32(marker, *big_endian);
-    if (record == 1 && n != 20 && n != 36)
-        return io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                       "not a DelPhi dielectric map: the first record has %u bytes, not 20 or 36",
-                       n);
-    if (n & 0x80000000u)
-        return io_fail(err, IO_ERR_UNSUPPORTED, path, 0, NULL,
-                       "record %d is split into Fortran subrecords (over 2 GiB); not supported",
-                       record);
-    const long long left = io_bytes_left(fp);
-    if (left >= 0 && (long long)n + 4 > left)
-        return io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                       "truncated dielectric map: record %d claims %u bytes but only %lld follow",
-                       record, n, left);
-    *data = malloc(n ? n : 1);
-    if (!*data) return io_fail(err, IO_ERR_MEMORY, path, 0, NULL, "out of memory");
-    if (fread(*data, 1, n, fp) != n || fread(tail, 1, 4, fp) != 4 ||
-        io_get_u32(tail, *big_endian) != n) {
-        free(*data);
-        *data = NULL;
-        return io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                       "dielectric map: record %d ends early or its markers differ", record);
-    }
-    *len = n;
-    return IO_OK;
-}
 
 static int32_t *words_of(const unsigned char *data, size_t count, int big_endian) {
     int32_t *w = malloc((count ? count : 1) * sizeof *w);
@@ -119,26 +78,33 @@ static int32_t *words_of(const unsigned char *data, size_t count, int big_endian
 int epsmap_read(const char *path, int *n, double *scale, double center[3], int32_t **solute,
                 int32_t **ions, io_error *err) {
     *solute = *ions = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open");
-    int big = 0, rc;
+    fortran_reader reader = {fopen(path, "rb"), path, "dielectric map", 0, 0};
+    if (!reader.fp) return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open");
+    /* the first record (20 or 36 bytes) says the byte order */
+    uint32_t little = 0, big_first = 0;
+    int rc = IO_OK;
+    if (fortran_first_length(reader.fp, &little, &big_first) != 0)
+        rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL,
+                     "truncated dielectric map: record 1 is missing");
+    else if (little == 20 || little == 36)
+        reader.big_endian = 0;
+    else if (big_first == 20 || big_first == 36)
+        reader.big_endian = 1;
+    else
+        rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL,
+                     "not a DelPhi dielectric map: the first record has %u bytes, not 20 or 36",
+                     little);
     unsigned char *rec[3] = {NULL, NULL, NULL};
     uint32_t len[3] = {0, 0, 0};
-    for (int r = 0; r < 3; ++r)
-        if ((rc = read_record(fp, path, r + 1, &big, &rec[r], &len[r], err)) != IO_OK) break;
-    fclose(fp);
+    for (int r = 0; r < 3 && rc == IO_OK; ++r)
+        rc = fortran_read_record(&reader, &rec[r], &len[r], err);
+    fclose(reader.fp);
+    const int big = reader.big_endian;
     if (rc == IO_OK) {
         /* real*4 scale and centre, or real*8 from a DelPhi built with 8-byte reals. */
         for (int k = 0; k < 4; ++k) {
-            double v;
-            if (len[0] == 20) {
-                v = io_get_f32(rec[0] + 4 + 4 * k, big);
-            } else {
-                const uint64_t hi = io_get_u32(rec[0] + 4 + 8 * k + (big ? 0 : 4), big);
-                const uint64_t lo = io_get_u32(rec[0] + 4 + 8 * k + (big ? 4 : 0), big);
-                const uint64_t bits = hi << 32 | lo;
-                memcpy(&v, &bits, sizeof v);
-            }
+            const double v = len[0] == 20 ? io_get_f32(rec[0] + 4 + 4 * k, big)
+                                          : io_get_f64(rec[0] + 4 + 8 * k, big);
             if (k == 0)
                 *scale = v;
             else

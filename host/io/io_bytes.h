@@ -1,5 +1,5 @@
-/* Internal byte-order helpers of host_io's binary map formats (phimap, MRC/CCP4): 4-byte
- * integers and IEEE reals put little-endian and got in either byte order. */
+/* Internal byte-order helpers of host_io's binary formats (phimap, dielectric map, MRC/CCP4):
+ * 4-byte integers and IEEE reals put little-endian and got in either byte order. */
 #ifndef HOST_IO_BYTES_H
 #define HOST_IO_BYTES_H
 
@@ -30,6 +30,16 @@ static inline float io_get_f32(const unsigned char *p, int big_endian) {
     float f;
     memcpy(&f, &v, 4);
     return f;
+}
+
+/* An IEEE real*8 in either byte order. */
+static inline double io_get_f64(const unsigned char *p, int big_endian) {
+    const uint64_t hi = io_get_u32(p + (big_endian ? 0 : 4), big_endian);
+    const uint64_t lo = io_get_u32(p + (big_endian ? 4 : 0), big_endian);
+    const uint64_t v = hi << 32 | lo;
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
 }
 
 #endif /* HOST_IO_BYTES_H */

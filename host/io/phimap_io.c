@@ -14,20 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fortran_records.h"
 #include "io_bytes.h"
 #include "io_maps.h"
 #include "io_text.h"
 
 #define START_LABEL "delphi-gpu potential" /* 20 characters: our own words */
 #define END_LABEL   "delphi-gpu end  "     /* 16 characters */
-
-static void write_record(FILE *fp, const void *data, uint32_t len) {
-    unsigned char marker[4];
-    io_put_u32(marker, len);
-    fwrite(marker, 1, 4, fp);
-    fwrite(data, 1, len, fp);
-    fwrite(marker, 1, 4, fp);
-}
 
 static void padded(char *dst, size_t width, const char *src) {
     size_t n = strlen(src);
@@ -51,16 +44,14 @@ int phimap_write(const char *path, const map_grid *m, io_error *err) {
     if (rc) return rc;
     FILE *fp = af.fp;
 
-    write_record(fp, START_LABEL, 20);
+    fortran_write_record(fp, START_LABEL, 20);
     char rec2[70];
     padded(rec2, 10, m->kind[0] ? m->kind : "potential");
     padded(rec2 + 10, 60, m->title);
-    write_record(fp, rec2, 70);
+    fortran_write_record(fp, rec2, 70);
 
     /* Record 3 in chunks, converted to little-endian real*4. */
-    unsigned char marker[4];
-    io_put_u32(marker, (uint32_t)(points * 4));
-    fwrite(marker, 1, 4, fp);
+    fortran_write_marker(fp, (uint32_t)(points * 4));
     enum { CHUNK = 16384 };
     unsigned char buf[CHUNK * 4];
     for (size_t start = 0; start < points; start += CHUNK) {
@@ -69,70 +60,22 @@ int phimap_write(const char *path, const map_grid *m, io_error *err) {
             io_put_f32(buf + 4 * i, (float)m->values[start + i]);
         fwrite(buf, 4, count, fp);
     }
-    fwrite(marker, 1, 4, fp);
+    fortran_write_marker(fp, (uint32_t)(points * 4));
 
-    write_record(fp, END_LABEL, 16);
+    fortran_write_record(fp, END_LABEL, 16);
     unsigned char rec5[20];
     io_put_f32(rec5, (float)m->scale);
     for (int k = 0; k < 3; k++)
         io_put_f32(rec5 + 4 + 4 * k, (float)m->center[k]);
     io_put_u32(rec5 + 16, (uint32_t)m->n[0]);
-    write_record(fp, rec5, 20);
+    fortran_write_record(fp, rec5, 20);
     return atomic_file_commit(&af, err);
 }
 
 /* ---- Reading ------------------------------------------------------------------------------- */
 
-typedef struct reader {
-    FILE *fp;
-    const char *path;
-    int big_endian;
-    int record;
-} reader;
-
 static double get_real(const unsigned char *p, int size, int big_endian) {
-    if (size == 4) return io_get_f32(p, big_endian);
-    uint64_t hi = io_get_u32(p + (big_endian ? 0 : 4), big_endian);
-    uint64_t lo = io_get_u32(p + (big_endian ? 4 : 0), big_endian);
-    uint64_t v = hi << 32 | lo;
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
-/* Read one record into a new buffer. */
-static int read_record(reader *r, unsigned char **data, uint32_t *len, io_error *err) {
-    unsigned char marker[4], tail[4];
-    r->record++;
-    if (fread(marker, 1, 4, r->fp) != 4)
-        return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
-                       "truncated phimap: record %d is missing", r->record);
-    uint32_t n = io_get_u32(marker, r->big_endian);
-    if (n & 0x80000000u)
-        return io_fail(err, IO_ERR_UNSUPPORTED, r->path, 0, NULL,
-                       "record %d is split into Fortran subrecords (over 2 GiB); not supported",
-                       r->record);
-    const long long left = io_bytes_left(r->fp);
-    if (left >= 0 && (long long)n + 4 > left)
-        return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
-                       "truncated phimap: record %d claims %u bytes but only %lld follow",
-                       r->record, n, left);
-    *data = malloc(n ? n : 1);
-    if (!*data) return io_fail(err, IO_ERR_MEMORY, r->path, 0, NULL, "out of memory");
-    if (fread(*data, 1, n, r->fp) != n || fread(tail, 1, 4, r->fp) != 4) {
-        free(*data);
-        *data = NULL;
-        return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
-                       "truncated phimap: record %d ends early", r->record);
-    }
-    if (io_get_u32(tail, r->big_endian) != n) {
-        free(*data);
-        *data = NULL;
-        return io_fail(err, IO_ERR_INPUT, r->path, 0, NULL,
-                       "corrupt phimap: record %d markers disagree", r->record);
-    }
-    *len = n;
-    return IO_OK;
+    return size == 4 ? io_get_f32(p, big_endian) : io_get_f64(p, big_endian);
 }
 
 static void text_field(char *dst, size_t size, const unsigned char *src, size_t len) {
@@ -145,28 +88,24 @@ static void text_field(char *dst, size_t size, const unsigned char *src, size_t 
 
 int phimap_read(const char *path, map_grid *m, io_error *err) {
     memset(m, 0, sizeof *m);
-    reader r = {fopen(path, "rb"), path, 0, 0};
+    fortran_reader r = {fopen(path, "rb"), path, "phimap", 0, 0};
     if (!r.fp)
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open phimap: %s", strerror(errno));
-    unsigned char first[4];
+    uint32_t le = 0, be = 0;
     int rc = IO_OK;
-    if (fread(first, 1, 4, r.fp) != 4)
+    if (fortran_first_length(r.fp, &le, &be) != 0)
         rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL, "empty file");
-    else {
-        uint32_t le = io_get_u32(first, 0), be = io_get_u32(first, 1);
-        if (le > 0 && le <= 4096)
-            r.big_endian = 0;
-        else if (be > 0 && be <= 4096)
-            r.big_endian = 1;
-        else
-            rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL,
-                         "not a DelPhi phimap (no Fortran record marker at the start)");
-        rewind(r.fp);
-    }
+    else if (le > 0 && le <= 4096)
+        r.big_endian = 0;
+    else if (be > 0 && be <= 4096)
+        r.big_endian = 1;
+    else
+        rc = io_fail(err, IO_ERR_INPUT, path, 0, NULL,
+                     "not a DelPhi phimap (no Fortran record marker at the start)");
     unsigned char *rec[5] = {NULL, NULL, NULL, NULL, NULL};
     uint32_t len[5] = {0, 0, 0, 0, 0};
     for (int i = 0; i < 5 && rc == IO_OK; i++)
-        rc = read_record(&r, &rec[i], &len[i], err);
+        rc = fortran_read_record(&r, &rec[i], &len[i], err);
     fclose(r.fp);
 
     if (rc == IO_OK) {

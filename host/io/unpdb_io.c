@@ -158,15 +158,6 @@ static int required_record(unf_file *f, uint32_t want, uint32_t want2, const cha
     return rc;
 }
 
-static double get_f64(const unsigned char *p, int big_endian) {
-    const uint64_t lo = io_get_u32(p + (big_endian ? 4 : 0), big_endian);
-    const uint64_t hi = io_get_u32(p + (big_endian ? 0 : 4), big_endian);
-    const uint64_t v = hi << 32 | lo;
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-
 /* A descriptor character: NUL reads as a blank, other unprintable bytes as '?'. */
 static char descriptor_char(unsigned char c) {
     if (c == 0) return ' ';
@@ -199,7 +190,7 @@ static int parse_values(const unf_file *f, const unsigned char *p, int real_size
     double v[5];
     for (int k = 0; k < 5; k++) {
         v[k] = real_size == 4 ? (double)io_get_f32(p + 4 * k, f->big_endian)
-                              : get_f64(p + 8 * k, f->big_endian);
+                              : io_get_f64(p + 8 * k, f->big_endian);
         const char *bad = NULL;
         if (!isfinite(v[k]))
             bad = "is not a finite number";
