@@ -613,6 +613,17 @@ static void test_epsmap(void) {
     if (fp) fwrite(buf, 1, got, fp), fclose(fp);
     CHECK(epsmap_read("short_eps.bin", &rn, &scale, centre, &solute, &ions, &err) != IO_OK);
     CHECK_CONTAINS(err.message, "truncated dielectric map");
+    /* the first record's closing marker changed: its markers disagree */
+    buf[24] ^= 1;
+    fp = fopen("bad_marker_eps.bin", "wb");
+    if (fp) fwrite(buf, 1, got, fp), fclose(fp);
+    CHECK(epsmap_read("bad_marker_eps.bin", &rn, &scale, centre, &solute, &ions, &err) != IO_OK);
+    CHECK_CONTAINS(err.message, "corrupt dielectric map: record 1 markers disagree");
+    /* an empty file */
+    fp = fopen("empty_eps.bin", "wb");
+    if (fp) fclose(fp);
+    CHECK(epsmap_read("empty_eps.bin", &rn, &scale, centre, &solute, &ions, &err) != IO_OK);
+    CHECK_CONTAINS(err.message, "record 1 is missing");
 }
 
 int main(void) {
