@@ -21,14 +21,15 @@
  * (one line per residue, summing to the binding energy), and the refusals: a malformed
  * selection, a chain with no atoms, an atom in neither partner (its file line named), the
  * HETATM records of a file without any, focusing, --binding-residues without --binding or
- * naming an input; a refused run leaves no output; and the partners of a file with
- * a HETATM record. */
+ * naming an input; a refused run leaves no output; the partners of a file with a HETATM
+ * record; and a binding per model with --frames. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_test.h"
+#include "batch.h"
 #include "io_molecule.h"
 
 #ifndef REGRESSION_DATA_DIR
@@ -244,7 +245,52 @@ static void refusals(void) {
     pipeline_free(&p);
 }
 
+/* --frames: a binding per model of a trajectory, each in the JSON lines.  The second model is
+ * the first moved 0.2 A along each axis; each run places its grid from its model, so the two
+ * binding energies agree up to rounding (measured 3e-11 kT). */
+static void frames(void) {
+    FILE *in = fopen(DIMER, "r"), *out = fopen("two_models.pqr", "w");
+    char line[256];
+    CHECK(in && out);
+    for (int model = 1; in && out && model <= 2; ++model) {
+        rewind(in);
+        fprintf(out, "MODEL %d\n", model);
+        while (fgets(line, sizeof line, in)) {
+            char record[8], name[8], residue[8], chain[4];
+            int serial, number;
+            double x, y, z, q, r;
+            if (sscanf(line, "%7s %d %7s %7s %3s %d %lf %lf %lf %lf %lf", record, &serial, name,
+                       residue, chain, &number, &x, &y, &z, &q, &r) != 11)
+                continue;
+            const double d = model == 2 ? 0.2 : 0.0;
+            fprintf(out, "ATOM %d %s %s %s %d %.3f %.3f %.3f %.4f %.4f\n", serial, name, residue,
+                    chain, number, x + d, y + d, z + d, q, r);
+        }
+        fputs("ENDMDL\n", out);
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    char *argv[] = {
+        "delphi-gpu", "--pqr",   "two_models.pqr", "--scale",   "1",   "--frames", "--binding",
+        "A:B",        "--jsonl", "frames.jsonl",   "--backend", "cpu", "--quiet",  NULL};
+    CHECK(batch_execute(13, argv, NULL) == EXIT_OK);
+    char *text = read_file("frames.jsonl");
+    int lines = 0;
+    double energy[2] = {NAN, NAN};
+    for (const char *l = text; l && *l && lines < 2; ++lines) {
+        const char *b = strstr(l, "\"binding\": {\"energy_kT\": ");
+        const char *end = strchr(l, '\n');
+        CHECK(b && (!end || b < end));
+        if (b) energy[lines] = strtod(b + strlen("\"binding\": {\"energy_kT\": "), NULL);
+        l = end ? end + 1 : NULL;
+    }
+    printf("--frames: binding %.4f and %.4f kT\n", energy[0], energy[1]);
+    CHECK(lines == 2 && isfinite(energy[0]) && fabs(energy[1] - energy[0]) < 1e-6);
+    free(text);
+}
+
 int main(void) {
+    frames();
     refusals();
     same_as_separate_runs();
     against_delphi();
