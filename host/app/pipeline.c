@@ -182,19 +182,13 @@ static int exit_for_calc(const pipeline *p) {
     if (p->calc_status != CALC_OK) return EXIT_SOLVER_FAILED;
     const calc_result *r = p->result;
     /* Float's resolution is "not converged" too: the criterion was not met. */
-    const int bad = r->solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
-                    r->solve.outcome == DG_OUTCOME_DIVERGED ||
-                    r->solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION ||
-                    (r->two_run && (r->reference_solve.outcome == DG_OUTCOME_NOT_CONVERGED ||
-                                    r->reference_solve.outcome == DG_OUTCOME_DIVERGED ||
-                                    r->reference_solve.outcome == DG_OUTCOME_FLOAT_RESOLUTION));
-    int partner_bad = 0;
+    int bad = !solve_finished(&r->solve) || (r->two_run && !solve_finished(&r->reference_solve));
     for (int k = 0; p->has_binding && k < 2; ++k)
-        partner_bad |= !solve_finished(&p->binding.solve[k]) ||
-                       (r->two_run && !solve_finished(&p->binding.reference_solve[k]));
+        bad |= !solve_finished(&p->binding.solve[k]) ||
+               (r->two_run && !solve_finished(&p->binding.reference_solve[k]));
     for (int k = 0; p->has_binding && k < 3; ++k)
-        partner_bad |= !solve_finished(&p->binding.salt_free_solve[k]);
-    return bad || partner_bad ? EXIT_NOT_CONVERGED : EXIT_OK;
+        bad |= !solve_finished(&p->binding.salt_free_solve[k]);
+    return bad ? EXIT_NOT_CONVERGED : EXIT_OK;
 }
 
 static void print_calc_notes(pipeline *p) {

@@ -39,9 +39,11 @@ static double salt_share(const calc_result *r) {
 
 /* Each atom's part of the last run's Coulombic + corrected reaction-field energy and, with
  * salt, of its salt share: (1/2) q_i (the Coulombic and reaction-field potentials at the atom,
- * plus the potential with the salt minus the salt-free one there).  The grid charges are the
- * atoms' trilinear shares, so the salt parts sum to the grid energies' difference exactly. */
-static int atom_parts(dg_calc c, double *part) {
+ * plus the potential with the salt minus the salt-free one there), added times sign to
+ * atom_energy[index[i]] (index NULL: the run's atoms are all the atoms, in order).  The grid
+ * charges are the atoms' trilinear shares, so the salt parts sum to the grid energies'
+ * difference exactly. */
+static int atom_parts(dg_calc c, const long *index, double sign, double *atom_energy) {
     const calc_molecule *mol = &c->mol;
     const calc_result *r = &c->r;
     const long n = (long)mol->count;
@@ -67,7 +69,8 @@ static int atom_parts(dg_calc c, double *part) {
             phi_map_interpolate(&r->phi, xyz + 3 * i, &salt);
             salt -= r->salt_free_at_atoms[i];
         }
-        part[i] = 0.5 * mol->atoms[i].charge * (coulombic[i] + reaction[i] + salt);
+        atom_energy[index ? index[i] : i] +=
+            sign * 0.5 * mol->atoms[i].charge * (coulombic[i] + reaction[i] + salt);
     }
     free(xyz), free(coulombic), free(reaction);
     return st == DG_OK ? DG_OK : calc_fail(c, st, "the atoms' parts of the binding: %s", msg);
@@ -120,14 +123,7 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
     *grid_energy = binding_grid_energy(&c->r);
     b->salt_share[k + 1] = salt_share(&c->r);
     b->salt_free_solve[k + 1] = c->r.salt_free_solve;
-    if (!atom_energy) return DG_OK;
-    double *alone = malloc((part->count + 1) * sizeof *alone);
-    if (!alone) return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the atoms' parts");
-    st = atom_parts(c, alone);
-    for (size_t j = 0; st == DG_OK && j < part->count; ++j)
-        atom_energy[index[j]] = -alone[j]; /* the complex's part is added later */
-    free(alone);
-    return st;
+    return atom_energy ? atom_parts(c, index, -1.0, atom_energy) : DG_OK;
 }
 
 int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
@@ -159,6 +155,7 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
                              "%d)",
                              k, c->mol.count, 1 - k);
     memset(binding, 0, sizeof *binding);
+    if (atom_energy) memset(atom_energy, 0, c->mol.count * sizeof *atom_energy);
     for (int k = 0; k < 2; ++k)
         binding->atoms[k] = count[k], binding->net_charge[k] = net[k];
 
@@ -197,15 +194,7 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
             calc_fail(c, st, "complex: %s", c->r.message);
         else
             st = calc_check_energies(c, &whole_result);
-        double *bound = NULL;
-        if (st == DG_OK && atom_energy) {
-            bound = malloc((c->mol.count + 1) * sizeof *bound);
-            st = bound ? atom_parts(c, bound)
-                       : calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for the atoms' parts");
-        }
-        for (size_t i = 0; st == DG_OK && bound && i < c->mol.count; ++i)
-            atom_energy[i] += bound[i];
-        free(bound);
+        if (st == DG_OK && atom_energy) st = atom_parts(c, NULL, 1.0, atom_energy);
     } else {
         c->ran = 0; /* r.binding_part still says which partner failed */
     }
