@@ -130,6 +130,9 @@ typedef struct run_settings {
     int solvation_two_run;              /* --solvation-two-run */
     char binding[SETTINGS_BINDING_MAX]; /* --binding: the two partners (io_binding.h); "" = none */
     char binding_residues_file[SETTINGS_PATH_MAX]; /* --binding-residues; "" = none */
+    /* Focusing in one run: the coarse grid's scale or percent fill (--coarse-scale,
+       --coarse-perfil); 0 = none */
+    double coarse_scale, coarse_perfil;
 
     /* Behaviour. */
     int quiet; /* --quiet: no progress lines */

@@ -34,7 +34,7 @@ module delphi_gpu_calc
   private
 
   !> Version of the dg_calc_params layout (DG_CALC_PARAMS_VERSION).
-  integer(c_int), parameter :: DG_CALC_PARAMS_VERSION = 1
+  integer(c_int), parameter :: DG_CALC_PARAMS_VERSION = 2
   !> Boundary conditions (DelPhi bndcon), dg_calc_params%boundary.
   integer(c_int), parameter :: DG_BOUNDARY_ZERO = 1, DG_BOUNDARY_DIPOLAR = 2, &
                                DG_BOUNDARY_FOCUSING = 3, DG_BOUNDARY_COULOMBIC = 4
@@ -65,6 +65,8 @@ module delphi_gpu_calc
     type(dg_options) :: solver
     type(c_funptr) :: stage_progress = c_null_funptr
     type(c_ptr) :: stage_progress_user_data = c_null_ptr
+    !> Focusing in one run: the coarse grid's scale, or the percent of it the molecule fills
+    real(c_double) :: coarse_scale, coarse_perfil
   end type dg_calc_params
 
   !> The atoms as the C library takes them (dg_calc_set_atoms builds it from arrays).
@@ -89,7 +91,8 @@ module delphi_gpu_calc
 
   !> Stage timings (wall seconds) of the last run.
   type, bind(C) :: dg_calc_timing
-    real(c_double) :: grid, surface, medium, charges, boundary, solve, energies, reference, total
+    real(c_double) :: grid, surface, medium, charges, boundary, solve, energies, reference
+    real(c_double) :: coarse, total
   end type dg_calc_timing
 
   !> Everything one run produced (the potential itself: dg_calc_potential).
@@ -102,6 +105,8 @@ module delphi_gpu_calc
     real(c_double) :: induced_charge, expected_induced_charge
     integer(c_long) :: atoms_outside, sites_outside
     integer(c_int) :: backend
+    type(dg_calc_grid) :: coarse_grid  !< focusing in one run; n = 0 without
+    type(dg_result) :: coarse_solve
   end type dg_calc_result
 
   !> The electrostatic binding of two partners (dg_calc_run_binding), kT: energy = the
@@ -114,6 +119,7 @@ module delphi_gpu_calc
     type(dg_calc_energies) :: bound, partner(2), difference
     type(dg_result) :: solve(2), reference_solve(2), salt_free_solve(3)
     type(dg_calc_timing) :: timing(2)
+    type(dg_result) :: coarse_solve(2), coarse_salt_free_solve(3)
   end type dg_calc_binding
 
   !> A calculation: the C handle, the atom count and the wrapper's own last error.

@@ -216,7 +216,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
                     OFF(T, probe_radius), OFF(T, ion_radius),     OFF(T, surface),
                     OFF(T, temperature),  OFF(T, salts),          OFF(T, salt_count),
                     OFF(T, boundary),     OFF(T, energies),       OFF(T, solvation_two_run),
-                    OFF(T, solver),       OFF(T, stage_progress), OFF(T, stage_progress_user_data)};
+                    OFF(T, solver),       OFF(T, stage_progress), OFF(T, stage_progress_user_data),
+                    OFF(T, coarse_scale), OFF(T, coarse_perfil)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -261,9 +262,9 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
     }
     case 16: {
         typedef dg_calc_timing T;
-        long v[] = {OFF(T, grid),     OFF(T, surface),   OFF(T, medium),
-                    OFF(T, charges),  OFF(T, boundary),  OFF(T, solve),
-                    OFF(T, energies), OFF(T, reference), OFF(T, total)};
+        long v[] = {OFF(T, grid),     OFF(T, surface), OFF(T, medium),   OFF(T, charges),
+                    OFF(T, boundary), OFF(T, solve),   OFF(T, energies), OFF(T, reference),
+                    OFF(T, coarse),   OFF(T, total)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -275,7 +276,8 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
         long v[] = {OFF(T, grid),           OFF(T, solve),          OFF(T, reference_solve),
                     OFF(T, energies),       OFF(T, timing),         OFF(T, boundary_points),
                     OFF(T, charged_points), OFF(T, induced_charge), OFF(T, expected_induced_charge),
-                    OFF(T, atoms_outside),  OFF(T, sites_outside),  OFF(T, backend)};
+                    OFF(T, atoms_outside),  OFF(T, sites_outside),  OFF(T, backend),
+                    OFF(T, coarse_grid),    OFF(T, coarse_solve)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];
@@ -284,11 +286,11 @@ int probe_struct(int which, long *size, long *offsets, int capacity) {
     }
     case 18: {
         typedef dg_calc_binding T;
-        long v[] = {OFF(T, atoms), OFF(T, net_charge),      OFF(T, energy),
-                    OFF(T, salt),  OFF(T, salt_share),      OFF(T, grid_energy),
-                    OFF(T, bound), OFF(T, partner),         OFF(T, difference),
-                    OFF(T, solve), OFF(T, reference_solve), OFF(T, salt_free_solve),
-                    OFF(T, timing)};
+        long v[] = {OFF(T, atoms),  OFF(T, net_charge),      OFF(T, energy),
+                    OFF(T, salt),   OFF(T, salt_share),      OFF(T, grid_energy),
+                    OFF(T, bound),  OFF(T, partner),         OFF(T, difference),
+                    OFF(T, solve),  OFF(T, reference_solve), OFF(T, salt_free_solve),
+                    OFF(T, timing), OFF(T, coarse_solve),    OFF(T, coarse_salt_free_solve)};
         n = (int)(sizeof v / sizeof v[0]);
         for (int i = 0; i < n; ++i)
             o[i] = v[i];

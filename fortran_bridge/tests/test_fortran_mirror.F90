@@ -148,7 +148,8 @@ program test_fortran_mirror
     at(c_loc(cpar%temperature)), at(c_loc(cpar%salts)), at(c_loc(cpar%salt_count)), &
     at(c_loc(cpar%boundary)), at(c_loc(cpar%energies)), at(c_loc(cpar%solvation_two_run)), &
     at(c_loc(cpar%solver)), at(c_loc(cpar%stage_progress)), &
-    at(c_loc(cpar%stage_progress_user_data))] - at(c_loc(cpar)))
+    at(c_loc(cpar%stage_progress_user_data)), at(c_loc(cpar%coarse_scale)), &
+    at(c_loc(cpar%coarse_perfil))] - at(c_loc(cpar)))
 
   call check_struct(13, 'dg_atoms', c_sizeof(atoms), [ &
     at(c_loc(atoms%count)), at(c_loc(atoms%position)), at(c_loc(atoms%charge)), &
@@ -169,7 +170,8 @@ program test_fortran_mirror
   call check_struct(16, 'dg_calc_timing', c_sizeof(timing), [ &
     at(c_loc(timing%grid)), at(c_loc(timing%surface)), at(c_loc(timing%medium)), &
     at(c_loc(timing%charges)), at(c_loc(timing%boundary)), at(c_loc(timing%solve)), &
-    at(c_loc(timing%energies)), at(c_loc(timing%reference)), at(c_loc(timing%total))] - &
+    at(c_loc(timing%energies)), at(c_loc(timing%reference)), at(c_loc(timing%coarse)), &
+    at(c_loc(timing%total))] - &
     at(c_loc(timing)))
 
   call check_struct(17, 'dg_calc_result', c_sizeof(cres), [ &
@@ -177,14 +179,16 @@ program test_fortran_mirror
     at(c_loc(cres%energies)), at(c_loc(cres%timing)), at(c_loc(cres%boundary_points)), &
     at(c_loc(cres%charged_points)), at(c_loc(cres%induced_charge)), &
     at(c_loc(cres%expected_induced_charge)), at(c_loc(cres%atoms_outside)), &
-    at(c_loc(cres%sites_outside)), at(c_loc(cres%backend))] - at(c_loc(cres)))
+    at(c_loc(cres%sites_outside)), at(c_loc(cres%backend)), at(c_loc(cres%coarse_grid)), &
+    at(c_loc(cres%coarse_solve))] - at(c_loc(cres)))
 
   call check_struct(18, 'dg_calc_binding', c_sizeof(cbind), [ &
     at(c_loc(cbind%atoms)), at(c_loc(cbind%net_charge)), at(c_loc(cbind%energy)), &
     at(c_loc(cbind%salt)), at(c_loc(cbind%salt_share)), at(c_loc(cbind%grid_energy)), &
     at(c_loc(cbind%bound)), at(c_loc(cbind%partner)), at(c_loc(cbind%difference)), &
     at(c_loc(cbind%solve)), at(c_loc(cbind%reference_solve)), &
-    at(c_loc(cbind%salt_free_solve)), at(c_loc(cbind%timing))] - at(c_loc(cbind)))
+    at(c_loc(cbind%salt_free_solve)), at(c_loc(cbind%timing)), &
+    at(c_loc(cbind%coarse_solve)), at(c_loc(cbind%coarse_salt_free_solve))] - at(c_loc(cbind)))
 
   call check_constants()
   call check_calc_constants()

@@ -12,8 +12,8 @@ long app_cpu_points_limit(int threads, int work) {
     return APP_CPU_POINTS_PER_THREAD * counted_threads(threads) / (work < 1 ? 1 : work);
 }
 
-int app_run_work(int two_run, int nonlinear, int binding) {
-    return (two_run ? 2 : 1) * (nonlinear ? 2 : 1) * (binding ? 3 : 1);
+int app_run_work(int two_run, int nonlinear, int binding, int focusing) {
+    return (two_run ? 2 : 1) * (nonlinear ? 2 : 1) * (binding ? 3 : 1) * (focusing ? 2 : 1);
 }
 
 int app_cpu_sooner(int n, int threads, int work, char *why, size_t size) {

@@ -31,8 +31,9 @@ long app_cpu_points_limit(int threads, int work);
 /** The work units of a run: 1, times 2 for the two-run solvation, times 2 for nonlinear PB,
  *  times 3 for a binding run (each partner alone and the complex, each a whole run on the same
  *  grid: on 16 cores the HIV-1 protease dimer's binding at 163^3 took 1.5 s on the CPU and 0.51
- *  s on the GPU, docs/PERFORMANCE.md run 59, where a single run of it is sooner on the CPU). */
-int app_run_work(int two_run, int nonlinear, int binding);
+ *  s on the GPU, docs/PERFORMANCE.md run 59, where a single run of it is sooner on the CPU),
+ *  times 2 for focusing in one run (a coarse grid of the same size first). */
+int app_run_work(int two_run, int nonlinear, int binding, int focusing);
 
 /** 1 when a single run on an n^3 grid is sooner on the CPU (the limit above), with the reason in
  *  why (one line, for the log's notice and the JSON summary); else 0 and why = "". */

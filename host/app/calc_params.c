@@ -63,6 +63,7 @@ void calc_params_from_settings(const run_settings *s, dg_calc_params *p) {
                   (s->energy_solvation || s->scrg_out_file[0] ? DG_ENERGY_REACTION_FIELD : 0) |
                   (s->energy_ionic ? DG_ENERGY_IONIC : 0);
     p->solvation_two_run = s->solvation_two_run;
+    p->coarse_scale = s->coarse_scale, p->coarse_perfil = s->coarse_perfil;
     calc_options_from_settings(s, &p->solver);
 }
 

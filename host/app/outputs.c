@@ -16,6 +16,7 @@
 #include "io_surface_charges.h"
 #include "io_summary.h"
 #include "physics_constants.h"
+#include "report.h"
 #include "run_checks.h"
 
 /* The potential as a map_grid of doubles: wrapped when the solve was in double, else a copy. */
@@ -388,6 +389,18 @@ int outputs_write_summary(const run_settings *s, const calc_result *r, const mol
         sum.time_surface = r->time_surface, sum.time_medium = r->time_medium;
         sum.time_charges = r->time_charges, sum.time_boundary = r->time_boundary;
         if (r->two_run) sum.time_reference = r->time_reference;
+        if (r->coarse) sum.time_coarse = r->time_coarse;
+    }
+    if (r && r->coarse && r->status == CALC_OK) {
+        sum.has_focusing = 1;
+        sum.coarse_size = r->coarse_grid.n;
+        sum.coarse_scale = r->coarse_grid.scale, sum.coarse_perfil = r->coarse_grid.perfil;
+        copy_string(sum.coarse_boundary, sizeof sum.coarse_boundary, report_bc_name(s->bndcon));
+        sum.coarse_iterations = r->coarse_solve.iterations;
+        sum.coarse_converged = run_solve_converged(&r->coarse_solve) &&
+                               run_solve_converged(&r->coarse_salt_free_solve);
+        copy_string(sum.coarse_outcome, sizeof sum.coarse_outcome,
+                    dg_outcome_string(r->coarse_solve.outcome));
     }
     if (binding && binding->result) summary_binding(&sum, binding);
     sum.time_total = t->total;

@@ -35,10 +35,12 @@ static void on_stage(int stage, const calc_result *r, void *user) {
             log_info(&p->log, "binding: the complex, both partners (%zu atoms)", p->mol.count);
         progress_reset(&p->progress, "solve");
     }
+    if (stage == CALC_STAGE_GRID && r->coarse) progress_reset(&p->progress, "coarse solve");
     /* The AUTO fallback notice was said before the calculation: not again with the solve. */
     if (stage == CALC_STAGE_SOLVE)
         backend_notice_drop(((calc_result *)r)->notice, p->backend_notice);
     report_stage(&p->log, &p->settings, stage, r, &p->progress);
+    if (stage == CALC_STAGE_COARSE_SOLVE) progress_reset(&p->progress, "solve");
     if (stage == CALC_STAGE_ENERGIES && p->settings.solvation_two_run)
         progress_reset(&p->progress, "reference solve");
     else if ((stage == CALC_STAGE_ENERGIES || stage == CALC_STAGE_REFERENCE_SOLVE) &&
@@ -177,18 +179,48 @@ static int solve_finished(const dg_result *d) {
            d->outcome != DG_OUTCOME_FLOAT_RESOLUTION;
 }
 
+/* The first of the run's solves that did not finish (its name in label), or NULL.  Solves
+ * that did not run are zeroed: "converged". */
+static const dg_result *unfinished_solve(const pipeline *p, char *label, size_t size) {
+    const calc_result *r = p->result;
+    const dg_calc_binding *b = &p->binding;
+    struct {
+        const dg_result *solve;
+        const char *name;
+        int partner;
+    } all[] = {{&r->solve, "solve", 0},
+               {&r->reference_solve, "reference solve", 0},
+               {&r->coarse_solve, "coarse grid's solve", 0},
+               {&r->coarse_salt_free_solve, "coarse grid's salt-free solve", 0},
+               {&b->salt_free_solve[0], "complex's salt-free solve", 0},
+               {&b->solve[0], "solve", 1},
+               {&b->reference_solve[0], "reference solve", 1},
+               {&b->salt_free_solve[1], "salt-free solve", 1},
+               {&b->coarse_solve[0], "coarse grid's solve", 1},
+               {&b->coarse_salt_free_solve[1], "coarse grid's salt-free solve", 1},
+               {&b->solve[1], "solve", 2},
+               {&b->reference_solve[1], "reference solve", 2},
+               {&b->salt_free_solve[2], "salt-free solve", 2},
+               {&b->coarse_solve[1], "coarse grid's solve", 2},
+               {&b->coarse_salt_free_solve[2], "coarse grid's salt-free solve", 2}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+        if ((all[i].partner || all[i].solve == &b->salt_free_solve[0]) && !p->has_binding) continue;
+        if (solve_finished(all[i].solve)) continue;
+        if (all[i].partner)
+            snprintf(label, size, "partner %d's %s", all[i].partner, all[i].name);
+        else
+            snprintf(label, size, "%s", all[i].name);
+        return all[i].solve;
+    }
+    return NULL;
+}
+
 static int exit_for_calc(const pipeline *p) {
     if (p->calc_status == CALC_BAD_INPUT) return EXIT_BAD_INPUT;
     if (p->calc_status != CALC_OK) return EXIT_SOLVER_FAILED;
-    const calc_result *r = p->result;
     /* Float's resolution is "not converged" too: the criterion was not met. */
-    int bad = !solve_finished(&r->solve) || (r->two_run && !solve_finished(&r->reference_solve));
-    for (int k = 0; p->has_binding && k < 2; ++k)
-        bad |= !solve_finished(&p->binding.solve[k]) ||
-               (r->two_run && !solve_finished(&p->binding.reference_solve[k]));
-    for (int k = 0; p->has_binding && k < 3; ++k)
-        bad |= !solve_finished(&p->binding.salt_free_solve[k]);
-    return bad ? EXIT_NOT_CONVERGED : EXIT_OK;
+    char label[96];
+    return unfinished_solve(p, label, sizeof label) ? EXIT_NOT_CONVERGED : EXIT_OK;
 }
 
 static void print_calc_notes(pipeline *p) {
@@ -406,7 +438,8 @@ static void choose_backend(pipeline *p, int single_run) {
     int threads = s->threads > 0 ? s->threads : omp_get_max_threads();
     if (threads > omp_get_num_procs()) threads = omp_get_num_procs(); /* what can run at once */
     const int nonlinear = s->nonit > 0 && (s->salt > 0.0 || s->salt2 > 0.0);
-    const int work = app_run_work(s->solvation_two_run, nonlinear, s->binding[0] != '\0');
+    const int focusing = s->coarse_scale > 0.0 || s->coarse_perfil > 0.0;
+    const int work = app_run_work(s->solvation_two_run, nonlinear, s->binding[0] != '\0', focusing);
     if (!app_cpu_sooner(n, threads, work, p->backend_reason, sizeof p->backend_reason)) return;
     s->backend = DG_BACKEND_CPU;
     p->cpu_for_small_grid = 1;
@@ -529,16 +562,26 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
                 }
                 run_warn_unchecked(&p->log, "the complex's salt-free solve",
                                    &p->binding.salt_free_solve[0]);
+                for (int k = 0; k < 2; ++k) {
+                    char label[64];
+                    snprintf(label, sizeof label, "partner %d's coarse grid's solve", k + 1);
+                    run_warn_unchecked(&p->log, label, &p->binding.coarse_solve[k]);
+                }
             }
             run_warn_unchecked(&p->log, "solve", &p->result->solve);
             if (p->result->two_run)
                 run_warn_unchecked(&p->log, "reference solve", &p->result->reference_solve);
+            if (p->result->coarse)
+                run_warn_unchecked(&p->log, "coarse grid's solve", &p->result->coarse_solve);
         }
-        if (p->exit_code == EXIT_NOT_CONVERGED)
+        char label[96];
+        const dg_result *unfinished =
+            p->exit_code == EXIT_NOT_CONVERGED ? unfinished_solve(p, label, sizeof label) : NULL;
+        if (unfinished)
             log_warning(&p->log,
-                        "the solve did not converge (%s): the outputs are written but "
+                        "the %s did not converge (%s): the outputs are written but "
                         "flagged (exit status 3)",
-                        dg_outcome_string(p->result->solve.outcome));
+                        label, dg_outcome_string(unfinished->outcome));
     }
     const double before_outputs = omp_get_wtime();
     if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED) {

@@ -283,6 +283,37 @@ static void report_energies(io_log *log, const run_settings *s, const calc_resul
                  r->sites_outside ? " (some outside the grid: NaN)" : "");
 }
 
+static void report_face_centres(io_log *log, const double c[6]) {
+    log_info(log, "  x- %.5g  x+ %.5g  y- %.5g  y+ %.5g  z- %.5g  z+ %.5g", c[0], c[1], c[2], c[3],
+             c[4], c[5]);
+}
+
+/* Focusing in one run: the coarse grid and its solve(s). */
+static void report_coarse(io_log *log, const run_settings *s, const calc_result *r,
+                          const progress_state *progress) {
+    const grid_spec *g = &r->coarse_grid;
+    const double half = 0.5 * (g->n - 1) / g->scale;
+    log_info(log,
+             "coarse grid          : %d x %d x %d, scale %.4f points/A (%.4f A), perfil %.2f %%, "
+             "the grid's centre (focusing in one run)",
+             g->n, g->n, g->n, g->scale, 1.0 / g->scale, g->perfil);
+    log_info(log, "coarse grid box      : %.3f %.3f %.3f to %.3f %.3f %.3f A", g->center[0] - half,
+             g->center[1] - half, g->center[2] - half, g->center[0] + half, g->center[1] + half,
+             g->center[2] + half);
+    log_info(log, "coarse boundary      : %s; potentials at the face centres (kT/e):",
+             report_bc_name(s->bndcon));
+    report_face_centres(log, r->coarse_face_centres);
+    log_info(log, "coarse solve:");
+    const int salt_free = r->coarse_salt_free_solve.iterations > 0;
+    /* the progress history holds the salt-free solve's checks too then: not shown */
+    report_solve(log, &r->coarse_solve, salt_free ? NULL : progress, NULL,
+                 r->coarse_parts.solver_choice, r->options.nonlinear_method == DG_NONLINEAR_NEWTON);
+    if (salt_free)
+        log_info(log, "coarse salt-free solve (the binding's salt part): %s after %d iterations",
+                 dg_outcome_string(r->coarse_salt_free_solve.outcome),
+                 r->coarse_salt_free_solve.iterations);
+}
+
 void report_stage(io_log *log, const run_settings *s, int stage, const calc_result *r,
                   const progress_state *progress) {
     switch (stage) {
@@ -297,10 +328,11 @@ void report_stage(io_log *log, const run_settings *s, int stage, const calc_resu
         break;
     case CALC_STAGE_BOUNDARY:
         log_info(log, "boundary condition   : %s; potentials at the face centres (kT/e):",
-                 report_bc_name(s->bndcon));
-        log_info(log, "  x- %.5g  x+ %.5g  y- %.5g  y+ %.5g  z- %.5g  z+ %.5g", r->face_centres[0],
-                 r->face_centres[1], r->face_centres[2], r->face_centres[3], r->face_centres[4],
-                 r->face_centres[5]);
+                 r->coarse ? "focusing (from the coarse grid)" : report_bc_name(s->bndcon));
+        report_face_centres(log, r->face_centres);
+        break;
+    case CALC_STAGE_COARSE_SOLVE:
+        report_coarse(log, s, r, progress);
         break;
     case CALC_STAGE_SOLVE:
         report_solve(log, &r->solve, progress, r->notice, r->solve_parts.solver_choice,
@@ -350,12 +382,13 @@ void report_binding(io_log *log, const run_settings *s, const dg_calc_binding *b
 
 void report_timing(io_log *log, const calc_result *r, double read_seconds, double output_seconds,
                    double total_seconds) {
-    char reference[48] = "";
+    char reference[48] = "", coarse[48] = "";
     if (r->two_run) snprintf(reference, sizeof reference, ", reference %.3f", r->time_reference);
+    if (r->coarse) snprintf(coarse, sizeof coarse, "coarse grid %.3f, ", r->time_coarse);
     log_info(log,
-             "time (wall s)        : read %.3f, grid %.3f, medium %.3f, charges %.3f, "
+             "time (wall s)        : read %.3f, grid %.3f, medium %.3f, %scharges %.3f, "
              "boundary %.3f, solve %.3f, energies %.3f%s, outputs %.3f",
-             read_seconds, r->time_grid, r->time_surface + r->time_medium, r->time_charges,
+             read_seconds, r->time_grid, r->time_surface + r->time_medium, coarse, r->time_charges,
              r->time_boundary, r->time_solve, r->time_energies, reference, output_seconds);
     log_info(log,
              "stage parts (wall s) : surface model %.3f, medium maps %.3f, coulombic %.3f, "

@@ -3,7 +3,8 @@
  * Fill a run_summary after run_summary_init() (which marks every value "not set"), then write
  * it.  Unset numbers (NaN, or -1 for counts) and empty strings are written as null, so every
  * key of CLI.md is always present.  energies_kT.solvation_two_run appears only when
- * has_solvation_two_run is set; binding is null unless has_binding is. */
+ * has_solvation_two_run is set; binding is null unless has_binding is, focusing unless
+ * has_focusing is. */
 #ifndef HOST_IO_SUMMARY_H
 #define HOST_IO_SUMMARY_H
 
@@ -39,6 +40,15 @@ typedef struct run_summary {
     double grid_center[3]; /* A */
     long boundary_points;  /* dielectric-boundary points */
     long charged_points;   /* charged grid points */
+
+    /* focusing in one run (--coarse-scale / --coarse-perfil): "focusing" is null unless set */
+    int has_focusing;
+    int coarse_size;
+    double coarse_scale, coarse_perfil;
+    char coarse_boundary[16]; /* the coarse grid's boundary values, e.g. "dipolar" */
+    long coarse_iterations;
+    int coarse_converged;
+    char coarse_outcome[128];
 
     /* solver */
     char backend[16];         /* "cpu" or "cuda" */
@@ -79,7 +89,7 @@ typedef struct run_summary {
     /* the stages of setup (read = inputs read; surface, medium, ... of the calculation layer)
        and the reference solve of a two-run solvation (null otherwise) */
     double time_read, time_grid, time_surface, time_medium, time_charges, time_boundary,
-        time_reference;
+        time_reference, time_coarse;
 
     int exit_status;              /* the program's exit status; -1 = not set */
     const io_notes *notes;        /* written as "notes": [...]; NULL = none */

@@ -24,7 +24,7 @@ void run_summary_init(run_summary *r) {
     r->energy_solvation_two_run = unset;
     r->time_setup = r->time_solve = r->time_energies = r->time_total = unset;
     r->time_read = r->time_grid = r->time_surface = r->time_medium = unset;
-    r->time_charges = r->time_boundary = r->time_reference = unset;
+    r->time_charges = r->time_boundary = r->time_reference = r->time_coarse = unset;
     r->exit_status = -1;
 }
 
@@ -188,6 +188,27 @@ static void put_binding(FILE *fp, const run_summary *r) {
     fprintf(fp, "\n    ]\n  }");
 }
 
+static void put_focusing(FILE *fp, const run_summary *r) {
+    int f = 1;
+    fputc('{', fp);
+    key(fp, 4, "coarse_grid", &f);
+    fprintf(fp, "{\"size\": [%d, %d, %d], \"scale\": ", r->coarse_size, r->coarse_size,
+            r->coarse_size);
+    put_number(fp, r->coarse_scale);
+    fputs(", \"perfil\": ", fp);
+    put_number(fp, r->coarse_perfil);
+    fputc('}', fp);
+    key(fp, 4, "boundary", &f);
+    put_string(fp, r->coarse_boundary);
+    key(fp, 4, "iterations", &f);
+    put_count(fp, r->coarse_iterations);
+    key(fp, 4, "converged", &f);
+    fputs(r->coarse_converged ? "true" : "false", fp);
+    key(fp, 4, "outcome", &f);
+    put_string(fp, r->coarse_outcome);
+    fprintf(fp, "\n  }");
+}
+
 int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     atomic_file af;
     int rc = atomic_file_open(&af, path, 0, err);
@@ -239,6 +260,12 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     key(fp, 4, "charged_points", &f);
     put_count(fp, r->charged_points);
     fprintf(fp, "\n  }");
+
+    key(fp, 2, "focusing", &top);
+    if (r->has_focusing)
+        put_focusing(fp, r);
+    else
+        fputs("null", fp);
 
     key(fp, 2, "solver", &top);
     f = 1;
@@ -303,12 +330,12 @@ int run_summary_write(const char *path, const run_summary *r, io_error *err) {
     key(fp, 2, "timing_s", &top);
     f = 1;
     fputc('{', fp);
-    const char *names[11] = {"setup",   "solve",  "energies", "total",    "read",     "grid",
-                             "surface", "medium", "charges",  "boundary", "reference"};
-    const double times[11] = {r->time_setup,   r->time_solve,    r->time_energies, r->time_total,
-                              r->time_read,    r->time_grid,     r->time_surface,  r->time_medium,
-                              r->time_charges, r->time_boundary, r->time_reference};
-    for (int i = 0; i < 11; i++) {
+    const char *names[12] = {"setup",   "solve",  "energies", "total",    "read",      "grid",
+                             "surface", "medium", "charges",  "boundary", "reference", "coarse"};
+    const double times[12] = {r->time_setup,   r->time_solve,    r->time_energies,  r->time_total,
+                              r->time_read,    r->time_grid,     r->time_surface,   r->time_medium,
+                              r->time_charges, r->time_boundary, r->time_reference, r->time_coarse};
+    for (int i = 0; i < 12; i++) {
         key(fp, 4, names[i], &f);
         put_number(fp, times[i]);
     }

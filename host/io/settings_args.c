@@ -3,6 +3,7 @@
  * Every name=value statement is also an option: --NAME VALUE or --NAME=VALUE (long names).
  * --set 'STATEMENT' passes any statement.  --phi/--dx/--cube replace the parameter file's map
  * outputs of the same format; --energy replaces the file's energy(...) selection. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,14 @@
 
 /* Options that take a value, besides the statement names. */
 static const char *value_options[] = {
-    "set",    "pqr",       "pdb",       "siz",        "crg",         "phi-in",  "phi",
-    "dx",     "cube",      "mrc",       "frc",        "scrg",        "eps",     "json",
-    "log",    "backend",   "precision", "device",     "threads",     "surface", "energy",
-    "solver", "nonlinear", "periodic",  "frc-format", "scrg-format", "binding", "binding-residues",
+    "set",          "pqr",           "pdb",       "siz",
+    "crg",          "phi-in",        "phi",       "dx",
+    "cube",         "mrc",           "frc",       "scrg",
+    "eps",          "json",          "log",       "backend",
+    "precision",    "device",        "threads",   "surface",
+    "energy",       "solver",        "nonlinear", "periodic",
+    "frc-format",   "scrg-format",   "binding",   "binding-residues",
+    "coarse-scale", "coarse-perfil",
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
@@ -143,6 +148,20 @@ static int periodic_axes(const char *option, const char *value, int *out, io_err
     return IO_OK;
 }
 
+/* A real number in (lo, hi) (hi = INFINITY: no upper end). */
+static int real_between(const char *option, const char *value, double lo, double hi, double *out,
+                        io_error *err) {
+    double v;
+    if (io_parse_real(value, &v) != 0 || !(v > lo && v < hi)) {
+        if (hi < INFINITY)
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "'%s' is not a number in (%g, %g)",
+                           value, lo, hi);
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "'%s' is not a number > %g", value, lo);
+    }
+    *out = v;
+    return IO_OK;
+}
+
 static int nonnegative_int(const char *option, const char *value, int *out, io_error *err) {
     long v;
     if (io_parse_int(value, &v) != 0 || v < 0 || v > 1000000)
@@ -256,6 +275,10 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
         const int rc = binding_spec_check(value, err);
         if (rc == IO_OK) snprintf(s->binding, sizeof s->binding, "%s", value);
         return rc;
+    } else if (!strcmp(name, "coarse-scale")) {
+        return real_between(option, value, 0.0, INFINITY, &s->coarse_scale, err);
+    } else if (!strcmp(name, "coarse-perfil")) {
+        return real_between(option, value, 0.0, 100.0, &s->coarse_perfil, err);
     } else if (!strcmp(name, "binding-residues")) {
         snprintf(s->binding_residues_file, sizeof s->binding_residues_file, "%s", value);
     } else if (!strcmp(name, "solvation-two-run"))

@@ -206,6 +206,30 @@ static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
+/* Focusing in one run: one coarse grid, boundary values of its own, no periodic axis. */
+static int resolve_coarse(const run_settings *s, io_error *err) {
+    if (!(s->coarse_scale > 0.0) && !(s->coarse_perfil > 0.0)) return IO_OK;
+    const char *option = s->coarse_scale > 0.0 ? "--coarse-scale" : "--coarse-perfil";
+    if (s->coarse_scale > 0.0 && s->coarse_perfil > 0.0)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                       "--coarse-scale and --coarse-perfil both place the coarse grid: give one");
+    if (s->bndcon == BC_FOCUSING)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                       "focuses from a coarse solve of this run, bndcon=3 from a map "
+                       "(in(phi)): give one of them (the coarse grid takes bndcon's boundary "
+                       "values: 1 zero, 2 dipolar, 4 Coulombic)");
+    if (s->periodic)
+        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, option,
+                       "focusing with periodic boundaries (pbx/pby/pbz): a coarse grid has "
+                       "another period");
+    if (s->coarse_scale > 0.0 && s->scale_given && !(s->coarse_scale < s->scale))
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                       "%g is not below scale %g: focusing goes from a coarser grid to a finer "
+                       "one",
+                       s->coarse_scale, s->scale);
+    return IO_OK;
+}
+
 static unsigned frc_asked_columns(const run_settings *s) {
     const struct {
         int asked, column;
@@ -260,6 +284,8 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
     if (rc) return rc;
     /* siz/crg are checked by molecule_load(): a DelPhi PDB file does not need them. */
 
+    rc = resolve_coarse(s, err);
+    if (rc) return rc;
     if (s->bndcon == BC_FOCUSING) {
         if (!s->phi_in_file[0])
             return io_fail(err, IO_ERR_INPUT, NULL, 0, "bndcon",

@@ -80,6 +80,8 @@ class DgCalcParams(ctypes.Structure):
         ("solver", DgOptions),
         ("stage_progress", c_void_p),
         ("stage_progress_user_data", c_void_p),
+        ("coarse_scale", c_double),
+        ("coarse_perfil", c_double),
     ]
 
 
@@ -144,7 +146,7 @@ class DgCalcTiming(ctypes.Structure):
     _fields_ = [
         (name, c_double)
         for name in ("grid", "surface", "medium", "charges", "boundary", "solve", "energies",
-                     "reference", "total")
+                     "reference", "coarse", "total")
     ]
 
 
@@ -162,6 +164,8 @@ class DgCalcResult(ctypes.Structure):
         ("atoms_outside", c_long),
         ("sites_outside", c_long),
         ("backend", c_int),
+        ("coarse_grid", DgCalcGrid),
+        ("coarse_solve", DgResult),
     ]
 
 
@@ -180,6 +184,8 @@ class DgCalcBinding(ctypes.Structure):
         ("reference_solve", DgResult * 2),
         ("salt_free_solve", DgResult * 3),
         ("timing", DgCalcTiming * 2),
+        ("coarse_solve", DgResult * 2),
+        ("coarse_salt_free_solve", DgResult * 3),
     ]
 
 

@@ -50,6 +50,8 @@ class Result:
     atoms_outside: int
     backend: str
     notes: list = field(default_factory=list)
+    coarse_grid: Grid = None  # focusing in one run (coarse_perfil / coarse_scale), else None
+    coarse_solve: dict = None
 
 
 @dataclass
@@ -64,7 +66,7 @@ class Binding:
     ``energy`` only slowly as the scale grows.  ``difference`` holds every term's difference,
     ``complex`` the complex's run (a Result, as ``run()`` gives it), and ``partners`` one dict
     per partner: ``atoms``, ``net_charge``, ``energies``, ``salt_share``, ``solve``,
-    ``converged`` and ``timing``.  ``atom_energies`` (with ``binding(..., atom_energies=True)``,
+    ``converged``, ``timing`` and, focusing in one run, ``coarse_solve``.  ``atom_energies`` (with ``binding(..., atom_energies=True)``,
     else None) holds each atom's part of ``energy``: (1/2) q times the difference, complex minus
     the atom's partner alone, of the Coulombic, reaction-field and salt potentials at it; the
     parts sum to ``energy`` (in a nonlinear run to ``energy`` minus the ionic terms'
@@ -297,7 +299,8 @@ class Calculation:
         atom).  Runs each partner alone and then the complex, all on the complex's grid; the
         calculation then holds the complex's run (``potential()`` etc. are the complex's).
         Returns a Binding, with each atom's part of the energy when ``atom_energies`` is true;
-        bndcon="focusing" is refused."""
+        bndcon="focusing" is refused (its map is one molecule's), focusing in one run
+        (coarse_perfil, coarse_scale) gives each state its own coarse solve."""
         if self._count is None:
             raise ValueError("binding before set_atoms")
         part = np.asarray(partner)
@@ -322,7 +325,8 @@ class Calculation:
                 atoms=int(b.atoms[k]), net_charge=float(b.net_charge[k]),
                 energies=_energy_dict(b.partner[k]), salt_share=float(b.salt_share[k + 1]),
                 solve=solve, converged=b.solve[k].outcome == 0,
-                timing=_struct_dict(b.timing[k])))
+                timing=_struct_dict(b.timing[k]),
+                coarse_solve=_solve_dict(b.coarse_solve[k]) if r.coarse_grid.n else None))
         return Binding(energy=float(b.energy), salt=float(b.salt),
                        grid_energy=float(b.grid_energy),
                        difference=_energy_dict(b.difference), complex=self._result(r),
@@ -353,6 +357,8 @@ class Calculation:
             atoms_outside=int(r.atoms_outside),
             backend=api.BACKEND_NAMES.get(r.backend, str(r.backend)),
             notes=notes,
+            coarse_grid=_grid(r.coarse_grid) if r.coarse_grid.n else None,
+            coarse_solve=_solve_dict(r.coarse_solve) if r.coarse_grid.n else None,
         )
 
     @property

@@ -33,6 +33,10 @@ OPTION_HELP = {
     "energies": "energy terms: names grid, coulombic, reaction_field, ionic, or DelPhi's "
                 "letters 'g,c,s,ion' (default: grid)",
     "solvation_two_run": "also solve the reference and report the grid-energy difference",
+    "coarse_perfil": "focusing in one run: first solve on a grid of the same size that the "
+                     "molecule fills this percent of (e.g. 20), bndcon on its faces, and take "
+                     "the grid's boundary values from it",
+    "coarse_scale": "focusing in one run: the coarse grid's scale instead (below scale)",
     "maxc": "stop when the max change <= maxc (kT/e)",
     "rmsc": "stop when the rms change <= rmsc",
     "normc": "stop when the norm change <= normc",
@@ -184,6 +188,10 @@ def params_from_options(lib, **options):
         p.energies = energy_flags(get("energies"))
     if "solvation_two_run" in options:
         p.solvation_two_run = 1 if get("solvation_two_run") else 0
+    if "coarse_perfil" in options:
+        p.coarse_perfil = float(get("coarse_perfil"))
+    if "coarse_scale" in options:
+        p.coarse_scale = float(get("coarse_scale"))
 
     # The solve, as the delphi-gpu program maps DelPhi's statements.
     if "backend" in options:

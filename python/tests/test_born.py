@@ -193,3 +193,32 @@ def test_focusing_from_a_coarse_map(backend, tmp_path):
         fine.set_focus_map(coarse_map, 1.0, (0, 0, 0))
     with pytest.raises(TypeError, match="scale and center"):
         fine.set_focus_map(phi_coarse)
+
+
+def test_focusing_in_one_run(backend):
+    """coarse_scale: the coarse solve (80 A box) and the focused one (10 A) in one run, equal to
+    the two runs (a coarse calculation's potential given to a focused one) bit for bit, and the
+    potential outside the ion-exclusion sphere the analytic Debye-Hueckel one (2 %; measured
+    1.2 and 0.5 %)."""
+    pos, q, r = np.zeros((1, 3)), np.array([1.0]), np.array([2.0])
+    common = dict(indi=1, exdi=80, salt=0.1, maxc=1e-5, energies="g,s", backend=backend,
+                  gsize=41, acenter=(0.3, 0, 0))
+    with dg.Calculation(pos, q, r, scale=4.0, bndcon=4, coarse_scale=0.5, **common) as one:
+        res = one.run()
+        at = one.potentials_at([[4.5, 0.0, 0.0], [0.0, 4.5, 0.0], [0.0, 0.0, -4.5]])
+    assert res.coarse_grid.n == 41 and res.coarse_grid.scale == 0.5
+    assert res.coarse_grid.center == pytest.approx(res.grid.center)
+    assert res.coarse_solve["outcome"] == "converged" and res.timing["coarse"] > 0
+    with dg.Calculation(pos, q, r, scale=0.5, bndcon=4, **common) as coarse:
+        coarse.run()
+        coarse_map = coarse.potential_map()
+    with dg.Calculation(pos, q, r, scale=4.0, bndcon="focusing", **common) as fine:
+        fine.set_focus_map(coarse_map)
+        two = fine.run()
+    assert two.coarse_grid is None and two.coarse_solve is None
+    assert two.energies == res.energies and two.iterations == res.iterations
+    kappa = np.sqrt(8 * np.pi * (EPKT / 80.0) * 0.1 * 6.02214076e-4)
+    analytic = EPKT * np.exp(-kappa * (4.5 - 4.0)) / (80.0 * 4.5 * (1 + kappa * 4.0))
+    np.testing.assert_allclose(at, analytic, rtol=0.02)
+    with pytest.raises(dg.DelphiGpuError, match="coarse_perfil"):
+        dg.Calculation(pos, q, r, bndcon="focusing", coarse_perfil=20, backend=backend)

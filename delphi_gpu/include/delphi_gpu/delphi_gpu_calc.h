@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 /** Version of the dg_calc_params layout; dg_calc_default_params() stores it. */
-#define DG_CALC_PARAMS_VERSION 1
+#define DG_CALC_PARAMS_VERSION 2
 
 /** Opaque calculation handle. */
 typedef struct dg_calc_s *dg_calc;
@@ -43,7 +43,8 @@ typedef struct dg_calc_s *dg_calc;
 typedef enum dg_boundary_kind {
     DG_BOUNDARY_ZERO = 1,     /**< phi = 0 on the faces */
     DG_BOUNDARY_DIPOLAR = 2,  /**< Debye-Hueckel potential of the two charge centroids */
-    DG_BOUNDARY_FOCUSING = 3, /**< interpolated from a coarser map (dg_calc_set_focus_map) */
+    DG_BOUNDARY_FOCUSING = 3, /**< interpolated from a coarser map (dg_calc_set_focus_map, or
+                                   the coarse solve of dg_calc_params.coarse_scale/perfil) */
     DG_BOUNDARY_COULOMBIC = 4 /**< Debye-Hueckel potential of every charge */
 } dg_boundary_kind;
 
@@ -110,6 +111,19 @@ typedef struct dg_calc_params {
        and ends and, for long stages, with a fraction in [0, 1].  NULL = silent. */
     void (*stage_progress)(const char *stage, double fraction, void *user_data);
     void *stage_progress_user_data;
+
+    /* Focusing in one run (DelPhi's coarse run and focused run, APBS's mg-auto): with
+       coarse_scale or coarse_perfil > 0 every run first solves on a coarse grid of the same
+       size and centre, with `boundary` values on its faces (1, 2 or 4), and then solves on the
+       grid itself with the boundary values interpolated from that potential, as
+       DG_BOUNDARY_FOCUSING does from a map.  The energies, potential and sites are the fine
+       grid's.  Not with DG_BOUNDARY_FOCUSING or periodic axes. */
+    double coarse_scale;  /**< the coarse grid's points per Angstrom, below the grid's scale;
+                               0 = from coarse_perfil; default 0 */
+    double coarse_perfil; /**< percent of the coarse grid's side the molecule fills, measured
+                               as twice its farthest reach from the grid centre (so a grid
+                               centred off the molecule still holds it all), in (0, 100),
+                               e.g. 20; 0 = no focusing unless coarse_scale; default 0 */
 } dg_calc_params;
 
 /** Atoms: positions (3 per atom, Angstrom), charges (e), radii (Angstrom, 0 = a point charge). */
@@ -144,7 +158,9 @@ typedef struct dg_calc_energies {
 
 /** Stage timings (wall seconds) of the last dg_calc_run. */
 typedef struct dg_calc_timing {
-    double grid, surface, medium, charges, boundary, solve, energies, reference, total;
+    double grid, surface, medium, charges, boundary, solve, energies, reference;
+    double coarse; /**< focusing's coarse grid: its medium, charges, boundary values, solve(s) */
+    double total;
 } dg_calc_timing;
 
 /** Everything one dg_calc_run produced (the potential itself: dg_calc_potential_*). */
@@ -161,6 +177,9 @@ typedef struct dg_calc_result {
     long atoms_outside;             /**< charged atoms outside the grid interior (focusing) */
     long sites_outside;             /**< of the last dg_calc_potentials_at call */
     int backend;                    /**< dg_backend used */
+    dg_calc_grid coarse_grid;       /**< focusing's coarse grid (coarse_scale/perfil); n = 0
+                                         without */
+    dg_result coarse_solve;         /**< its solve */
 } dg_calc_result;
 
 /** The electrostatic binding of two partners (dg_calc_run_binding): the complex and each
@@ -191,6 +210,10 @@ typedef struct dg_calc_binding {
     dg_result reference_solve[2]; /**< the partners' reference solves (two-run only) */
     dg_result salt_free_solve[3]; /**< complex, partner 0, partner 1 (runs with salt only) */
     dg_calc_timing timing[2];     /**< the partners' runs */
+    dg_result coarse_solve[2];    /**< the partners' coarse solves (focusing; the complex's is
+                                       in its dg_calc_result) */
+    dg_result coarse_salt_free_solve[3]; /**< complex, partner 0, partner 1: the coarse grid's
+                                              salt-free solves (focusing with salt) */
 } dg_calc_binding;
 
 /** Defaults documented in dg_calc_params (solver: dg_default_options). */
@@ -244,14 +267,16 @@ DG_API int dg_calc_run(dg_calc calc, dg_calc_result *result);
  *  part.  The Coulombic and corrected reaction-field energies are computed whatever
  *  params.energies asks.  The handle then holds the complex's run (its potential, site
  *  potentials and induced charges), reported in result (may be NULL) as dg_calc_run reports
- *  it.  Refused (DG_ERR_INVALID_ARGUMENT) with focusing boundary values, whose map belongs to
- *  one molecule.  A solve that does not converge is reported in its dg_result (status DG_OK),
- *  as for the complex.  atom_energy (one per atom, or NULL) receives each atom's part of the
- *  binding energy: (1/2) q_i times the difference, complex minus the atom's partner alone, of
- *  the Coulombic and reaction-field potentials at the atom (plus, with salt, of the potential
- *  with the salt minus the salt-free one); the parts sum to binding->energy (in a nonlinear run
- *  to binding->energy minus difference.ionic_total, the ionic terms being no atom's).  Summed
- *  over a residue they are its contribution (kT). */
+ *  it.  Refused (DG_ERR_INVALID_ARGUMENT) with DG_BOUNDARY_FOCUSING, whose map belongs to one
+ *  molecule; focusing in one run (coarse_scale/perfil) gives each state its own coarse solve
+ *  on the complex's coarse grid, and then every charged atom must lie inside the grid's
+ *  interior (the energies are the grid's).  A solve that does not converge is reported in its
+ * dg_result (status DG_OK), as for the complex.  atom_energy (one per atom, or NULL) receives each
+ * atom's part of the binding energy: (1/2) q_i times the difference, complex minus the atom's
+ * partner alone, of the Coulombic and reaction-field potentials at the atom (plus, with salt, of
+ * the potential with the salt minus the salt-free one); the parts sum to binding->energy (in a
+ * nonlinear run to binding->energy minus difference.ionic_total, the ionic terms being no atom's).
+ * Summed over a residue they are its contribution (kT). */
 DG_API int dg_calc_run_binding(dg_calc calc, const int *partner, dg_calc_result *result,
                                dg_calc_binding *binding, double *atom_energy);
 

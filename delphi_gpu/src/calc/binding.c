@@ -118,6 +118,8 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
     }
     b->partner[k] = result.energies;
     b->solve[k] = result.solve;
+    b->coarse_solve[k] = result.coarse_solve;
+    b->coarse_salt_free_solve[k + 1] = c->r.coarse_salt_free_solve;
     b->reference_solve[k] = result.reference_solve;
     b->timing[k] = result.timing;
     *grid_energy = binding_grid_energy(&c->r);
@@ -139,6 +141,15 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
                          "molecule's map, not of each partner; use dipolar or Coulombic "
                          "boundary values on a grid that holds the complex",
                          DG_BOUNDARY_FOCUSING);
+    if (c->coarse_grid.n) { /* focusing in one run: the energies are the grid's */
+        char msg[1024];
+        const long bad = charges_check_interior(&c->mol, &c->r.grid, msg, sizeof msg);
+        if (bad >= 0)
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
+                             "binding with focusing: every charge must lie inside the grid, "
+                             "whose energies these are: %s",
+                             msg);
+    }
     long count[2] = {0, 0};
     double net[2] = {0.0, 0.0};
     for (size_t i = 0; i < c->mol.count; ++i) {
@@ -205,6 +216,7 @@ int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
     binding->bound = whole_result.energies;
     binding->salt_share[0] = salt_share(&c->r);
     binding->salt_free_solve[0] = c->r.salt_free_solve;
+    binding->coarse_salt_free_solve[0] = c->r.coarse_salt_free_solve;
     energy_difference(&binding->bound, &binding->partner[0], &binding->partner[1],
                       &binding->difference);
     binding->grid_energy = minus(binding_grid_energy(&c->r), grid_energy[0], grid_energy[1]);

@@ -70,7 +70,7 @@ int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
     if (c->grid_placed) {
         char msg[1024];
         c->grid_placed = 0;
-        if (grid_choose(&c->params, &c->mol, &c->r.grid, msg, sizeof msg) != 0)
+        if (calc_place_grids(c, msg, sizeof msg) != 0)
             return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
         c->grid_placed = 1;
     }
@@ -83,6 +83,7 @@ void dg_calc_destroy(dg_calc c) {
     surface_model_free(&c->surface);
     free(c->mol.atoms);
     free(c->focus.data);
+    phi_map_free(&c->coarse_phi), phi_map_free(&c->coarse_salt_free_phi);
     free(c->site_xyz);
     dg_destroy(c->solver);
     free(c);
@@ -141,7 +142,7 @@ int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
     c->mol.atoms = copy, c->mol.count = (size_t)atoms->count;
     c->grid_placed = c->geometry_current = c->ran = 0;
     char msg[1024];
-    if (grid_choose(&c->params, &c->mol, &c->r.grid, msg, sizeof msg) != 0)
+    if (calc_place_grids(c, msg, sizeof msg) != 0)
         return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
     c->grid_placed = 1;
     return DG_OK;
@@ -241,14 +242,20 @@ int dg_calc_set_focus_map(dg_calc c, const double *phi, int n, double scale,
     return DG_OK;
 }
 
+static void public_grid(const grid_spec *g, dg_calc_grid *out) {
+    out->n = g->n, out->scale = g->scale;
+    for (int a = 0; a < 3; ++a) {
+        out->center[a] = g->center[a];
+        out->origin[a] = g->center[a] - 0.5 * (g->n - 1) / g->scale;
+    }
+}
+
 void calc_fill_result(dg_calc c, dg_calc_result *out) {
     const calc_result *r = &c->r;
     memset(out, 0, sizeof *out);
-    out->grid.n = r->grid.n, out->grid.scale = r->grid.scale;
-    for (int a = 0; a < 3; ++a) {
-        out->grid.center[a] = r->grid.center[a];
-        out->grid.origin[a] = r->grid.center[a] - 0.5 * (r->grid.n - 1) / r->grid.scale;
-    }
+    public_grid(&r->grid, &out->grid);
+    if (r->coarse) public_grid(&r->coarse_grid, &out->coarse_grid);
+    out->coarse_solve = r->coarse_solve;
     out->solve = r->solve;
     out->reference_solve = r->reference_solve;
     dg_calc_energies *e = &out->energies;
@@ -267,8 +274,9 @@ void calc_fill_result(dg_calc c, dg_calc_result *out) {
     t->grid = r->time_grid, t->surface = r->time_surface, t->medium = r->time_medium;
     t->charges = r->time_charges, t->boundary = r->time_boundary, t->solve = r->time_solve;
     t->energies = r->time_energies, t->reference = r->time_reference;
+    t->coarse = r->time_coarse;
     t->total = t->grid + t->surface + t->medium + t->charges + t->boundary + t->solve +
-               t->energies + t->reference;
+               t->energies + t->reference + t->coarse;
     out->boundary_points = (long)r->boundary_count;
     out->charged_points = r->counts.charge_count;
     out->induced_charge = r->rf.total_induced_charge;
@@ -309,12 +317,7 @@ int dg_calc_get_grid(dg_calc c, dg_calc_grid *grid) {
     if (st != DG_OK) return st;
     if (!grid) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid is NULL");
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
-    const grid_spec *g = &c->r.grid;
-    grid->n = g->n, grid->scale = g->scale;
-    for (int a = 0; a < 3; ++a) {
-        grid->center[a] = g->center[a];
-        grid->origin[a] = g->center[a] - 0.5 * (g->n - 1) / g->scale;
-    }
+    public_grid(&c->r.grid, grid);
     return DG_OK;
 }
 

@@ -51,6 +51,34 @@ static int check_salts(const dg_calc_params *p, char *msg, size_t size) {
     return DG_OK;
 }
 
+/* Focusing in one run: one of coarse_scale and coarse_perfil, with boundary values of its own
+ * on the coarse grid and no periodic axis. */
+static int check_coarse(const dg_calc_params *p, char *msg, size_t size) {
+    if (!isfinite(p->coarse_scale) || p->coarse_scale < 0.0)
+        REJECT(DG_ERR_INVALID_ARGUMENT, "coarse_scale = %g (must be >= 0; 0 = none)",
+               p->coarse_scale);
+    if (!(p->coarse_perfil >= 0.0 && p->coarse_perfil < 100.0))
+        REJECT(DG_ERR_INVALID_ARGUMENT, "coarse_perfil = %g (must be in (0, 100); 0 = none)",
+               p->coarse_perfil);
+    if (p->coarse_scale == 0.0 && p->coarse_perfil == 0.0) return DG_OK;
+    if (p->coarse_scale > 0.0 && p->coarse_perfil > 0.0)
+        REJECT(DG_ERR_INVALID_ARGUMENT,
+               "coarse_scale = %g and coarse_perfil = %g: give one of them", p->coarse_scale,
+               p->coarse_perfil);
+    if (p->boundary == DG_BOUNDARY_FOCUSING)
+        REJECT(DG_ERR_INVALID_ARGUMENT,
+               "boundary = %d (focusing from a map) with coarse_%s (focusing from a coarse "
+               "solve): the coarse grid needs boundary values of its own (1 zero, 2 dipolar, 4 "
+               "Coulombic)",
+               p->boundary, p->coarse_scale > 0.0 ? "scale" : "perfil");
+    if (p->solver.periodic)
+        REJECT(DG_ERR_UNSUPPORTED,
+               "coarse_%s (focusing) with periodic axes (solver.periodic = %d): a coarse grid "
+               "has another period",
+               p->coarse_scale > 0.0 ? "scale" : "perfil", p->solver.periodic);
+    return DG_OK;
+}
+
 int calc_check_params(const dg_calc_params *p, char *msg, size_t size) {
     if (!p) REJECT(DG_ERR_INVALID_ARGUMENT, "params is NULL");
     if (p->struct_size != (int)sizeof *p)
@@ -94,5 +122,5 @@ int calc_check_params(const dg_calc_params *p, char *msg, size_t size) {
         REJECT(DG_ERR_INVALID_ARGUMENT, "energies = %d (bits of dg_energy_flag)", p->energies);
     if (p->solvation_two_run != 0 && p->solvation_two_run != 1)
         REJECT(DG_ERR_INVALID_ARGUMENT, "solvation_two_run = %d (0 or 1)", p->solvation_two_run);
-    return DG_OK;
+    return check_coarse(p, msg, size);
 }

@@ -70,18 +70,22 @@ static int stage_grid(dg_calc c) {
     if (s->solver.equation == DG_EQUATION_NONLINEAR_PB && !r->nonlinear)
         add_note(r, "nonlinear equation ignored: it needs salt");
     const int dbl = s->solver.precision != DG_PRECISION_FLOAT;
+    /* the focusing source: the caller's map, or the coarse solve's (two with a salt-free one) */
+    size_t focus_points = c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0;
+    if (c->coarse_grid.n)
+        focus_points = grid_points(&c->coarse_grid) * (c->salt_free && r->salt.salt_count ? 2 : 1);
     memory_plan plan = {r->grid.n,
                         dbl,
                         r->salt.salt_count > 0,
                         s->solvation_two_run || c->salt_free, /* one more map */
-                        c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0,
+                        focus_points,
                         c->map_copy && !dbl,
                         s->solver.precision == DG_PRECISION_MIXED};
     r->memory_estimate = memory_estimate_bytes(&plan);
     if (memory_check(&plan, msg, sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "grid", msg);
     /* A charge that would land on a face is refused now, not after the surface and medium. */
-    if (s->boundary != DG_BOUNDARY_FOCUSING) {
+    if (c->boundary_kind != DG_BOUNDARY_FOCUSING) {
         const long bad = charges_check_interior(&c->mol, &r->grid, msg, sizeof msg);
         if (bad >= 0) {
             r->bad_atom = bad;
@@ -147,7 +151,7 @@ static int stage_charges(dg_calc c, pb_medium *pm) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
     char msg[1024];
-    const int focusing = s->boundary == DG_BOUNDARY_FOCUSING;
+    const int focusing = c->boundary_kind == DG_BOUNDARY_FOCUSING;
     if (charges_spread(&c->mol, &r->grid, focusing, &r->charges, msg, sizeof msg) != 0) {
         r->bad_atom = r->charges.failed_atom;
         return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
@@ -181,7 +185,16 @@ static int stage_charges(dg_calc c, pb_medium *pm) {
     return CALC_OK;
 }
 
-static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_length, int kind) {
+/* The focusing source of the grid being solved: the coarse solve's potential (its salt-free one
+ * for a salt-free solve) in focusing in one run, else the caller's map (or none). */
+static const phi_map *focus_source(const dg_calc c, int salt_free) {
+    const phi_map *m =
+        c->coarse_grid.n ? (salt_free ? &c->coarse_salt_free_phi : &c->coarse_phi) : &c->focus;
+    return m->data ? m : NULL;
+}
+
+static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_length, int kind,
+                          int salt_free) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
     char msg[1024];
@@ -189,7 +202,7 @@ static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_
                       r->grid.center) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "potential map", "out of memory");
     boundary_params bp = {
-        kind, eps_out, debye_length, s->temperature, c->focus.data ? &c->focus : NULL, c->solver};
+        kind, eps_out, debye_length, s->temperature, focus_source(c, salt_free), c->solver};
     const int st = boundary_apply(phi, &c->mol, &bp, msg, sizeof msg);
     if (st != DG_OK)
         return fail(r, st == DG_ERR_INVALID_ARGUMENT ? CALC_BAD_INPUT : CALC_SOLVER_FAILED, st,
@@ -395,7 +408,7 @@ static int stage_energies(dg_calc c) {
  * its grid energy. */
 static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *start,
                            const char *stage, dg_result *result, calc_solve_parts *parts,
-                           double *grid_energy, double **at_atoms) {
+                           double *grid_energy, double **at_atoms, phi_map *keep) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
     pb_medium medium;
@@ -403,7 +416,7 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
                    s->temperature);
     phi_map phi;
     memset(&phi, 0, sizeof phi);
-    int st = stage_boundary(c, &phi, eps_out, INFINITY, kind);
+    int st = stage_boundary(c, &phi, eps_out, INFINITY, kind, 1);
     const size_t n = (size_t)phi.n;
     for (size_t k = 1; st == CALC_OK && start && k + 1 < n; ++k)
         for (size_t j = 1; j + 1 < n; ++j)
@@ -431,7 +444,10 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
             phi_map_interpolate(&phi, p, &(*at_atoms)[i]);
         }
     }
-    phi_map_free(&phi);
+    if (st == CALC_OK && keep)
+        *keep = phi;
+    else
+        phi_map_free(&phi);
     return st;
 }
 
@@ -440,13 +456,16 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
 static int stage_reference(dg_calc c) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
-    /* Focusing values come from a map of the real medium: use Coulombic values instead. */
-    const int kind = s->boundary == DG_BOUNDARY_FOCUSING ? DG_BOUNDARY_COULOMBIC : s->boundary;
-    if (kind != s->boundary)
+    /* Focusing values come from a map of the real medium: use Coulombic values instead (in the
+       uniform reference medium without salt they are its exact potential when every charge is
+       inside the grid). */
+    const int kind =
+        c->boundary_kind == DG_BOUNDARY_FOCUSING ? DG_BOUNDARY_COULOMBIC : c->boundary_kind;
+    if (kind != c->boundary_kind)
         add_note(r, "solvation two-run: the reference run uses Coulombic boundary values");
     const int st =
         solve_salt_free(c, s->epsilon_in, kind, NULL, "reference solve", &r->reference_solve,
-                        &r->reference_parts, &r->energy_grid_reference, NULL);
+                        &r->reference_parts, &r->energy_grid_reference, NULL, NULL);
     if (st == CALC_OK) r->energy_solvation_two_run = r->energy_grid - r->energy_grid_reference;
     return st;
 }
@@ -458,9 +477,76 @@ static int stage_salt_free(dg_calc c) {
     calc_result *r = &c->r;
     calc_solve_parts parts;
     memset(&parts, 0, sizeof parts);
-    return solve_salt_free(c, c->params.epsilon_out, c->params.boundary, &r->phi, "salt-free solve",
+    return solve_salt_free(c, c->params.epsilon_out, c->boundary_kind, &r->phi, "salt-free solve",
                            &r->salt_free_solve, &parts, &r->energy_grid_salt_free,
-                           c->salt_free_at_atoms ? &r->salt_free_at_atoms : NULL);
+                           c->salt_free_at_atoms ? &r->salt_free_at_atoms : NULL, NULL);
+}
+
+/* The grid's medium and dielectric-boundary list (rebuilt for the next grid). */
+static void free_grid_geometry(calc_result *r) {
+    medium_free(&r->medium);
+    free(r->boundary);
+    r->boundary = NULL, r->boundary_count = 0;
+}
+
+/* Focusing in one run: the coarse grid's medium, charges, boundary values (the caller's kind)
+ * and solve, and with salt_free its salt-free solve; their potentials become the focusing
+ * sources of the grid's own solves.  The surface is the molecule's on any grid. */
+static int stage_coarse(dg_calc c) {
+    const dg_calc_params *s = &c->params;
+    calc_result *r = &c->r;
+    char msg[1024];
+    const grid_spec fine = r->grid;
+    grid_spec *g = &r->coarse_grid;
+    *g = c->coarse_grid;
+    for (int a = 0; a < 3; ++a) /* the atoms' box of now (new positions move it) */
+        g->box_min[a] = fine.box_min[a], g->box_max[a] = fine.box_max[a];
+    g->largest_extent = fine.largest_extent;
+    g->perfil = 100.0 * g->largest_extent * g->scale / (g->n - 1);
+    free_grid_geometry(r);
+    phi_map_free(&c->coarse_phi), phi_map_free(&c->coarse_salt_free_phi);
+    r->grid = *g;
+    c->boundary_kind = s->boundary;
+    int st = CALC_OK;
+    const long bad = charges_check_interior(&c->mol, &r->grid, msg, sizeof msg);
+    if (bad >= 0) {
+        r->bad_atom = bad;
+        st = fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
+    }
+    pb_medium pm;
+    if (st == CALC_OK) st = stage_medium(c);
+    if (st == CALC_OK) st = stage_charges(c, &pm);
+    if (st == CALC_OK)
+        st =
+            stage_boundary(c, &c->coarse_phi, s->epsilon_out, r->salt.debye_length, s->boundary, 0);
+    if (st == CALC_OK) boundary_face_centres(&c->coarse_phi, r->coarse_face_centres);
+    dg_options options;
+    if (st == CALC_OK)
+        st = solve(c, r->nonlinear, "coarse solve", &c->coarse_phi, &options, &r->coarse_solve,
+                   &r->coarse_parts);
+    if (st == CALC_OK && c->salt_free && r->salt.salt_count > 0) {
+        calc_solve_parts parts;
+        memset(&parts, 0, sizeof parts);
+        double unused;
+        st = solve_salt_free(c, s->epsilon_out, s->boundary, &c->coarse_phi,
+                             "coarse salt-free solve", &r->coarse_salt_free_solve, &parts, &unused,
+                             NULL, &c->coarse_salt_free_phi);
+    }
+    if (st != CALC_OK) { /* the message says which grid */
+        char prefix[96];
+        const size_t len = (size_t)snprintf(prefix, sizeof prefix,
+                                            "coarse grid (%d^3, scale %g): ", g->n, g->scale);
+        size_t keep = strlen(r->message);
+        if (len + keep + 1 > sizeof r->message) keep = sizeof r->message - len - 1;
+        memmove(r->message + len, r->message, keep);
+        memcpy(r->message, prefix, len);
+        r->message[len + keep] = '\0';
+    }
+    charge_list_free(&r->charges);
+    free_grid_geometry(r);
+    r->grid = fine;
+    c->boundary_kind = DG_BOUNDARY_FOCUSING;
+    return st;
 }
 
 /* Start a run: keep the geometry (surface, medium, boundary list) when it is current. */
@@ -475,9 +561,7 @@ static void reset_run(dg_calc c) {
     r->site_salt = r->site_debye = r->site_coulombic_field = r->atom_reaction_force = NULL;
     r->site_count = r->sites_outside = 0;
     if (!c->geometry_current) {
-        medium_free(&r->medium);
-        free(r->boundary);
-        r->boundary = NULL, r->boundary_count = 0;
+        free_grid_geometry(r);
         r->surface_atoms = r->arc_dots = 0;
     }
     r->status = CALC_OK, r->dg_status = DG_OK, r->bad_atom = -1;
@@ -496,6 +580,12 @@ static void reset_run(dg_calc c) {
     free(r->salt_free_at_atoms);
     r->salt_free_at_atoms = NULL;
     memset(&r->salt_free_solve, 0, sizeof r->salt_free_solve);
+    r->coarse = 0;
+    memset(&r->coarse_grid, 0, sizeof r->coarse_grid);
+    memset(&r->coarse_solve, 0, sizeof r->coarse_solve);
+    memset(&r->coarse_salt_free_solve, 0, sizeof r->coarse_salt_free_solve);
+    memset(&r->coarse_parts, 0, sizeof r->coarse_parts);
+    r->time_coarse = 0.0;
     r->time_grid = r->time_surface = r->time_medium = r->time_charges = 0.0;
     r->time_boundary = r->time_solve = r->time_energies = r->time_reference = 0.0;
     r->time_coulombic = r->time_site_sums = r->time_salt_free = 0.0;
@@ -519,16 +609,19 @@ int calc_run(dg_calc c) {
         if (st == CALC_OK) stage_progress(c, name, 1.0);                                           \
         if (st == CALC_OK && (stage) >= 0) report(c, stage);                                       \
     }
+    r->coarse = c->coarse_grid.n > 0;
+    c->boundary_kind = r->coarse ? DG_BOUNDARY_FOCUSING : s->boundary;
     STAGE("grid", stage_grid(c), time_grid, CALC_STAGE_GRID);
     const int geometry = !c->geometry_current;
-    if (geometry) {
-        STAGE("surface", stage_surface(c), time_surface, -1);
-        STAGE("medium", stage_medium(c), time_medium, -1);
-    }
+    if (geometry) STAGE("surface", stage_surface(c), time_surface, -1);
+    if (r->coarse) /* the grid's medium after the coarse grid's */
+        STAGE("coarse solve", stage_coarse(c), time_coarse, CALC_STAGE_COARSE_SOLVE);
+    if (geometry || r->coarse) STAGE("medium", stage_medium(c), time_medium, -1);
     if (st == CALC_OK) report(c, CALC_STAGE_MEDIUM);
     if (st == CALC_OK) c->geometry_current = 1;
     STAGE("charges", stage_charges(c, &pm), time_charges, CALC_STAGE_CHARGES);
-    STAGE("boundary", stage_boundary(c, &r->phi, s->epsilon_out, r->salt.debye_length, s->boundary),
+    STAGE("boundary",
+          stage_boundary(c, &r->phi, s->epsilon_out, r->salt.debye_length, c->boundary_kind, 0),
           time_boundary, -1);
     if (st == CALC_OK) {
         boundary_face_centres(&r->phi, r->face_centres);
@@ -547,10 +640,17 @@ int calc_run(dg_calc c) {
         STAGE("salt-free solve", stage_salt_free(c), time_salt_free, CALC_STAGE_SALT_FREE_SOLVE);
     }
 #undef STAGE
+    phi_map_free(&c->coarse_phi), phi_map_free(&c->coarse_salt_free_phi);
     c->ran = st == CALC_OK;
     r->status = st;
     if (st == CALC_OK) r->dg_status = DG_OK;
     return st == CALC_OK ? DG_OK : r->dg_status;
+}
+
+int calc_place_grids(dg_calc c, char *msg, size_t size) {
+    memset(&c->coarse_grid, 0, sizeof c->coarse_grid);
+    if (grid_choose(&c->params, &c->mol, &c->r.grid, msg, size) != 0) return -1;
+    return grid_choose_coarse(&c->params, &c->r.grid, &c->coarse_grid, msg, size);
 }
 
 void calc_result_free(calc_result *r) {

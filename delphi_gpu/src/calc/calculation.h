@@ -34,7 +34,8 @@ enum calc_stage {
     CALC_STAGE_SOLVE,
     CALC_STAGE_ENERGIES,
     CALC_STAGE_REFERENCE_SOLVE,
-    CALC_STAGE_SALT_FREE_SOLVE
+    CALC_STAGE_SALT_FREE_SOLVE,
+    CALC_STAGE_COARSE_SOLVE /* focusing in one run: the coarse grid's solve(s) */
 };
 
 typedef struct calc_result calc_result;
@@ -109,6 +110,13 @@ struct calc_result {
     double energy_grid_salt_free;
     dg_result salt_free_solve;
     double *salt_free_at_atoms; /* [atoms] kT/e, its potential at the atoms (salt_free_at_atoms) */
+    /* Focusing in one run (coarse_scale/perfil): the coarse grid, its solve (and, with
+       salt_free, its salt-free solve), the boundary values at its face centres. */
+    int coarse;
+    grid_spec coarse_grid;
+    dg_result coarse_solve, coarse_salt_free_solve;
+    calc_solve_parts coarse_parts;
+    double coarse_face_centres[6];
 
     double *site_potential;       /* [site_count] kT/e, NaN outside the grid (calc_set_sites) */
     double *site_reaction;        /* [site_count] kT/e with CALC_SITE_REACTION, else NULL */
@@ -121,7 +129,7 @@ struct calc_result {
 
     /* Wall seconds. */
     double time_grid, time_surface, time_medium, time_charges, time_boundary, time_solve,
-        time_energies, time_reference, time_salt_free;
+        time_energies, time_reference, time_salt_free, time_coarse;
     /* ... within the stages: the Coulombic energy (the reaction field's parts are in rf) and the
        solves' parts. */
     double time_coulombic, time_site_sums;
@@ -137,7 +145,11 @@ struct dg_calc_s {
     int geometry_current;  /* surface, medium and boundary list match the positions */
     surface_model surface; /* kept for the reaction field */
     phi_map focus;         /* DG_BOUNDARY_FOCUSING: the coarser map (owned) */
-    double *site_xyz;      /* calc_set_sites; NULL = none */
+    grid_spec coarse_grid; /* focusing in one run: placed with the grid (n = 0: none) */
+    phi_map coarse_phi, coarse_salt_free_phi; /* ... its potentials during a run */
+    int boundary_kind; /* the boundary values of the grid being solved (the coarse grid's, then
+                          the grid's: DG_BOUNDARY_FOCUSING after a coarse solve) */
+    double *site_xyz;  /* calc_set_sites; NULL = none */
     size_t site_count;
     int site_columns; /* calc_site_column bits beyond the potential */
     int map_copy;     /* the program writes a double copy of a float potential (memory plan) */
@@ -149,6 +161,10 @@ struct dg_calc_s {
     char error[2048];
     char notes[4096]; /* dg_calc_notes: the run's notes and the solver's notices */
 };
+
+/* Place the grid (r.grid) and focusing's coarse grid (coarse_grid) from the parameters and
+ * atoms; 0, or -1 with a message. */
+int calc_place_grids(dg_calc calc, char *msg, size_t size);
 
 /* Run the calculation on the handle's atoms.  Returns a dg_status; r.status says how. */
 int calc_run(dg_calc calc);

@@ -143,3 +143,46 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
     place_center(s, g->scale, g);
     return 0;
 }
+
+int grid_choose_coarse(const dg_calc_params *s, const grid_spec *fine, grid_spec *coarse, char *msg,
+                       size_t msg_size) {
+    memset(coarse, 0, sizeof *coarse);
+    if (!(s->coarse_scale > 0.0) && !(s->coarse_perfil > 0.0)) return 0;
+    *coarse = *fine;
+    coarse->note[0] = '\0';
+    double scale = s->coarse_scale;
+    if (!(scale > 0.0)) {
+        const double extent = sizing_extent(fine, fine->center, 0);
+        if (!(extent > 0.0)) {
+            snprintf(msg, msg_size,
+                     "coarse grid: the molecule has no extent about the grid centre: give "
+                     "coarse_scale instead of coarse_perfil");
+            return -1;
+        }
+        scale = (fine->n - 1) * s->coarse_perfil / (100.0 * extent);
+    }
+    if (!(scale < fine->scale)) {
+        if (s->coarse_scale > 0.0)
+            snprintf(msg, msg_size,
+                     "coarse grid: coarse_scale %g is not below the grid's scale %g: focusing "
+                     "goes from a coarser grid to a finer one",
+                     s->coarse_scale, fine->scale);
+        else
+            snprintf(msg, msg_size,
+                     "coarse grid: coarse_perfil %g gives scale %g, not below the grid's scale "
+                     "%g (the molecule fills %.1f %% of the grid already): lower coarse_perfil",
+                     s->coarse_perfil, scale, fine->scale, fine->perfil);
+        return -1;
+    }
+    const double box = (fine->n - 1) / scale;
+    if (!(box <= GRID_MAX_BOX)) {
+        snprintf(msg, msg_size,
+                 "coarse grid: scale %g points/A with %d points per side makes a box %.3g A wide "
+                 "(more than %g A)",
+                 scale, fine->n, box, GRID_MAX_BOX);
+        return -1;
+    }
+    coarse->scale = scale;
+    coarse->perfil = 100.0 * fine->largest_extent * scale / (fine->n - 1);
+    return 0;
+}

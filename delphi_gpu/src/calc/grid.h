@@ -32,6 +32,14 @@ typedef struct grid_spec {
 int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g, char *msg,
                 size_t msg_size);
 
+/* Focusing's coarse grid (dg_calc_params coarse_scale / coarse_perfil): the fine grid's size
+ * and centre at the coarse scale, given or such that the molecule's farthest reach from the
+ * centre, doubled, fills coarse_perfil percent of the side.  Without focusing coarse->n = 0.
+ * Returns 0, or -1 with a message (a scale not below the fine one, a box wider than
+ * GRID_MAX_BOX, a molecule with no extent and no coarse_scale). */
+int grid_choose_coarse(const dg_calc_params *s, const grid_spec *fine, grid_spec *coarse, char *msg,
+                       size_t msg_size);
+
 /* Number of points n^3. */
 static inline size_t grid_points(const grid_spec *g) {
     return (size_t)g->n * g->n * g->n;

@@ -58,8 +58,10 @@ static void the_rule(void) {
     CHECK(app_cpu_points_limit(0, 1) == APP_CPU_POINTS_PER_THREAD);
     CHECK(app_cpu_points_limit(4, 2) == 2 * APP_CPU_POINTS_PER_THREAD);
     CHECK(app_cpu_points_limit(4, 0) == 4 * APP_CPU_POINTS_PER_THREAD);
-    CHECK(app_run_work(0, 0, 0) == 1 && app_run_work(1, 0, 0) == 2 && app_run_work(0, 1, 0) == 2 &&
-          app_run_work(1, 1, 0) == 4 && app_run_work(0, 0, 1) == 3 && app_run_work(1, 1, 1) == 12);
+    CHECK(app_run_work(0, 0, 0, 0) == 1 && app_run_work(1, 0, 0, 0) == 2 &&
+          app_run_work(0, 1, 0, 0) == 2 && app_run_work(1, 1, 0, 0) == 4 &&
+          app_run_work(0, 0, 1, 0) == 3 && app_run_work(1, 1, 1, 0) == 12 &&
+          app_run_work(0, 0, 0, 1) == 2 && app_run_work(0, 0, 1, 1) == 6);
     char why[512];
     /* 66^3 = 287 496 < 300 000 <= 67^3 = 300 763 on one thread */
     CHECK(app_cpu_sooner(66, 1, 1, why, sizeof why) == 1);

@@ -88,6 +88,8 @@ static const layout_entry entries[] = {
     FIELD(dg_calc_params, solver),
     FIELD(dg_calc_params, stage_progress),
     FIELD(dg_calc_params, stage_progress_user_data),
+    FIELD(dg_calc_params, coarse_scale),
+    FIELD(dg_calc_params, coarse_perfil),
     FIELD(dg_atoms, count),
     FIELD(dg_atoms, position),
     FIELD(dg_atoms, charge),
@@ -133,6 +135,7 @@ static const layout_entry entries[] = {
     FIELD(dg_calc_timing, solve),
     FIELD(dg_calc_timing, energies),
     FIELD(dg_calc_timing, reference),
+    FIELD(dg_calc_timing, coarse),
     FIELD(dg_calc_timing, total),
     FIELD(dg_calc_result, grid),
     FIELD(dg_calc_result, solve),
@@ -146,6 +149,8 @@ static const layout_entry entries[] = {
     FIELD(dg_calc_result, atoms_outside),
     FIELD(dg_calc_result, sites_outside),
     FIELD(dg_calc_result, backend),
+    FIELD(dg_calc_result, coarse_grid),
+    FIELD(dg_calc_result, coarse_solve),
     SIZE(dg_calc_binding),
     FIELD(dg_calc_binding, atoms),
     FIELD(dg_calc_binding, net_charge),
@@ -160,6 +165,8 @@ static const layout_entry entries[] = {
     FIELD(dg_calc_binding, reference_solve),
     FIELD(dg_calc_binding, salt_free_solve),
     FIELD(dg_calc_binding, timing),
+    FIELD(dg_calc_binding, coarse_solve),
+    FIELD(dg_calc_binding, coarse_salt_free_solve),
 };
 
 /* Offset of `field` in struct `type`, or its size when field is ""; -1 when unknown. */
