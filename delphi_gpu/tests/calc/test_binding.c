@@ -246,14 +246,8 @@ static void refusals(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
-        int devices = 0;
-        if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
-            printf("test_calc_binding cuda: SKIPPED (no usable CUDA device)\n");
-            return 77;
-        }
-        test_backend = DG_BACKEND_CUDA;
-    }
+    const int skip = test_backend_from_args(argc, argv, "test_calc_binding", &test_backend);
+    if (skip) return skip;
     uniform_pair(0.0);
     uniform_pair(0.1);
     born_pair();

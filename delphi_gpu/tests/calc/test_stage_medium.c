@@ -115,14 +115,9 @@ static void compare(const calc_molecule *mol, int kind, int n, double scale, int
 }
 
 int main(int argc, char **argv) {
-    const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    if (cuda) {
-        int devices = 0;
-        if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
-            printf("test_stage_medium cuda: SKIPPED (no usable CUDA device)\n");
-            return 77;
-        }
-    }
+    int backend;
+    const int skip = test_backend_from_args(argc, argv, "test_stage_medium", &backend);
+    if (skip) return skip;
     enum { atoms = 160 };
     double xyz[3 * atoms], q[atoms], radius[atoms];
     unsigned seed = 4242u;
@@ -133,7 +128,6 @@ int main(int argc, char **argv) {
         radius[i] = i % 7 == 0 ? 0.0 : 1.2 + 0.8 * uniform(&seed); /* some point charges */
     }
     calc_molecule mol = test_molecule(atoms, xyz, q, radius);
-    const int backend = cuda ? DG_BACKEND_CUDA : DG_BACKEND_CPU;
     compare(&mol, DG_SURFACE_MOLECULAR, 41, 1.5, backend);
     compare(&mol, DG_SURFACE_MOLECULAR, 64, 2.5, backend);
     compare(&mol, DG_SURFACE_VDW, 41, 1.5, backend);

@@ -2,6 +2,7 @@
 #ifndef DG_CALC_TEST_SUPPORT_H
 #define DG_CALC_TEST_SUPPORT_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,21 @@ static inline dg_atoms test_atoms(size_t count, const double *xyz, const double 
                                   const double *r) {
     dg_atoms a = {(long)count, xyz, q, r};
     return a;
+}
+
+/* The backend a test's command line asks for: "cuda" (argv[1]) the CUDA backend, anything
+ * else the CPU, in *backend.  Returns 0 to go on, or 77 (ctest's skip) after saying so when
+ * CUDA is asked for and no device works. */
+static inline int test_backend_from_args(int argc, char **argv, const char *test, int *backend) {
+    *backend = DG_BACKEND_CPU;
+    if (argc < 2 || strcmp(argv[1], "cuda") != 0) return 0;
+    int devices = 0;
+    if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
+        printf("%s cuda: SKIPPED (no usable CUDA device)\n", test);
+        return 77;
+    }
+    *backend = DG_BACKEND_CUDA;
+    return 0;
 }
 
 #endif /* DG_CALC_TEST_SUPPORT_H */

@@ -164,12 +164,10 @@ static calc_molecule cluster(int atoms, double box, const double shift[3], unsig
 }
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
-        int devices = 0;
-        if (dg_cuda_device_count(&devices) != DG_OK || devices == 0) {
-            printf("test_surface_dots cuda: SKIPPED (no usable CUDA device)\n");
-            return 77;
-        }
+    int backend;
+    const int skip = test_backend_from_args(argc, argv, "test_surface_dots", &backend);
+    if (skip) return skip;
+    if (backend == DG_BACKEND_CUDA) {
         dg_options o;
         dg_default_options(&o);
         o.backend = DG_BACKEND_CUDA;
