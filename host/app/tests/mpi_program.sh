@@ -4,7 +4,7 @@
 # the JSON energies must agree to every printed digit, and only rank 0 writes.  With
 # DG_TEST_BACKEND=cuda (a GPU machine) the runs use the CUDA backend in double precision and the
 # decomposed runs' solver choice must say that the halos go from device to device.  Then a
-# binding run on 2 ranks against the single process's.
+# binding run focused from a coarse grid on 2 ranks against the single process's.
 # Usage: mpi_program.sh PROGRAM EXAMPLES_DIR WORKDIR
 set -euo pipefail
 program=$1 examples=$2 work=$3
@@ -34,17 +34,18 @@ for ranks in 2 3; do
   fi
   echo "$ranks ranks: energies equal to the single process's: $(energies "mpi$ranks.json")"
 done
-# A binding run (each partner alone, then the complex: six solves with the salt-free ones) on
-# 2 ranks gives the single process's binding object, and only rank 0 writes the residue table.
+# A binding run focused from a coarse grid (each partner alone, then the complex: twelve solves
+# with the coarse and the salt-free ones) on 2 ranks gives the single process's binding and
+# focusing objects, and only rank 0 writes the residue table.
 # The molecule: examples/1ubq split at residue 40 into chains A and B.
 awk '$1 == "ATOM" { $5 = ($6 <= 40 ? "A" : "B") } { print }' "$examples/1ubq/1ubq.pqr" > split.pqr
 bargs=(--pqr split.pqr --scale 1 --salt 0.1 --backend "$backend" --precision double --linit 37
-  --autoc 0 --maxc 0 --binding A:B --quiet)
+  --autoc 0 --maxc 0 --binding A:B --coarse-perfil 25 --quiet)
 "$program" "${bargs[@]}" --json bsingle.json > bsingle.log 2>&1 || { cat bsingle.log; exit 1; }
 mpirun --oversubscribe -np 2 "$program" "${bargs[@]}" --json bmpi.json \
   --binding-residues bmpi.txt > bmpi.log 2>&1 || { cat bmpi.log; exit 1; }
 binding() {
-  python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["binding"]; print(repr((b["energy_kT"], b["salt_kT"], b["grid_energy_kT"])))' "$1"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); b=j["binding"]; print(repr((b["energy_kT"], b["salt_kT"], b["grid_energy_kT"], j["focusing"])))' "$1"
 }
 if ! diff <(binding bsingle.json) <(binding bmpi.json) || [ ! -s bmpi.txt ] ||
   [ "$(grep -c '^binding energy:' bmpi.log)" != 1 ]; then
