@@ -244,7 +244,9 @@ DG_API const char *dg_calc_notes(dg_calc calc);
 DG_API int dg_calc_set_atoms(dg_calc calc, const dg_atoms *atoms);
 
 /** New positions for the same atoms (3 per atom): the grid stays where it is (MD frames);
- *  DG_ERR_INVALID_ARGUMENT naming the atom if one leaves the grid interior. */
+ *  DG_ERR_INVALID_ARGUMENT naming the atom if one leaves the grid interior (focusing in one
+ *  run: the coarse grid's interior; focusing from a map: any position, atoms outside the grid
+ *  acting through its boundary values). */
 DG_API int dg_calc_set_positions(dg_calc calc, const double *position);
 
 /** New charges for the same atoms (titration states). */

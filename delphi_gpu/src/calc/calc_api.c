@@ -193,16 +193,18 @@ int dg_calc_set_positions(dg_calc c, const double *position) {
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     if (!position) return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "position is NULL");
     if ((st = check_finite(c, "position", position, (long)c->mol.count, 3)) != DG_OK) return st;
-    const grid_spec *g = &c->r.grid;
-    for (size_t i = 0; i < c->mol.count; ++i)
+    /* Focusing from a map: atoms outside the grid act through its boundary values, as the run
+       counts them; in one run they must stay inside the coarse grid, which solves for them. */
+    const grid_spec *g = c->coarse_grid.n ? &c->coarse_grid : &c->r.grid;
+    for (size_t i = 0; c->params.boundary != DG_BOUNDARY_FOCUSING && i < c->mol.count; ++i)
         for (int a = 0; a < 3; ++a) {
             const double gc = grid_coordinate(g, a, position[3 * i + a]);
             if (!(gc > 0.0 && gc < g->n - 1))
                 return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
                                  "atom %zu at %.3f %.3f %.3f A leaves the interior of the %d^3 "
-                                 "grid (%c grid coordinate %.2f)",
+                                 "%sgrid (%c grid coordinate %.2f)",
                                  i + 1, position[3 * i], position[3 * i + 1], position[3 * i + 2],
-                                 g->n, "xyz"[a], gc);
+                                 g->n, c->coarse_grid.n ? "coarse " : "", "xyz"[a], gc);
         }
     for (size_t i = 0; i < c->mol.count; ++i) {
         calc_atom *at = &c->mol.atoms[i];

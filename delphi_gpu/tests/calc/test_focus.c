@@ -3,14 +3,15 @@
  *  - the same as the two runs it replaces, bit for bit: a coarse handle on the coarse grid (its
  *    size, scale and centre as reported) and a focused handle given that potential with
  *    dg_calc_set_focus_map; energies, iterations, the potential at every point, with salt and
- *    a solvation two-run;
+ *    a solvation two-run, and in a nonlinear run (Newton's method on both grids);
  *  - the coarse grid: the grid's size and centre, the scale from coarse_perfil (the molecule's
  *    farthest reach from the centre, doubled, fills that percent) or coarse_scale, its solve
  *    converged and timed; none without focusing;
  *  - physics: in a uniform eps 80 a charge 20 A away, outside a 16 A grid, reaches it through
  *    the boundary values alone: the potential at a point next to the charge inside, minus that
  *    of the inside charge alone, is the outside charge's Coulomb potential within 2 % (zero
- *    boundary values miss it all);
+ *    boundary values on the coarse grid's faces lose part of it); new positions may move it
+ *    within the coarse grid (the same energies as a fresh handle) but not out of it;
  *  - binding with focusing: two charges in a uniform eps 80 with 0.1 M salt on a tight grid
  *    bind by the screened Coulomb law within 1 %, the salt-free solves on the coarse grid
  *    too; each partner's energies are those of a separate focused handle, bit for bit;
@@ -50,12 +51,19 @@ static double *potential(dg_calc c, int n) {
     return phi;
 }
 
-/* Focusing in one run against a coarse handle and a focused handle. */
-static void same_as_two_runs(void) {
+/* Focusing in one run against a coarse handle and a focused handle (nonlinear: Newton's method
+ * on both grids, without the two-run reference). */
+static void same_as_two_runs(int nonlinear) {
     dg_calc_params p;
     base_params(&p);
     p.salt_count = 1, p.salts[0].concentration = 0.15;
-    p.solvation_two_run = 1;
+    p.solvation_two_run = !nonlinear;
+    if (nonlinear) {
+        p.solver.equation = DG_EQUATION_NONLINEAR_PB;
+        p.salts[0].concentration = 0.5;
+        p.energies |= DG_ENERGY_IONIC;
+        p.solver.max_change_tol = 1e-6; /* Newton's steps on 21^3 stall near 1e-7, focused or not */
+    }
     p.coarse_perfil = 25.0;
     const dg_atoms atoms = test_atoms(6, cluster_xyz, cluster_q, cluster_r);
     dg_calc c = NULL;
@@ -76,14 +84,15 @@ static void same_as_two_runs(void) {
     CHECK_REL(one.coarse_grid.scale, (n - 1) * 25.0 / (100.0 * 2.0 * reach), 1e-12);
     CHECK(one.coarse_grid.scale < 0.5 * one.grid.scale);
     CHECK(one.coarse_solve.outcome == DG_OUTCOME_CONVERGED);
-    CHECK(one.solve.outcome == DG_OUTCOME_CONVERGED);
+    CHECK(one.solve.outcome == DG_OUTCOME_CONVERGED, "%s (max change %g)",
+          dg_outcome_string(one.solve.outcome), one.solve.max_change);
     CHECK(one.timing.coarse > 0.0 && one.timing.total >= one.timing.coarse);
     CHECK(one.atoms_outside == 0);
-    printf("cluster, 0.15 M: grid %d^3 scale %.4f, coarse scale %.4f (%d iterations, then %d); "
+    printf("cluster, %s: grid %d^3 scale %.4f, coarse scale %.4f (%d iterations, then %d); "
            "grid energy %.6f, reaction field %.6f, two-run %.6f kT\n",
-           n, one.grid.scale, one.coarse_grid.scale, one.coarse_solve.iterations,
-           one.solve.iterations, one.energies.grid, one.energies.reaction_field,
-           one.energies.solvation_two_run);
+           nonlinear ? "nonlinear, 0.5 M" : "0.15 M", n, one.grid.scale, one.coarse_grid.scale,
+           one.coarse_solve.iterations, one.solve.iterations, one.energies.grid,
+           one.energies.reaction_field, one.energies.solvation_two_run);
     /* a second run on the same handle: the same numbers */
     dg_calc_result again;
     CHECK(dg_calc_run(c, &again) == DG_OK);
@@ -120,15 +129,33 @@ static void same_as_two_runs(void) {
     CHECK(second.energies.grid == one.energies.grid);
     CHECK(second.energies.coulombic == one.energies.coulombic);
     CHECK(second.energies.reaction_field == one.energies.reaction_field);
-    CHECK(second.energies.solvation_two_run == one.energies.solvation_two_run);
+    CHECK(second.energies.solvation_two_run == one.energies.solvation_two_run ||
+          (isnan(second.energies.solvation_two_run) && isnan(one.energies.solvation_two_run)));
+    if (nonlinear) {
+        CHECK(one.solve.nonlinear_blocks > 0 && one.coarse_solve.nonlinear_blocks > 0);
+        CHECK(isfinite(one.energies.ionic_total) &&
+              second.energies.ionic_total == one.energies.ionic_total);
+    }
     double *phi_two = potential(h, n);
     size_t differ = 0;
     for (size_t w = 0; w < (size_t)n * n * n; ++w)
         differ += phi_two[w] != phi_one[w];
     CHECK(differ == 0, "%zu of the %d^3 points differ", differ, n);
+    /* focusing from a map: an atom may move off the grid; its charge then acts through the
+       map's boundary values (counted as outside) */
+    double away[18];
+    memcpy(away, cluster_xyz, sizeof away);
+    away[0] += 50.0;
+    CHECK(dg_calc_set_positions(h, away) == DG_OK, "%s", dg_calc_last_error(h));
+    CHECK(dg_calc_run(h, &second) == DG_OK, "%s", dg_calc_last_error(h));
+    CHECK(second.atoms_outside == 1, "%ld atoms outside", second.atoms_outside);
     dg_calc_destroy(h);
     free(phi_coarse), free(phi_two), free(phi_one);
 
+    if (nonlinear) {
+        dg_calc_destroy(c);
+        return;
+    }
     /* coarse_scale instead; then no focusing on the same handle */
     p.coarse_perfil = 0.0, p.coarse_scale = 0.5;
     CHECK(dg_calc_set_params(c, &p) == DG_OK, "%s", dg_calc_last_error(c));
@@ -163,6 +190,25 @@ static void charge_outside(void) {
     CHECK(dg_calc_run(c, &res) == DG_OK, "%s", dg_calc_last_error(c));
     CHECK(res.atoms_outside == 1, "%ld atoms outside", res.atoms_outside);
     CHECK(dg_calc_potentials_at(c, site, 1, &with_both) == DG_OK);
+    /* new positions: the outside charge may move within the coarse grid, not past it */
+    const double moved[6] = {0, 0, 0, 24, 1, 0}, gone[6] = {0, 0, 0, 40, 0, 0};
+    CHECK(dg_calc_set_positions(c, moved) == DG_OK, "%s", dg_calc_last_error(c));
+    dg_calc_result after;
+    CHECK(dg_calc_run(c, &after) == DG_OK, "%s", dg_calc_last_error(c));
+    dg_calc fresh = NULL;
+    CHECK(dg_calc_create(&fresh, &p) == DG_OK);
+    const dg_atoms moved_atoms = test_atoms(2, moved, q, r);
+    CHECK(dg_calc_set_atoms(fresh, &moved_atoms) == DG_OK);
+    dg_calc_result fresh_res;
+    CHECK(dg_calc_run(fresh, &fresh_res) == DG_OK);
+    CHECK(fresh_res.energies.grid == after.energies.grid &&
+          fresh_res.coarse_solve.iterations == after.coarse_solve.iterations);
+    dg_calc_destroy(fresh);
+    CHECK(dg_calc_set_positions(c, gone) == DG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(dg_calc_last_error(c), "atom 2 at 40.000 0.000 0.000 A leaves the interior of "
+                                        "the 33^3 coarse grid") != NULL,
+          "%s", dg_calc_last_error(c));
+    CHECK(dg_calc_set_positions(c, xyz) == DG_OK);
     /* the inside charge alone, with its exact (Coulombic) boundary values */
     p.coarse_scale = 0.0;
     CHECK(dg_calc_set_params(c, &p) == DG_OK);
@@ -312,7 +358,8 @@ static void refusals(void) {
 int main(int argc, char **argv) {
     const int skip = test_backend_from_args(argc, argv, "test_calc_focus", &test_backend);
     if (skip) return skip;
-    same_as_two_runs();
+    same_as_two_runs(0);
+    same_as_two_runs(1);
     charge_outside();
     binding();
     refusals();
