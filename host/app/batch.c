@@ -10,6 +10,52 @@
 #include "io_text.h"
 #include "pipeline.h"
 
+/* The output names of a batch and how many runs write each. */
+typedef struct batch_outputs {
+    char **name;
+    int *writers;
+    int count, capacity;
+} batch_outputs;
+
+static int add_writers(batch_outputs *o, const char *path, int runs) {
+    const char *name = pipeline_output_name(path);
+    for (int i = 0; i < o->count; ++i)
+        if (!strcmp(o->name[i], name)) return o->writers[i] += runs, 0;
+    if (o->count == o->capacity) {
+        const int grown = o->capacity ? 2 * o->capacity : 16;
+        char **names = realloc(o->name, (size_t)grown * sizeof *names);
+        if (names) o->name = names;
+        int *writers = realloc(o->writers, (size_t)grown * sizeof *writers);
+        if (writers) o->writers = writers;
+        if (!names || !writers) return -1;
+        o->capacity = grown;
+    }
+    char *copy = malloc(strlen(name) + 1);
+    if (!copy) return -1;
+    strcpy(copy, name);
+    o->name[o->count] = copy, o->writers[o->count++] = runs;
+    return 0;
+}
+
+/* Keep the names that more than one run writes (they get the runs' tags). */
+static void keep_shared(batch_outputs *o) {
+    int kept = 0;
+    for (int i = 0; i < o->count; ++i) {
+        if (o->writers[i] > 1)
+            o->name[kept] = o->name[i], o->writers[kept++] = o->writers[i];
+        else
+            free(o->name[i]);
+    }
+    o->count = kept;
+}
+
+static void outputs_free(batch_outputs *o) {
+    for (int i = 0; i < o->count; ++i)
+        free(o->name[i]);
+    free(o->name), free(o->writers);
+    memset(o, 0, sizeof *o);
+}
+
 typedef struct batch_plan {
     char **common; /* argv without batch options and parameter files */
     int common_count;
@@ -17,6 +63,8 @@ typedef struct batch_plan {
     int input_count, input_capacity;
     const char *list_file, *jsonl_file;
     int frames, is_batch;
+    int *models;          /* runs of each input (its models with --frames, else 1) */
+    batch_outputs shared; /* output names that several runs write: tagged */
 } batch_plan;
 
 static int add_input(batch_plan *b, const char *path) {
@@ -36,7 +84,8 @@ static int add_input(batch_plan *b, const char *path) {
 static void plan_free(batch_plan *b) {
     for (int i = 0; i < b->input_count; ++i)
         free(b->inputs[i]);
-    free(b->inputs), free(b->common);
+    free(b->inputs), free(b->common), free(b->models);
+    outputs_free(&b->shared);
     memset(b, 0, sizeof *b);
 }
 
@@ -116,17 +165,29 @@ static int plan_batch(int argc, char **argv, batch_plan *b) {
     return rc;
 }
 
-/* Models to run for one input: every model with --frames, else the first (model 0). */
-static int model_count(const batch_plan *b, int argc, char **argv) {
-    if (!b->frames) return 1;
+/* One input's runs: every model with --frames, else the first (model 0); and its output names,
+ * written once per run, into o.  An input whose statements and options do not read counts one
+ * run and no names (its run says what is wrong). */
+static int plan_input(const batch_plan *b, int argc, char **argv, batch_outputs *o) {
     run_settings *s = calloc(1, sizeof *s);
     io_notes *notes = calloc(1, sizeof *notes);
     io_error err;
     io_error_clear(&err);
     int models = 1;
-    if (s && notes && settings_load(s, argc, argv, notes, &err) == IO_OK) {
+    /* the models of the located molecule file; the outputs as named (an input that an earlier
+       run writes need not be there yet) */
+    int read = s && notes && settings_load(s, argc, argv, notes, &err) == IO_OK;
+    if (read && b->frames) {
         const char *path = s->pqr_file[0] ? s->pqr_file : s->pdb_file;
         if (molecule_count_models(path, &models, &err) != IO_OK || models < 1) models = 1;
+    }
+    if (!read && s && notes) read = settings_read(s, argc, argv, notes, &err) == IO_OK;
+    if (read) {
+        char *paths[SETTINGS_MAX_OUTPUTS + 16];
+        size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
+        const int n = pipeline_output_paths(s, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
+        for (int i = 0; i < n; ++i)
+            if (add_writers(o, paths[i], models) != 0) models = -1;
     }
     free(s), free(notes);
     return models;
@@ -205,7 +266,12 @@ static int run_one(batch_plan *b, int k, int model, int models, dg_calc *calc, F
                 model);
     else if (out)
         fprintf(out, "== run %d: %s ==\n", run, input ? input : "(no parameter file)");
-    pipeline_batch how = {calc, models > 1 ? model : 0, tag, jsonl ? summary : NULL};
+    pipeline_batch how = {calc,
+                          models > 1 ? model : 0,
+                          tag,
+                          jsonl ? summary : NULL,
+                          (const char *const *)b->shared.name,
+                          b->shared.count};
     const int status = pipeline_execute_batch(p, argc, argv, out, &how);
     if (jsonl) {
         const char *written = p->settings.json_file[0] ? p->settings.json_file : summary;
@@ -241,19 +307,34 @@ int batch_execute(int argc, char **argv, FILE *out) {
         plan_free(&b);
         return EXIT_BAD_INPUT;
     }
+    /* Each input's runs and output names, before any run: a name that only one run writes
+       keeps its name (a later run may read it, as DelPhi's focused run reads the coarse run's
+       phimap), one that several write gets each run's tag. */
+    const int inputs = b.input_count ? b.input_count : 1;
+    b.models = malloc((size_t)inputs * sizeof *b.models);
+    char **argv_k = malloc((size_t)(b.common_count + 2) * sizeof *argv_k);
+    for (int k = 0; b.models && argv_k && k < inputs; ++k) {
+        int argc_k = b.common_count;
+        memcpy(argv_k, b.common, (size_t)argc_k * sizeof *argv_k);
+        if (b.input_count) argv_k[argc_k++] = b.inputs[k];
+        argv_k[argc_k] = NULL;
+        b.models[k] = plan_input(&b, argc_k, argv_k, &b.shared);
+    }
+    free(argv_k);
+    int planned = b.models && argv_k;
+    for (int k = 0; planned && k < inputs; ++k)
+        planned = b.models[k] > 0;
+    if (!planned) {
+        fprintf(stderr, "delphi-gpu: error: out of memory planning the batch\n");
+        if (jsonl) fclose(jsonl);
+        plan_free(&b);
+        return EXIT_SOLVER_FAILED;
+    }
+    keep_shared(&b.shared);
     dg_calc calc = NULL; /* one handle for the whole batch */
     int status = EXIT_OK, run = 0;
-    const int inputs = b.input_count ? b.input_count : 1;
     for (int k = 0; k < inputs; ++k) {
-        char **argv_k = malloc((size_t)(b.common_count + 2) * sizeof *argv_k);
-        int argc_k = b.common_count, models = 1;
-        if (argv_k) {
-            memcpy(argv_k, b.common, (size_t)argc_k * sizeof *argv_k);
-            if (b.input_count) argv_k[argc_k++] = b.inputs[k];
-            argv_k[argc_k] = NULL;
-            models = model_count(&b, argc_k, argv_k);
-        }
-        free(argv_k);
+        const int models = b.models[k];
         for (int m = 1; m <= models; ++m) {
             const int st = run_one(&b, k, m, models, &calc, jsonl, ++run, out);
             if (status == EXIT_OK) status = st;

@@ -404,18 +404,46 @@ static void tag_path(char *path, size_t size, const char *tag) {
     memcpy(path + cut + 1, tag, tag_len);
 }
 
-static void tag_outputs(run_settings *s, const char *tag) {
-    tag_path(s->json_file, sizeof s->json_file, tag);
-    tag_path(s->log_file, sizeof s->log_file, tag);
-    tag_path(s->frc_out_file, sizeof s->frc_out_file, tag);
-    tag_path(s->scrg_out_file, sizeof s->scrg_out_file, tag);
-    tag_path(s->gcrg_out_file, sizeof s->gcrg_out_file, tag);
-    tag_path(s->binding_residues_file, sizeof s->binding_residues_file, tag);
-    tag_path(s->modpdb_out_file, sizeof s->modpdb_out_file, tag);
-    tag_path(s->eps_out_file, sizeof s->eps_out_file, tag);
-    tag_path(s->unpdb_out_file, sizeof s->unpdb_out_file, tag);
+int pipeline_output_paths(run_settings *s, char **paths, size_t *sizes, int max) {
+    struct {
+        char *path;
+        size_t size;
+    } all[] = {{s->json_file, sizeof s->json_file},
+               {s->log_file, sizeof s->log_file},
+               {s->frc_out_file, sizeof s->frc_out_file},
+               {s->scrg_out_file, sizeof s->scrg_out_file},
+               {s->gcrg_out_file, sizeof s->gcrg_out_file},
+               {s->binding_residues_file, sizeof s->binding_residues_file},
+               {s->modpdb_out_file, sizeof s->modpdb_out_file},
+               {s->eps_out_file, sizeof s->eps_out_file},
+               {s->unpdb_out_file, sizeof s->unpdb_out_file}};
+    int n = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        if (all[i].path[0] && n < max) paths[n] = all[i].path, sizes[n++] = all[i].size;
     for (int i = 0; i < s->map_count; ++i)
-        tag_path(s->maps[i].path, sizeof s->maps[i].path, tag);
+        if (s->maps[i].path[0] && n < max)
+            paths[n] = s->maps[i].path, sizes[n++] = sizeof s->maps[i].path;
+    return n;
+}
+
+const char *pipeline_output_name(const char *path) {
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return path;
+}
+
+/* The batch's tag on the outputs that several of its runs write (every output without a
+ * list): a name only one run writes stays, so that a later run can read it. */
+static void tag_outputs(run_settings *s, const pipeline_batch *batch) {
+    char *paths[SETTINGS_MAX_OUTPUTS + 16];
+    size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
+    const int n = pipeline_output_paths(s, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
+    for (int i = 0; i < n; ++i) {
+        int shared = !batch->tagged;
+        for (int k = 0; !shared && k < batch->tagged_count; ++k)
+            shared = !strcmp(pipeline_output_name(paths[i]), batch->tagged[k]);
+        if (shared) tag_path(paths[i], sizes[i], batch->tag);
+    }
 }
 
 /* --backend auto, one run in one process: the CPU when the grid is small enough that the CPU
@@ -483,7 +511,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     app_mpi_quiet_outputs(&p->settings); /* under mpirun only rank 0 writes */
     if (batch) {
         p->settings.model = batch->model;
-        tag_outputs(&p->settings, batch->tag);
+        tag_outputs(&p->settings, batch);
         p->summary_private = !p->settings.json_file[0] && batch->summary_path;
         if (p->summary_private)
             snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",

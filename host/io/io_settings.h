@@ -41,6 +41,10 @@ int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes,
  *  run (an input molecule; in(phi) with bndcon=3; distinct output names). */
 int settings_resolve(run_settings *s, io_notes *notes, io_error *err);
 
+/** Defaults, parameter file and options, not resolved: the names as written (a batch plans
+ *  its runs' outputs with it before an earlier run has written a later one's input). */
+int settings_read(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);
+
 /** All of it: defaults, parameter file, options, resolve.  With --help or --version it stops
  *  after the options (s->show_help / s->show_version set, no file checks). */
 int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);

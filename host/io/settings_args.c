@@ -331,7 +331,7 @@ static int names_molecule(int argc, char **argv) {
     return 0;
 }
 
-int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
+int settings_read(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
     settings_defaults(s);
     io_error_clear(err);
     const char *param_file = NULL;
@@ -359,7 +359,11 @@ int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_er
         rc = settings_parse_file(s, param_file, notes, err);
         if (rc) return rc;
     }
-    rc = settings_apply_args(s, argc, argv, notes, err);
-    if (rc) return rc;
+    return settings_apply_args(s, argc, argv, notes, err);
+}
+
+int settings_load(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err) {
+    const int rc = settings_read(s, argc, argv, notes, err);
+    if (rc || s->show_help || s->show_version) return rc;
     return settings_resolve(s, notes, err);
 }

@@ -1,5 +1,8 @@
 /* Batch runs in one process (batch.h): two parameter files and a --batch list, the models of a
- * multi-model file (--frames), JSON lines; each run's numbers equal a single run's. */
+ * multi-model file (--frames), JSON lines; each run's numbers equal a single run's.  Outputs
+ * that several runs write get each run's tag, one that a single run writes keeps its name:
+ * DelPhi's focusing in two parameter files (the coarse run's phimap read by the focused run)
+ * works as a batch and gives the energies of focusing in one run (--coarse-scale). */
 #include <math.h>
 #include <string.h>
 
@@ -55,7 +58,7 @@ int main(void) {
        small grid would take the CPU where the batch takes a GPU: backend_choice.h). */
     pipeline *p = calloc(1, sizeof *p);
     char *reference[] = {"delphi-gpu", (char *)prm, "--quiet", "--json", "single.json", NULL};
-    pipeline_batch alone = {NULL, 0, "", NULL};
+    pipeline_batch alone = {NULL, 0, "", NULL, NULL, 0};
     CHECK(pipeline_execute_batch(p, 5, reference, NULL, &alone) == EXIT_OK);
     pipeline_free(p);
     free(p);
@@ -93,11 +96,35 @@ int main(void) {
     p = calloc(1, sizeof *p);
     char *one[] = {"delphi-gpu", "--pqr",   "two.pqr", "--scale", "2",
                    "--json",     "m2.json", "--quiet", NULL};
-    pipeline_batch how = {NULL, 2, "", NULL};
+    pipeline_batch how = {NULL, 2, "", NULL, NULL, 0};
     CHECK(pipeline_execute_batch(p, 8, one, NULL, &how) == EXIT_OK);
     CHECK(p->mol.count == 2);
     pipeline_free(p);
     free(p);
+
+    /* DelPhi's focusing in two parameter files: coarse.phi, which only the coarse run writes,
+       keeps its name and the focused run reads it; the JSON that the option names for both runs
+       gets each run's tag. */
+    write_text("coarse.prm", "in(pqr,file=\"born_ion.pqr\")\ngsize=33\nscale=0.5\nbndcon=4\n"
+                             "out(phi,file=\"coarse.phi\")\n");
+    write_text("fine.prm", "in(pqr,file=\"born_ion.pqr\")\ngsize=33\nscale=2\nbndcon=3\n"
+                           "in(phi,file=\"coarse.phi\")\nenergy(g,s)\n");
+    remove("coarse.phi");
+    char *focus[] = {"delphi-gpu", "coarse.prm", "fine.prm", "--json", "fc.json", "--quiet", NULL};
+    CHECK(run_batch(0, focus) == EXIT_OK);
+    CHECK(file_exists("coarse.phi") && !file_exists("coarse.1.phi"));
+    CHECK(file_exists("fc.1.json") && file_exists("fc.2.json") && !file_exists("fc.json"));
+    p = calloc(1, sizeof *p);
+    char *in_one[] = {"delphi-gpu", "--pqr",    "born_ion.pqr", "--gsize", "33",
+                      "--scale",    "2",        "--bndcon",     "4",       "--coarse-scale",
+                      "0.5",        "--energy", "g,s",          "--json",  "fc1.json",
+                      "--quiet",    NULL};
+    CHECK(pipeline_execute_batch(p, 16, in_one, NULL, &alone) == EXIT_OK);
+    pipeline_free(p);
+    free(p);
+    printf("focusing in two parameter files: grid energy %.9f kT, in one run %.9f kT\n",
+           grid_energy("fc.2.json"), grid_energy("fc1.json"));
+    CHECK_REL(grid_energy("fc.2.json"), grid_energy("fc1.json"), 1e-7);
 
     /* A failed run does not stop the batch; the status is the first failure's. */
     write_text("bad.prm", "in(pqr,file=\"missing.pqr\")\n");
