@@ -311,9 +311,13 @@ static void summary_binding(run_summary *sum, const outputs_binding *b) {
         p->atoms = r->atoms[k];
         p->net_charge = r->net_charge[k];
         p->iterations = r->solve[k].iterations;
+        /* its solve, and those that ran beside it (zeroed when not: "converged") */
         p->converged =
             run_solve_converged(&r->solve[k]) &&
-            (!r->reference_solve[k].iterations || run_solve_converged(&r->reference_solve[k]));
+            (!r->reference_solve[k].iterations || run_solve_converged(&r->reference_solve[k])) &&
+            run_solve_converged(&r->salt_free_solve[k + 1]) &&
+            run_solve_converged(&r->coarse_solve[k]) &&
+            run_solve_converged(&r->coarse_salt_free_solve[k + 1]);
         p->energies = terms_of(&r->partner[k]);
     }
 }
