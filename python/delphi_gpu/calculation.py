@@ -66,7 +66,8 @@ class Binding:
     ``energy`` only slowly as the scale grows.  ``difference`` holds every term's difference,
     ``complex`` the complex's run (a Result, as ``run()`` gives it), and ``partners`` one dict
     per partner: ``atoms``, ``net_charge``, ``energies``, ``salt_share``, ``solve``,
-    ``converged``, ``timing`` and, focusing in one run, ``coarse_solve``.  ``atom_energies`` (with ``binding(..., atom_energies=True)``,
+    ``converged`` (every solve of that state: the solve and its reference, salt-free and
+    coarse solves), ``timing`` and, focusing in one run, ``coarse_solve``.  ``atom_energies`` (with ``binding(..., atom_energies=True)``,
     else None) holds each atom's part of ``energy``: (1/2) q times the difference, complex minus
     the atom's partner alone, of the Coulombic, reaction-field and salt potentials at it; the
     parts sum to ``energy`` (in a nonlinear run to ``energy`` minus the ionic terms'
@@ -324,7 +325,10 @@ class Calculation:
             partners.append(dict(
                 atoms=int(b.atoms[k]), net_charge=float(b.net_charge[k]),
                 energies=_energy_dict(b.partner[k]), salt_share=float(b.salt_share[k + 1]),
-                solve=solve, converged=b.solve[k].outcome == 0,
+                # every solve of the partner's state (those that did not run are zeroed: 0)
+                solve=solve, converged=all(x.outcome == 0 for x in (
+                    b.solve[k], b.reference_solve[k], b.salt_free_solve[k + 1],
+                    b.coarse_solve[k], b.coarse_salt_free_solve[k + 1])),
                 timing=_struct_dict(b.timing[k]),
                 coarse_solve=_solve_dict(b.coarse_solve[k]) if r.coarse_grid.n else None))
         return Binding(energy=float(b.energy), salt=float(b.salt),

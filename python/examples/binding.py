@@ -10,6 +10,7 @@ parts, complex minus partners), its salt part and the grid energies' difference.
 
     python3 python/examples/binding.py regression/data/1hpv.pqr --partners A:B --scale 2
     python3 python/examples/binding.py traj.pqr --partners A --salt 0.15 --backend cuda
+    python3 python/examples/binding.py big.pqr --scale 2 --coarse-perfil 20   # focused
 """
 import argparse
 import json
@@ -58,7 +59,9 @@ def run_binding(models, partners, options, log=print):
                 calc.set_positions(model.positions)
             b = calc.binding(partner)
             dt = time.perf_counter() - t
-            converged = b.complex.converged and all(p["converged"] for p in b.partners)
+            coarse = b.complex.coarse_solve
+            converged = (b.complex.converged and all(p["converged"] for p in b.partners)
+                         and (coarse is None or coarse["outcome"] == "converged"))
             records.append(dict(model=number + 1, energy=b.energy, salt=b.salt,
                                 grid_energy=b.grid_energy, coulombic=b.difference["coulombic"],
                                 reaction_field=b.difference["reaction_field"],
@@ -80,6 +83,9 @@ def main(argv=None):
     ap.add_argument("--salt", type=float, default=0.0)
     ap.add_argument("--maxc", type=float, default=1e-5)
     ap.add_argument("--backend", default="auto")
+    ap.add_argument("--coarse-perfil", type=float, default=0.0,
+                    help="focus each state from a coarse solve that the molecule fills this "
+                         "percent of (e.g. 20; default: no focusing)")
     ap.add_argument("--json", help="write the per-model records here")
     args = ap.parse_args(argv)
     models = dg.read_pqr_models(args.pqr)
@@ -87,6 +93,8 @@ def main(argv=None):
           f"{args.partners}")
     options = dict(scale=args.scale, indi=args.indi, exdi=args.exdi, salt=args.salt,
                    maxc=args.maxc, bndcon=2, energies="g,c,s", backend=args.backend)
+    if args.coarse_perfil > 0:
+        options["coarse_perfil"] = args.coarse_perfil
     records = run_binding(models, args.partners, options)
     if args.json:
         with open(args.json, "w") as fh:

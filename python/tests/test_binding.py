@@ -93,3 +93,10 @@ def test_binding_example(tmp_path, root, backend):
     assert records[1]["energy"] == pytest.approx(records[0]["energy"], abs=2.0)
     assert records[0]["energy"] == pytest.approx(
         records[0]["coulombic"] + records[0]["reaction_field"], abs=1e-9)
+    # focused from a coarse grid (each state's own coarse solve), through the command line
+    out = tmp_path / "focused.json"
+    assert example.main([str(path), "--scale", "1", "--maxc", "1e-5", "--coarse-perfil", "20",
+                         "--backend", backend, "--json", str(out)]) == 0
+    focused = json.load(open(out))
+    assert len(focused) == 2 and all(r["converged"] for r in focused)
+    assert focused[0]["energy"] == pytest.approx(records[0]["energy"], abs=0.5)
