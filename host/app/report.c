@@ -54,6 +54,10 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
              s->valence[0], s->valence[1], s->valence[2], s->valence[3]);
     log_info(log, "temperature          : %.4f K", s->temperature);
     log_info(log, "boundary condition   : %d (%s)", s->bndcon, report_bc_name(s->bndcon));
+    if (s->coarse_scale > 0.0 || s->coarse_perfil > 0.0)
+        log_info(log, "focusing in one run  : from a coarse grid at %s %g (bndcon on its faces)",
+                 s->coarse_scale > 0.0 ? "scale" : "perfil",
+                 s->coarse_scale > 0.0 ? s->coarse_scale : s->coarse_perfil);
     if (s->periodic)
         log_info(log, "periodic axes        : %s%s%s (the faces of the others as bndcon sets them)",
                  s->periodic & DG_PERIODIC_X ? "x" : "", s->periodic & DG_PERIODIC_Y ? "y" : "",

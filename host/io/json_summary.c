@@ -128,6 +128,10 @@ static void put_parameters(FILE *fp, const run_settings *s) {
     fprintf(fp, "%d", s->bndcon);
     key(fp, 4, "surface", &f);
     put_string(fp, s->surface == SURFACE_VDW ? "vdw" : "molecular");
+    key(fp, 4, "coarse_scale", &f);
+    put_number(fp, s->coarse_scale > 0.0 ? s->coarse_scale : NAN);
+    key(fp, 4, "coarse_perfil", &f);
+    put_number(fp, s->coarse_perfil > 0.0 ? s->coarse_perfil : NAN);
     fprintf(fp, "\n  }");
 }
 

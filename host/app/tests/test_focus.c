@@ -57,12 +57,14 @@ static void same_as_two_runs(void) {
     CHECK(r->coarse_solve.outcome == DG_OUTCOME_CONVERGED && r->coarse_solve.iterations > 0);
     char *log = read_file("focus.log");
     CHECK(log && strstr(log, "coarse grid          : ") && strstr(log, "coarse solve:") &&
+          strstr(log, "focusing in one run  : from a coarse grid at perfil 20") &&
           strstr(log, "focusing (from the coarse grid)") && strstr(log, "coarse grid "));
     free(log);
     char *json = read_file("focus.json");
     CHECK(json && strstr(json, "\"focusing\": {") &&
           strstr(json, "\"coarse_grid\": {\"size\": [") &&
-          strstr(json, "\"boundary\": \"dipolar\"") && !strstr(json, "\"coarse\": null"));
+          strstr(json, "\"boundary\": \"dipolar\"") && !strstr(json, "\"coarse\": null") &&
+          strstr(json, "\"coarse_perfil\": 20") && strstr(json, "\"coarse_scale\": null"));
     free(json);
     pipeline_free(&p);
 
