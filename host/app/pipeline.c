@@ -179,15 +179,16 @@ static int solve_finished(const dg_result *d) {
            d->outcome != DG_OUTCOME_FLOAT_RESOLUTION;
 }
 
-/* The first of the run's solves that did not finish (its name in label), or NULL.  Solves
- * that did not run are zeroed: "converged". */
-static const dg_result *unfinished_solve(const pipeline *p, char *label, size_t size) {
+/* The i-th of the run's solves (NULL past the last) and its name as the log gives it: the
+ * solve, its reference and coarse ones and, in a binding, the other states'.  Solves that did
+ * not run are zeroed ("converged", never unchecked). */
+static const dg_result *run_solve(const pipeline *p, int i, char *label, size_t size) {
     const calc_result *r = p->result;
     const dg_calc_binding *b = &p->binding;
-    struct {
+    const struct {
         const dg_result *solve;
         const char *name;
-        int partner;
+        int partner; /* 1, 2: that partner's; 0: the run's own (the complex in a binding) */
     } all[] = {{&r->solve, "solve", 0},
                {&r->reference_solve, "reference solve", 0},
                {&r->coarse_solve, "coarse grid's solve", 0},
@@ -203,15 +204,21 @@ static const dg_result *unfinished_solve(const pipeline *p, char *label, size_t 
                {&b->salt_free_solve[2], "salt-free solve", 2},
                {&b->coarse_solve[1], "coarse grid's solve", 2},
                {&b->coarse_salt_free_solve[2], "coarse grid's salt-free solve", 2}};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
-        if ((all[i].partner || all[i].solve == &b->salt_free_solve[0]) && !p->has_binding) continue;
-        if (solve_finished(all[i].solve)) continue;
-        if (all[i].partner)
-            snprintf(label, size, "partner %d's %s", all[i].partner, all[i].name);
-        else
-            snprintf(label, size, "%s", all[i].name);
-        return all[i].solve;
-    }
+    /* the first four are every run's, the rest a binding's */
+    const int count = p->has_binding ? (int)(sizeof all / sizeof all[0]) : 4;
+    if (i < 0 || i >= count) return NULL;
+    if (all[i].partner > 0)
+        snprintf(label, size, "partner %d's %s", all[i].partner, all[i].name);
+    else
+        snprintf(label, size, "%s", all[i].name);
+    return all[i].solve;
+}
+
+/* The first of the run's solves that did not finish (its name in label), or NULL. */
+static const dg_result *unfinished_solve(const pipeline *p, char *label, size_t size) {
+    const dg_result *d;
+    for (int i = 0; (d = run_solve(p, i, label, size)) != NULL; ++i)
+        if (!solve_finished(d)) return d;
     return NULL;
 }
 
@@ -579,28 +586,11 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
                     log_error(&p->log, "%s", why);
                     p->exit_code = EXIT_SOLVER_FAILED;
                 }
-                for (int k = 0; k < 2; ++k) {
-                    char label[64];
-                    snprintf(label, sizeof label, "partner %d's solve", k + 1);
-                    run_warn_unchecked(&p->log, label, &p->binding.solve[k]);
-                    snprintf(label, sizeof label, "partner %d's reference solve", k + 1);
-                    run_warn_unchecked(&p->log, label, &p->binding.reference_solve[k]);
-                    snprintf(label, sizeof label, "partner %d's salt-free solve", k + 1);
-                    run_warn_unchecked(&p->log, label, &p->binding.salt_free_solve[k + 1]);
-                }
-                run_warn_unchecked(&p->log, "the complex's salt-free solve",
-                                   &p->binding.salt_free_solve[0]);
-                for (int k = 0; k < 2; ++k) {
-                    char label[64];
-                    snprintf(label, sizeof label, "partner %d's coarse grid's solve", k + 1);
-                    run_warn_unchecked(&p->log, label, &p->binding.coarse_solve[k]);
-                }
             }
-            run_warn_unchecked(&p->log, "solve", &p->result->solve);
-            if (p->result->two_run)
-                run_warn_unchecked(&p->log, "reference solve", &p->result->reference_solve);
-            if (p->result->coarse)
-                run_warn_unchecked(&p->log, "coarse grid's solve", &p->result->coarse_solve);
+            char label[96];
+            const dg_result *d;
+            for (int i = 0; (d = run_solve(p, i, label, sizeof label)) != NULL; ++i)
+                run_warn_unchecked(&p->log, label, d);
         }
         char label[96];
         const dg_result *unfinished =
