@@ -10,50 +10,60 @@
 #include "io_text.h"
 #include "pipeline.h"
 
-/* The output names of a batch and how many runs write each. */
-typedef struct batch_outputs {
+/* Files of a batch by their canonical names (path_identity.h): for the outputs, how many runs
+ * write each and whether an earlier run reads it; for the inputs, the names alone. */
+typedef struct batch_files {
     char **name;
-    int *writers;
+    int *writers, *read_before;
     int count, capacity;
-} batch_outputs;
+} batch_files;
 
-static int add_writers(batch_outputs *o, const char *path, int runs) {
-    const char *name = pipeline_output_name(path);
-    for (int i = 0; i < o->count; ++i)
-        if (!strcmp(o->name[i], name)) return o->writers[i] += runs, 0;
-    if (o->count == o->capacity) {
-        const int grown = o->capacity ? 2 * o->capacity : 16;
-        char **names = realloc(o->name, (size_t)grown * sizeof *names);
-        if (names) o->name = names;
-        int *writers = realloc(o->writers, (size_t)grown * sizeof *writers);
-        if (writers) o->writers = writers;
-        if (!names || !writers) return -1;
-        o->capacity = grown;
+/* The entry of a name, added (no writers, not read) when new; -1 when out of memory. */
+static int file_entry(batch_files *f, const char *name) {
+    for (int i = 0; i < f->count; ++i)
+        if (!strcmp(f->name[i], name)) return i;
+    if (f->count == f->capacity) {
+        const int grown = f->capacity ? 2 * f->capacity : 16;
+        char **names = realloc(f->name, (size_t)grown * sizeof *names);
+        if (names) f->name = names;
+        int *writers = realloc(f->writers, (size_t)grown * sizeof *writers);
+        if (writers) f->writers = writers;
+        int *read = realloc(f->read_before, (size_t)grown * sizeof *read);
+        if (read) f->read_before = read;
+        if (!names || !writers || !read) return -1;
+        f->capacity = grown;
     }
     char *copy = malloc(strlen(name) + 1);
     if (!copy) return -1;
     strcpy(copy, name);
-    o->name[o->count] = copy, o->writers[o->count++] = runs;
+    f->name[f->count] = copy, f->writers[f->count] = f->read_before[f->count] = 0;
+    return f->count++;
+}
+
+static int file_known(const batch_files *f, const char *name) {
+    for (int i = 0; i < f->count; ++i)
+        if (!strcmp(f->name[i], name)) return 1;
     return 0;
 }
 
-/* Keep the names that more than one run writes (they get the runs' tags). */
-static void keep_shared(batch_outputs *o) {
+/* Keep the outputs that get the runs' tags: those that several runs write (each keeps its
+ * own), and those that an earlier run reads (its input stays as it was). */
+static void keep_tagged(batch_files *f) {
     int kept = 0;
-    for (int i = 0; i < o->count; ++i) {
-        if (o->writers[i] > 1)
-            o->name[kept] = o->name[i], o->writers[kept++] = o->writers[i];
+    for (int i = 0; i < f->count; ++i) {
+        if (f->writers[i] > 1 || f->read_before[i])
+            f->name[kept++] = f->name[i];
         else
-            free(o->name[i]);
+            free(f->name[i]);
     }
-    o->count = kept;
+    f->count = kept;
 }
 
-static void outputs_free(batch_outputs *o) {
-    for (int i = 0; i < o->count; ++i)
-        free(o->name[i]);
-    free(o->name), free(o->writers);
-    memset(o, 0, sizeof *o);
+static void files_free(batch_files *f) {
+    for (int i = 0; i < f->count; ++i)
+        free(f->name[i]);
+    free(f->name), free(f->writers), free(f->read_before);
+    memset(f, 0, sizeof *f);
 }
 
 typedef struct batch_plan {
@@ -63,8 +73,9 @@ typedef struct batch_plan {
     int input_count, input_capacity;
     const char *list_file, *jsonl_file;
     int frames, is_batch;
-    int *models;          /* runs of each input (its models with --frames, else 1) */
-    batch_outputs shared; /* output names that several runs write: tagged */
+    int *models;         /* runs of each input (its models with --frames, else 1) */
+    batch_files outputs; /* after planning, the outputs that get the runs' tags */
+    batch_files read;    /* the input files of the runs planned so far */
 } batch_plan;
 
 static int add_input(batch_plan *b, const char *path) {
@@ -85,7 +96,7 @@ static void plan_free(batch_plan *b) {
     for (int i = 0; i < b->input_count; ++i)
         free(b->inputs[i]);
     free(b->inputs), free(b->common), free(b->models);
-    outputs_free(&b->shared);
+    files_free(&b->outputs), files_free(&b->read);
     memset(b, 0, sizeof *b);
 }
 
@@ -165,31 +176,45 @@ static int plan_batch(int argc, char **argv, batch_plan *b) {
     return rc;
 }
 
-/* One input's runs: every model with --frames, else the first (model 0); and its output names,
- * written once per run, into o.  An input whose statements and options do not read counts one
- * run and no names (its run says what is wrong). */
-static int plan_input(const batch_plan *b, int argc, char **argv, batch_outputs *o) {
+/* One input's runs: every model with --frames, else the first (model 0); its outputs, each
+ * written once per run, and its inputs into the plan (in run order, so that an output can be
+ * seen to be an earlier run's input).  An input whose statements and options do not read
+ * counts one run and no files (its run says what is wrong).  -1 when out of memory. */
+static int plan_input(batch_plan *b, int argc, char **argv) {
     run_settings *s = calloc(1, sizeof *s);
     io_notes *notes = calloc(1, sizeof *notes);
+    path_identity *id = malloc(SETTINGS_INPUT_IDENTITIES * sizeof *id);
     io_error err;
     io_error_clear(&err);
-    int models = 1;
-    /* the models of the located molecule file; the outputs as named (an input that an earlier
+    int models = s && notes && id ? 1 : -1;
+    /* the models of the located molecule file; the files as named (an input that an earlier
        run writes need not be there yet) */
-    int read = s && notes && settings_load(s, argc, argv, notes, &err) == IO_OK;
+    int read = models > 0 && settings_load(s, argc, argv, notes, &err) == IO_OK;
     if (read && b->frames) {
         const char *path = s->pqr_file[0] ? s->pqr_file : s->pdb_file;
         if (molecule_count_models(path, &models, &err) != IO_OK || models < 1) models = 1;
     }
-    if (!read && s && notes) read = settings_read(s, argc, argv, notes, &err) == IO_OK;
+    if (!read && models > 0) read = settings_read(s, argc, argv, notes, &err) == IO_OK;
     if (read) {
         char *paths[SETTINGS_MAX_OUTPUTS + 16];
         size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
         const int n = pipeline_output_paths(s, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
-        for (int i = 0; i < n; ++i)
-            if (add_writers(o, paths[i], models) != 0) models = -1;
+        for (int i = 0; i < n && models > 0; ++i) {
+            path_identity_of(paths[i], &id[0]);
+            if (!id[0].canonical[0]) continue; /* no such directory: its run says so */
+            const int e = file_entry(&b->outputs, id[0].canonical);
+            if (e < 0) {
+                models = -1;
+                break;
+            }
+            b->outputs.writers[e] += models;
+            if (file_known(&b->read, id[0].canonical)) b->outputs.read_before[e] = 1;
+        }
+        const int m = settings_input_identities(s, id, SETTINGS_INPUT_IDENTITIES);
+        for (int i = 0; i < m && models > 0; ++i)
+            if (id[i].canonical[0] && file_entry(&b->read, id[i].canonical) < 0) models = -1;
     }
-    free(s), free(notes);
+    free(s), free(notes), free(id);
     return models;
 }
 
@@ -270,8 +295,8 @@ static int run_one(batch_plan *b, int k, int model, int models, dg_calc *calc, F
                           models > 1 ? model : 0,
                           tag,
                           jsonl ? summary : NULL,
-                          (const char *const *)b->shared.name,
-                          b->shared.count};
+                          (const char *const *)b->outputs.name,
+                          b->outputs.count};
     const int status = pipeline_execute_batch(p, argc, argv, out, &how);
     if (jsonl) {
         const char *written = p->settings.json_file[0] ? p->settings.json_file : summary;
@@ -307,9 +332,9 @@ int batch_execute(int argc, char **argv, FILE *out) {
         plan_free(&b);
         return EXIT_BAD_INPUT;
     }
-    /* Each input's runs and output names, before any run: a name that only one run writes
-       keeps its name (a later run may read it, as DelPhi's focused run reads the coarse run's
-       phimap), one that several write gets each run's tag. */
+    /* Each input's runs and files, before any run: an output that only one run writes keeps
+       its name (a later run may read it, as DelPhi's focused run reads the coarse run's
+       phimap); one that several write, or that an earlier run read, gets each run's tag. */
     const int inputs = b.input_count ? b.input_count : 1;
     b.models = malloc((size_t)inputs * sizeof *b.models);
     char **argv_k = malloc((size_t)(b.common_count + 2) * sizeof *argv_k);
@@ -318,7 +343,7 @@ int batch_execute(int argc, char **argv, FILE *out) {
         memcpy(argv_k, b.common, (size_t)argc_k * sizeof *argv_k);
         if (b.input_count) argv_k[argc_k++] = b.inputs[k];
         argv_k[argc_k] = NULL;
-        b.models[k] = plan_input(&b, argc_k, argv_k, &b.shared);
+        b.models[k] = plan_input(&b, argc_k, argv_k);
     }
     free(argv_k);
     int planned = b.models && argv_k;
@@ -330,7 +355,7 @@ int batch_execute(int argc, char **argv, FILE *out) {
         plan_free(&b);
         return EXIT_SOLVER_FAILED;
     }
-    keep_shared(&b.shared);
+    keep_tagged(&b.outputs);
     dg_calc calc = NULL; /* one handle for the whole batch */
     int status = EXIT_OK, run = 0;
     for (int k = 0; k < inputs; ++k) {

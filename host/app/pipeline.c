@@ -433,23 +433,19 @@ int pipeline_output_paths(run_settings *s, char **paths, size_t *sizes, int max)
     return n;
 }
 
-const char *pipeline_output_name(const char *path) {
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return path;
-}
-
-/* The batch's tag on the outputs that several of its runs write (every output without a
- * list): a name only one run writes stays, so that a later run can read it. */
+/* The batch's tag on the outputs of its list (every output without a list): one that a
+ * single run writes and no earlier run read keeps its name, so that a later run can read it. */
 static void tag_outputs(run_settings *s, const pipeline_batch *batch) {
     char *paths[SETTINGS_MAX_OUTPUTS + 16];
     size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
     const int n = pipeline_output_paths(s, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
+    path_identity id;
     for (int i = 0; i < n; ++i) {
-        int shared = !batch->tagged;
-        for (int k = 0; !shared && k < batch->tagged_count; ++k)
-            shared = !strcmp(pipeline_output_name(paths[i]), batch->tagged[k]);
-        if (shared) tag_path(paths[i], sizes[i], batch->tag);
+        int listed = !batch->tagged;
+        if (!listed) path_identity_of(paths[i], &id);
+        for (int k = 0; !listed && k < batch->tagged_count; ++k)
+            listed = !strcmp(id.canonical, batch->tagged[k]);
+        if (listed) tag_path(paths[i], sizes[i], batch->tag);
     }
 }
 

@@ -61,17 +61,15 @@ typedef struct pipeline_batch {
     int model;                 /* model (frame) of a multi-model molecule file, 0 = the first */
     const char *tag;           /* inserted before the extension of an output file's name; "" none */
     const char *summary_path;  /* write the JSON summary here when the run names none */
-    const char *const *tagged; /* the output names that get the tag: those several runs of the
-                                  batch write (batch.c); NULL = every output */
+    const char *const *tagged; /* the outputs that get the tag, by canonical name
+                                  (path_identity.h): those that several runs of the batch write
+                                  or an earlier run read (batch.c); NULL = every output */
     int tagged_count;
 } pipeline_batch;
 
 /* The run's output file names (the fields of s that hold them, the empty ones left out) into
  * paths; returns how many (at most max). */
 int pipeline_output_paths(run_settings *s, char **paths, size_t *sizes, int max);
-
-/* An output name as batch runs compare them: without leading "./". */
-const char *pipeline_output_name(const char *path);
 
 /* pipeline_execute for one run of a batch. */
 int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,

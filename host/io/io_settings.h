@@ -9,6 +9,7 @@
 #define HOST_IO_SETTINGS_H
 
 #include "io_common.h"
+#include "path_identity.h"
 #include "settings.h"
 
 /** DelPhi's defaults and ours (backend auto, precision double until the program picks its
@@ -44,6 +45,13 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err);
 /** Defaults, parameter file and options, not resolved: the names as written (a batch plans
  *  its runs' outputs with it before an earlier run has written a later one's input). */
 int settings_read(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);
+
+/** The identities of the input files s names (molecule, tables, focusing map, sites, centre,
+ *  parameter file): each as named and, a relative one, also in the parameter file's directory
+ *  (the other place it may be read from); at most max (SETTINGS_INPUT_IDENTITIES holds them
+ *  all).  Returns how many. */
+#define SETTINGS_INPUT_IDENTITIES 16
+int settings_input_identities(const run_settings *s, path_identity *id, int max);
 
 /** All of it: defaults, parameter file, options, resolve.  With --help or --version it stops
  *  after the options (s->show_help / s->show_version set, no file checks). */

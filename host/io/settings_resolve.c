@@ -75,6 +75,23 @@ static int require_input(run_settings *s, int kind, io_error *err) {
                    searched_dir ? "'" : "");
 }
 
+int settings_input_identities(const run_settings *s, path_identity *id, int max) {
+    const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,    s->pqr_file,
+                            s->phi_in_file, s->frc_in_file, s->center_file, s->param_file};
+    int m = 0;
+    char dir[SETTINGS_PATH_MAX] = "";
+    if (s->param_file[0]) io_directory_of(s->param_file, dir, sizeof dir);
+    for (size_t k = 0; k < sizeof inputs / sizeof inputs[0] && m < max; k++) {
+        if (!inputs[k][0]) continue;
+        path_identity_of(inputs[k], &id[m++]);
+        char joined[2 * SETTINGS_PATH_MAX];
+        if (m < max && inputs[k][0] != '/' && dir[0] &&
+            snprintf(joined, sizeof joined, "%s%s", dir, inputs[k]) < SETTINGS_PATH_MAX)
+            path_identity_of(joined, &id[m++]);
+    }
+    return m;
+}
+
 /* Checked before any work: every output can be written (its directory exists and is
    writable), no two outputs are one file and no output is an input, comparing resolved paths
    and device/inode (so ./m.pqr, an absolute name, a symbolic or hard link are all caught). */
@@ -104,23 +121,9 @@ static int check_outputs(const run_settings *s, io_error *err) {
             names[n] = files[i].path;
             what[n++] = files[i].what;
         }
-    /* Inputs as named and, for relative names from the parameter file, in its directory (the
-       other place they may be read from). */
-    const char *inputs[] = {s->pdb_file,    s->siz_file,    s->crg_file,    s->pqr_file,
-                            s->phi_in_file, s->frc_in_file, s->center_file, s->param_file};
-    enum { INPUTS = sizeof inputs / sizeof inputs[0] };
-    static path_identity input_id[2 * INPUTS], output_id[SETTINGS_MAX_OUTPUTS + FILES];
-    int m = 0;
-    char dir[SETTINGS_PATH_MAX] = "";
-    if (s->param_file[0]) io_directory_of(s->param_file, dir, sizeof dir);
-    for (size_t k = 0; k < INPUTS; k++) {
-        if (!inputs[k][0]) continue;
-        path_identity_of(inputs[k], &input_id[m++]);
-        char joined[2 * SETTINGS_PATH_MAX];
-        if (inputs[k][0] != '/' && dir[0] &&
-            snprintf(joined, sizeof joined, "%s%s", dir, inputs[k]) < SETTINGS_PATH_MAX)
-            path_identity_of(joined, &input_id[m++]);
-    }
+    static path_identity input_id[SETTINGS_INPUT_IDENTITIES],
+        output_id[SETTINGS_MAX_OUTPUTS + FILES];
+    const int m = settings_input_identities(s, input_id, SETTINGS_INPUT_IDENTITIES);
     for (int i = 0; i < n; i++) {
         int rc = path_check_output(names[i], what[i], err);
         if (rc) return rc;

@@ -2,9 +2,11 @@
  * multi-model file (--frames), JSON lines; each run's numbers equal a single run's.  Outputs
  * that several runs write get each run's tag, one that a single run writes keeps its name:
  * DelPhi's focusing in two parameter files (the coarse run's phimap read by the focused run)
- * works as a batch and gives the energies of focusing in one run (--coarse-scale). */
+ * works as a batch and gives the energies of focusing in one run (--coarse-scale); an output
+ * that an earlier run read gets the tag, so the input stays as it was. */
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app_test.h"
 #include "batch.h"
@@ -125,6 +127,16 @@ int main(void) {
     printf("focusing in two parameter files: grid energy %.9f kT, in one run %.9f kT\n",
            grid_energy("fc.2.json"), grid_energy("fc1.json"));
     CHECK_REL(grid_energy("fc.2.json"), grid_energy("fc1.json"), 1e-7);
+    /* The other order: the focused run reads coarse.phi first, then the coarse run would
+       overwrite that input; it writes coarse.2.phi instead and coarse.phi stays as it was. */
+    remove("coarse.2.phi");
+    struct stat before, after; /* outputs are renamed into place: a rewrite is a new inode */
+    CHECK(stat("coarse.phi", &before) == 0);
+    char *reverse[] = {"delphi-gpu", "fine.prm", "coarse.prm", "--quiet", NULL};
+    CHECK(run_batch(0, reverse) == EXIT_OK);
+    CHECK(stat("coarse.phi", &after) == 0 && after.st_ino == before.st_ino &&
+          after.st_mtime == before.st_mtime);
+    CHECK(file_exists("coarse.2.phi"));
 
     /* A failed run does not stop the batch; the status is the first failure's. */
     write_text("bad.prm", "in(pqr,file=\"missing.pqr\")\n");
