@@ -317,6 +317,9 @@ int dg_cuda_store_wrapped_faces(dg_cuda_state *st, void *phi, int is_double, dg_
 /** Mixed precision with periodic axes, after load_phi: the double iterate's face points of the
  *  wrap take their images' values (cuda_periodic.cu). */
 int dg_cuda_wrap_iterate(dg_cuda_state *st, dg_error *err);
+/** Newton's method with periodic axes: the face points of the wrap in the half grids phi
+ *  (float or double, not mixed) take their images' values (cuda_periodic.cu). */
+int dg_cuda_wrap_phi(dg_cuda_state *st, dg_error *err);
 /** Reduce the partials of the measured iteration into result_device and copy it back. */
 int dg_cuda_finish_measure(dg_cuda_state *st, dg_change *change, dg_error *err);
 int dg_cuda_launch_rescale(dg_cuda_state *st, dg_error *err);

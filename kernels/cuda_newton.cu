@@ -138,6 +138,40 @@ __global__ void dg_newton_inner_boundary_kernel(newton_params<float> p, const in
     }
 }
 
+/* Periodic axes, after colour c: the seam steps of entries [first, end) on delta (prepared.h;
+   the CPU backend's inner_seams, the same arithmetic): each seam point's coefficient of its
+   face neighbour, omega * seam_coef * 1 / (1 + d), with 1 / (1 + d) taken as a / factor. */
+__global__ void dg_newton_seam_kernel(newton_params<float> p, const int *index,
+                                      const unsigned char *axes, const double *coef, int first,
+                                      int end) {
+    const int e = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= end) return;
+    float *other = const_cast<float *>(p.delta_other);
+    const long long h = index[e], full = 2 * h + p.colour;
+    const int salt = p.flag ? (p.flag[h] & 1) : 0;
+    const double inv = (double)p.a[h] / (salt ? p.f1 : p.f0);
+    float v = p.delta[h];
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(p.nx, p.ny, p.nz, a, &step, &n);
+        const long long face = (full - step) >> 1;
+        const float image = p.delta[(full + (long long)(n - 3) * step) >> 1];
+        const float change = image - other[face];
+        other[face] = image;
+        v = v + (float)(p.omega * coef[3 * e + a] * inv) * change;
+    }
+    p.delta[h] = v;
+    for (int a = 0; a < 3; ++a) {
+        if (!((axes[e] >> a) & 1u)) continue;
+        int n;
+        long step;
+        dg_axis_step(p.nx, p.ny, p.nz, a, &step, &n);
+        other[(full + (long long)(n - 2) * step) >> 1] = v;
+    }
+}
+
 /* Max |delta - snapshot| of one colour into per-block partials. */
 __global__ void dg_newton_change_kernel(newton_params<float> p) {
     dg_change_acc a = {0.0, 0.0, 0};
@@ -208,6 +242,8 @@ static int finish_norms(cuda_newton *w, dg_newton_norms *norms, dg_error *err) {
 
 template <typename T> static int residual(cuda_newton *w, dg_newton_norms *norms, dg_error *err) {
     dg_cuda_state *st = w->st;
+    const int status = dg_cuda_wrap_phi(st, err); /* periodic axes: G sees the images */
+    if (status != DG_OK) return status;
     for (int c = 0; c < 2; ++c) {
         newton_params<T> p = params_of<T>(w, c, static_cast<T *>(st->phi[c]),
                                           static_cast<const T *>(st->phi[1 - c]));
@@ -238,6 +274,14 @@ static int inner(cuda_newton *w, int count, double omega, int measure, double *m
                     p, st->sparse[c].index);
                 DG_CUDA_LAUNCHED("Newton inner boundary kernel");
             }
+            for (int k = 1; st->periodic && k <= st->seam_steps; ++k) {
+                const int first = st->seam_start[c][k - 1], end = st->seam_start[c][k];
+                if (end <= first) continue;
+                dg_newton_seam_kernel<<<(end - first + NEWTON_THREADS - 1) / NEWTON_THREADS,
+                                        NEWTON_THREADS, 0, st->stream>>>(
+                    p, st->seam_index[c], st->seam_axes[c], st->seam_coef_raw[c], first, end);
+                DG_CUDA_LAUNCHED("Newton inner seam kernel");
+            }
         }
     }
     if (!measure) return DG_OK;
@@ -262,7 +306,8 @@ static int step(cuda_newton *w, double lambda, int first, dg_newton_norms *norms
         dg_newton_step_kernel<T><<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
         DG_CUDA_LAUNCHED("Newton update kernel");
     }
-    return finish_norms(w, norms, err);
+    const int status = dg_cuda_wrap_phi(st, err); /* the faces follow their images */
+    return status != DG_OK ? status : finish_norms(w, norms, err);
 }
 
 static void cuda_newton_end(void *workspace) {

@@ -129,25 +129,40 @@ __global__ void dg_wrap_gather_kernel(const T *half0, const T *half1, int nx, in
     out[2 * k + 1] = (double)half[face[1] >> 1];
 }
 
-/* Mixed precision, after load_phi: each face point of a pair takes its image's value in the
-   double iterate (the images are interior points), so that the residual sees the periodic
-   neighbours (the CPU backend's dg_cpu_refine_wrap). */
-__global__ void dg_wrap_iterate_kernel(double *half0, double *half1, int nx, int ny, int nz,
-                                       int periodic, long pairs) {
+/* Each face point of a pair takes its image's value (the images are interior points): mixed
+   precision's double iterate after load_phi, so that the residual sees the periodic neighbours
+   (the CPU backend's dg_cpu_refine_wrap), and Newton's potential in the working precision. */
+template <typename T>
+__global__ void dg_wrap_halves_kernel(T *half0, T *half1, int nx, int ny, int nz, int periodic,
+                                      long pairs) {
     const long k = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (k >= pairs) return;
     long face[2], image[2];
     dg_wrap_pair_points(nx, ny, nz, periodic, k, face, image);
-    double *faces = (face[0] & 1) ? half1 : half0, *images = (face[0] & 1) ? half0 : half1;
+    T *faces = (face[0] & 1) ? half1 : half0, *images = (face[0] & 1) ? half0 : half1;
     faces[face[0] >> 1] = images[image[0] >> 1];
     faces[face[1] >> 1] = images[image[1] >> 1];
 }
 
 int dg_cuda_wrap_iterate(dg_cuda_state *st, dg_error *err) {
     if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
-    dg_wrap_iterate_kernel<<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+    dg_wrap_halves_kernel<double><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
         st->phi_d[0], st->phi_d[1], st->nx, st->ny, st->nz, st->periodic, st->wrap_pairs);
     DG_CUDA_LAUNCHED("periodic face wrap kernel (mixed precision)");
+    return DG_OK;
+}
+
+int dg_cuda_wrap_phi(dg_cuda_state *st, dg_error *err) {
+    if (!st->periodic || st->wrap_pairs == 0) return DG_OK;
+    if (st->is_float)
+        dg_wrap_halves_kernel<float><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+            static_cast<float *>(st->phi[0]), static_cast<float *>(st->phi[1]), st->nx, st->ny,
+            st->nz, st->periodic, st->wrap_pairs);
+    else
+        dg_wrap_halves_kernel<double><<<st->wrap_blocks, WRAP_THREADS, 0, st->stream>>>(
+            static_cast<double *>(st->phi[0]), static_cast<double *>(st->phi[1]), st->nx, st->ny,
+            st->nz, st->periodic, st->wrap_pairs);
+    DG_CUDA_LAUNCHED("periodic face wrap kernel");
     return DG_OK;
 }
 

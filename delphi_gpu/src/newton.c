@@ -138,7 +138,13 @@ static int report_progress(dg_solver s, dg_monitor *m, int step, double omega, i
 static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, int cap,
                        int multigrid, dg_monitor *mon, int *outcome, dg_result *r) {
     const tolerances tol = newton_tolerances(&s->options);
-    /* Multigrid's inner floor: a residual tolerance for the SOR's inner change floor (mg.h). */
+    /* The inner solves stop at the forcing term or at a floor, whichever is larger.  The SOR's
+       floor is half the tolerance on the change per sweep; where a mode converges slowly (with
+       x, y and z periodic, the constant one) a change per sweep below it can leave the step far
+       from solved, and no longer a descent direction.  So a step that the line search rejects,
+       or shortens while the floor set the target, makes the floor ten times smaller.
+       Multigrid's floor is a residual tolerance (mg.h), which a slow mode does not fool. */
+    double floor = tol.inner_floor;
     const double mg_floor = DG_MG_NEWTON_RESIDUAL_PER_CHANGE * tol.inner_floor;
     const double interior = (double)s->prep.interior_count;
     dg_error err = {0};
@@ -152,12 +158,13 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
         if (g.max_abs == 0.0) return *outcome = DG_OUTCOME_CONVERGED, DG_OK; /* exact solution */
         if (mon->iterations >= cap) return *outcome = DG_OUTCOME_NOT_CONVERGED, DG_OK;
         int finite = 1;
+        const int floored = !multigrid && floor > eta * omega * g.max_abs;
         if (multigrid) /* on the residual (the change of a sweep without omega); below its
                           floor a step still asks for a tenth of G, so that it makes progress */
             st = inner_multigrid(s, ops, ws, fmax(eta * g.max_abs, fmin(mg_floor, 0.1 * g.max_abs)),
                                  cap, &mon->iterations, &finite);
         else
-            st = inner_solve(s, ops, ws, omega, fmax(eta * omega * g.max_abs, tol.inner_floor), cap,
+            st = inner_solve(s, ops, ws, omega, fmax(eta * omega * g.max_abs, floor), cap,
                              &mon->iterations, &finite);
         if (st != DG_OK) return st;
         if (!finite) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
@@ -198,9 +205,11 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
             st = ops->step(ws, 0.0, 0, &change, &err);
             if (st == DG_OK) st = ops->residual(ws, &trial, &err);
             if (st != DG_OK) return backend_failed(s, st, "restore", &err);
-            /* A loosely solved step need not be a descent direction: solve it again, tighter. */
-            if (eta > FORCING_RETRY_MIN) {
-                eta *= 0.1;
+            /* A loosely solved step need not be a descent direction: solve it again, tighter
+               (while the forcing term or, in double, the floor set the inner target). */
+            if (eta > FORCING_RETRY_MIN || (floored && !is_float)) {
+                if (eta > FORCING_RETRY_MIN) eta *= 0.1;
+                floor *= 0.1;
                 g = trial, gnorm = sqrt(trial.sum_sq);
                 continue;
             }
@@ -208,6 +217,9 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
             *outcome = is_float ? DG_OUTCOME_FLOAT_RESOLUTION : DG_OUTCOME_NOT_CONVERGED;
             return DG_OK;
         }
+        /* Backtracked although the floor, not the forcing term, set the inner target: the floor
+           left the step unsolved (a slow mode), so the next steps are solved further. */
+        if (lambda < 1.0 && floored) floor *= 0.1;
         r->final_relpar = lambda;
         mon->max_change = change.max_abs;
         mon->rms_change = sqrt(change.sum_sq / interior);

@@ -146,17 +146,13 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->periodic < 0 || o->periodic > (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z))
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "periodic",
                       "must be a combination of DG_PERIODIC_X, _Y and _Z (0..7)");
-    /* Periodic boundaries: the SOR's sweeps wrap the faces; the other solvers do not. */
+    /* Periodic boundaries: the SOR's sweeps wrap the faces (Newton's steps by the SOR too);
+       multigrid's levels do not. */
     if (o->periodic && o->solver == DG_SOLVER_MULTIGRID)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
                       "periodic boundaries need solver SOR (multigrid keeps the faces fixed)");
     if (o->periodic && o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
                       "periodic boundaries run on one process (mpi_comm must be NULL)");
-    if (o->periodic && o->nonlinear_method == DG_NONLINEAR_NEWTON &&
-        o->equation == DG_EQUATION_NONLINEAR_PB)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
-                      "periodic boundaries need nonlinear_method DELPHI (Newton's steps keep the "
-                      "faces fixed)");
     return DG_OK;
 }

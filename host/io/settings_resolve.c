@@ -189,23 +189,13 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
-/* Periodic axes: DelPhi's SOR and nonlinear scheme, on one process. */
-static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
+/* Periodic axes: the SOR (linear, DelPhi's nonlinear scheme, Newton's steps), one process. */
+static int resolve_periodic(const run_settings *s, io_error *err) {
     if (!s->periodic) return IO_OK;
     if (s->solver_given && s->solver == DG_SOLVER_MULTIGRID)
         return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
                        "multigrid keeps the grid's faces fixed and cannot solve periodic "
                        "boundaries (pbx/pby/pbz); use --solver sor or auto");
-    if (s->nonit > 0 && s->nonlinear_method != NONLINEAR_DELPHI) {
-        if (s->nonlinear_given)
-            return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--nonlinear",
-                           "Newton's method keeps the grid's faces fixed and cannot solve "
-                           "periodic boundaries (pbx/pby/pbz); use --nonlinear delphi");
-        s->nonlinear_method = NONLINEAR_DELPHI;
-        io_note(notes, IO_NOTE_INFO,
-                "periodic boundaries: the nonlinear equation is solved by DelPhi's scheme "
-                "(Newton's method keeps the faces fixed)");
-    }
     return IO_OK;
 }
 
@@ -341,7 +331,7 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
-    rc = resolve_periodic(s, notes, err);
+    rc = resolve_periodic(s, err);
     if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,

@@ -7,7 +7,7 @@
  * mixed; the coarse levels' classes on every level, so that their kernels run at this size) and
  * Newton's method with its steps by the SOR and by multigrid (float and double); then periodic
  * axes in double, float and mixed (the seam kernels, the mixed iterate's wrap, the measured
- * checks by snapshot, the wrapped faces' store).
+ * checks by snapshot, the wrapped faces' store), and Newton's method with them.
  * Exits 77 without a usable GPU, 1 if the GPU result differs from the CPU backend's. */
 #include "gpu_test.h"
 #include "periodic_problem.h"
@@ -95,8 +95,9 @@ static void solve_to_tolerance(int backend, int precision, int equation, int sol
 }
 
 /* All three axes periodic, a sphere across the z faces, float, double or mixed: CPU and CUDA
-   alike. */
-static void periodic_case(int precision) {
+   alike (the same bits); with newton, Newton's method (its seam and wrap kernels; agreement to
+   a tolerance, as test_gpu_newton). */
+static void periodic_case(int precision, int newton) {
     dense_problem d;
     sphere_problem(&d, NX, NY, NZ, CX + 0.2, CY + 0.1, 1.3, 3.0);
     const long n = (long)NX * NY * NZ;
@@ -107,10 +108,26 @@ static void periodic_case(int precision) {
     o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z;
     o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9;
     o.check_stride = 2;
+    if (newton) {
+        o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
+        o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-8;
+        for (long i = 0; i < n; ++i)
+            d.charge[i] *= 10.0;
+    }
     const gpu_medium m = {&d.medium, NULL};
     dg_result r[2];
     gpu_solve_on(DG_BACKEND_CPU, &o, &m, phi[0], n, 0, &r[0]);
     gpu_solve_on(DG_BACKEND_CUDA, &o, &m, phi[1], n, 0, &r[1]);
+    if (newton) {
+        double ref = 0.0, diff = max_abs_diff(phi[1], phi[0], n, &ref);
+        printf("%-6s periodic x, y, z, Newton: rel diff %.2e\n",
+               precision == DG_PRECISION_FLOAT ? "float" : "double", diff / ref);
+        CHECK(diff / ref <= (precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-7),
+              "periodic Newton: relative difference %.3e", diff / ref);
+        free(phi[0]), free(phi[1]);
+        dense_problem_free(&d);
+        return;
+    }
     const int same = memcmp(phi[0], phi[1], (size_t)n * sizeof(double)) == 0;
     printf("%-6s periodic x, y, z: %d iterations (cpu %d), %s\n",
            precision == DG_PRECISION_FLOAT   ? "float"
@@ -172,9 +189,11 @@ int main(void) {
                solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor", diff / ref);
         CHECK(diff / ref <= tol, "relative difference %.3e", diff / ref);
     }
-    periodic_case(DG_PRECISION_DOUBLE);
-    periodic_case(DG_PRECISION_FLOAT);
-    periodic_case(DG_PRECISION_MIXED);
+    periodic_case(DG_PRECISION_DOUBLE, 0);
+    periodic_case(DG_PRECISION_FLOAT, 0);
+    periodic_case(DG_PRECISION_MIXED, 0);
+    periodic_case(DG_PRECISION_DOUBLE, 1);
+    periodic_case(DG_PRECISION_FLOAT, 1);
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

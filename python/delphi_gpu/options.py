@@ -58,7 +58,7 @@ OPTION_HELP = {
     "nonlinear_method": "the same as nonlinear",
     "equation": "'auto' (default), 'linear' or 'nonlinear'",
     "periodic": "periodic axes: 'none' (default) or letters of x, y, z, e.g. 'z' or 'xyz' "
-                "(docs/PERIODIC.md); the nonlinear method then defaults to 'delphi'",
+                "(docs/PERIODIC.md); solved by the SOR (Newton's steps too)",
     "pbx": "True: x periodic (DelPhi's pbx; the same as 'x' in periodic)",
     "pby": "True: y periodic (DelPhi's pby)",
     "pbz": "True: z periodic (DelPhi's pbz)",
@@ -208,8 +208,7 @@ def params_from_options(lib, **options):
     # exact ionic term); nonlinear_method is the library's field name for the same choice.
     key = "nonlinear" if "nonlinear" in options else "nonlinear_method"
     o.periodic = periodic_bits(options)
-    # periodic axes: DelPhi's scheme unless asked otherwise (Newton's steps keep the faces fixed)
-    value = get(key, "delphi" if o.periodic else "newton")
+    value = get(key, "newton")
     if isinstance(value, str):
         o.nonlinear_method, o.nonlinear_term = _choice(NONLINEAR_CHOICES, value, key)
     else:

@@ -11,8 +11,8 @@ OPTIONS = dict(scale=2.0, gsize=41, indi=2, exdi=80, salt=0.1, bndcon=1, maxc=1e
                energies="g", acenter=(0.0, 0.0, 0.0))
 
 
-def run(z, backend, **extra):
-    pos, q, r = np.array([[0.3, -0.2, z]]), np.array([1.0]), np.array([2.0])
+def run(z, backend, charge=1.0, **extra):
+    pos, q, r = np.array([[0.3, -0.2, z]]), np.array([charge]), np.array([2.0])
     with dg.Calculation(pos, q, r, backend=backend, **dict(OPTIONS, **extra)) as calc:
         res = calc.run()
         assert res.converged, res.outcome
@@ -43,6 +43,32 @@ def test_periodic_row_of_ions(backend):
     assert m.energies["grid"] == pytest.approx(a.energies["grid"], rel=1e-9)
     np.testing.assert_allclose(phi_m, phi_a, rtol=0, atol=1e-8 * np.abs(phi_a).max())
     np.testing.assert_array_equal(phi_m[1:-1, 1:-1, 0], phi_m[1:-1, 1:-1, 39])
+
+
+def test_periodic_nonlinear(backend):
+    """Nonlinear PB along a periodic axis: Newton's method by default (its steps by the SOR),
+    for a row of -8 e ions whose potential in the salt is several kT/e; moving the ion moves
+    the potential; DelPhi's scheme, asked for, reaches the same potential on the same
+    polynomial ionic term."""
+    nonlinear = dict(periodic="z", salt=0.15, nonit=50, bndcon=1)
+    a, phi_a, at_a = run(-4.0, backend, charge=-8.0, **nonlinear)
+    b, phi_b, at_b = run(-0.5, backend, charge=-8.0, **nonlinear)
+    assert a.solve["equation"] == "nonlinear" and a.solve["linear_iterations"] == 0  # Newton
+    assert a.solve["nonlinear_blocks"] >= 3  # Newton steps: the equation is nonlinear here
+    assert b.energies["grid"] == pytest.approx(a.energies["grid"], rel=1e-8)
+    interior = np.arange(1, 40)
+    np.testing.assert_allclose(phi_b[:, :, interior], np.roll(phi_a[:, :, interior], 7, axis=2),
+                               rtol=0, atol=1e-7 * np.abs(phi_a).max())
+    np.testing.assert_array_equal(phi_a[1:-1, 1:-1, 0], phi_a[1:-1, 1:-1, 39])
+    # the potential 4 A from the ion's row is well beyond the linear regime
+    assert phi_a[20 + 8, 20, 12] < -2.0
+    # DelPhi's polynomial term: Newton and DelPhi's scheme reach one potential
+    p, phi_p, _ = run(-4.0, backend, charge=-8.0, nonlinear="newton-polynomial", **nonlinear)
+    d, phi_d, _ = run(-4.0, backend, charge=-8.0, nonlinear="delphi", relpar=1.5,
+                      **dict(nonlinear, nonit=400))
+    assert d.solve["linear_iterations"] > 0
+    np.testing.assert_allclose(phi_p, phi_d, rtol=0, atol=1e-6 * np.abs(phi_d).max())
+    assert np.abs(phi_p - phi_a).max() > 1e-3  # sinh and its polynomial differ here
 
 
 def test_periodic_refusals(backend):

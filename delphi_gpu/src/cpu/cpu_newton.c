@@ -75,6 +75,46 @@ static void inner_colour(cpu_newton *w, int c, float omega) {
     }
 }
 
+/* Periodic axes, after colour c: the linear sweep's seam steps (prepared.h, cpu_sweep_template.h)
+   on delta, each seam point's coefficient of its face neighbour scaled by its 1 / (1 + d), taken
+   as a / factor (the CUDA backend's dg_newton_seam_kernel does the same arithmetic). */
+static void inner_seams(cpu_newton *w, int c, double omega) {
+    const dg_prepared *p = w->view.prep;
+    float *restrict delta = w->delta[c];
+    float *restrict other = w->delta[1 - c];
+    const int *index = p->seam_index[c];
+    const unsigned char *axes = p->seam_axes[c];
+    for (int k = 1; k <= p->seam_steps; ++k) {
+        const int first = p->seam_start[c][k - 1], end = p->seam_start[c][k];
+#pragma omp parallel for schedule(static) num_threads(w->view.threads) if (end - first > 4096)
+        for (int e = first; e < end; ++e) {
+            const long h = index[e], full = 2 * h + c;
+            const int salt = p->has_salt && p->flag[c][h];
+            const double inv = (double)w->a[c][h] / p->factor[salt];
+            float v = delta[h];
+            for (int a = 0; a < 3; ++a) {
+                if (!((axes[e] >> a) & 1u)) continue;
+                int n;
+                long step;
+                dg_axis_step(p->nx, p->ny, p->nz, a, &step, &n);
+                const long face = (full - step) >> 1;
+                const float image = delta[(full + (long)(n - 3) * step) >> 1];
+                const float change = image - other[face];
+                other[face] = image;
+                v = v + (float)(omega * p->seam_coef[c][3 * e + a] * inv) * change;
+            }
+            delta[h] = v;
+            for (int a = 0; a < 3; ++a) {
+                if (!((axes[e] >> a) & 1u)) continue;
+                int n;
+                long step;
+                dg_axis_step(p->nx, p->ny, p->nz, a, &step, &n);
+                other[(full + (long)(n - 2) * step) >> 1] = v;
+            }
+        }
+    }
+}
+
 /* Max |delta - snapshot| over the interior points of both colours. */
 static double inner_change(cpu_newton *w) {
     const dg_prepared *p = w->view.prep;
@@ -176,8 +216,10 @@ static int cpu_newton_inner(void *workspace, int count, double omega, int measur
             for (int c = 0; c < 2; ++c)
                 memcpy(w->snapshot[c], w->delta[c],
                        (w->view.prep->half_count[c] + 1) * sizeof(float));
-        inner_colour(w, 0, (float)omega);
-        inner_colour(w, 1, (float)omega);
+        for (int c = 0; c < 2; ++c) {
+            inner_colour(w, c, (float)omega);
+            if (w->view.prep->periodic) inner_seams(w, c, omega);
+        }
     }
     if (measure) *max_change = inner_change(w);
     return DG_OK;

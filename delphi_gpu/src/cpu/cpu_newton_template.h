@@ -2,10 +2,25 @@
  * runs over z planes; per-plane partial norms are summed in plane order, so results do not
  * depend on the number of threads. */
 
+/* Periodic axes: each face point of a wrap pair (prepared.h) takes its image's value, so that
+   G sees the periodic neighbours and the potential comes back with its faces wrapped. */
+static void SFX(newton_wrap)(cpu_newton *w) {
+    const dg_prepared *p = w->view.prep;
+    const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    REAL *phi[2] = {w->view.phi[0], w->view.phi[1]};
+    for (long k = 0; k < pairs; ++k) {
+        long face[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i)
+            phi[face[i] & 1][face[i] >> 1] = phi[image[i] & 1][image[i] >> 1];
+    }
+}
+
 /* G = phi - (stencil + source + salt factor * R(phi)) and inv = 1 / (1 + d) at every interior
    point of both colours, then the norms of G. */
 static void SFX(newton_residual)(cpu_newton *w, dg_newton_norms *norms) {
     const dg_prepared *p = w->view.prep;
+    SFX(newton_wrap)(w);
     const dg_newton_term term = w->term;
     const double sf = term.salt_factor;
     for (int c = 0; c < 2; ++c) {
@@ -97,5 +112,6 @@ static void SFX(newton_step)(cpu_newton *w, double lambda, int first, dg_newton_
             }
         w->plane_max[z] = mx, w->plane_sum[z] = sum, w->plane_finite[z] = finite;
     }
+    SFX(newton_wrap)(w);
     collect_norms(w, norms);
 }

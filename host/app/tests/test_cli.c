@@ -234,38 +234,52 @@ int main(void) {
                "ATOM      2  B   BIG     2       0.000   0.000  -3.000  0.0000 3.0000\n"
                "ATOM      3  C   ION     3       1.100  -0.400  -2.400 -0.5000 1.2000\n");
     const char *names[2] = {"cross", "middle"};
-    double grid_energy[2] = {0.0, 0.0}, site[2][3];
-    for (int m = 0; m < 2; ++m) {
-        char pqr[32], frc_name[32], logname[32];
-        snprintf(pqr, sizeof pqr, "%s.pqr", names[m]);
-        snprintf(frc_name, sizeof frc_name, "%s.frc", names[m]);
-        snprintf(logname, sizeof logname, "%s.log", names[m]);
-        CHECK(run_program(p, 0, "--pqr", pqr, "--gsize", "33", "--scale", "2", "--set",
-                          "acenter(0,0,0)", "--set", "bndcon=1, maxc=1e-9", "--salt", "0.1",
-                          "--periodic", "z", "--set", "site(a,p)", "--frc", frc_name,
-                          "--frc-format", "table", "--log", logname, "--quiet", NULL) == EXIT_OK);
-        CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
-        if (p->result) grid_energy[m] = p->result->energy_grid;
-        log = read_file(logname);
-        CHECK(log && strstr(log, "periodic images      :") && !strstr(log, "does not repeat"));
-        free(log);
-        char *rows_text = read_file(frc_name);
-        int rows = 0;
-        for (char *line = rows_text ? strtok(rows_text, "\n") : NULL; line && rows < 3;
-             line = strtok(NULL, "\n")) {
-            double v[16];
-            if (strncmp(line, "ATOM", 4) == 0 && frc_numbers(line, v, 16) >= 1)
-                site[m][rows++] = v[frc_numbers(line, v, 16) - 1];
+    double linear_energy = NAN;
+    for (int nonlinear = 0; nonlinear < 2; ++nonlinear) { /* linear, then Newton's method */
+        double grid_energy[2] = {0.0, 0.0}, site[2][3];
+        for (int m = 0; m < 2; ++m) {
+            char pqr[32], frc_name[32], logname[32];
+            snprintf(pqr, sizeof pqr, "%s.pqr", names[m]);
+            snprintf(frc_name, sizeof frc_name, "%s.frc", names[m]);
+            snprintf(logname, sizeof logname, "%s.log", names[m]);
+            CHECK(run_program(p, 0, "--pqr", pqr, "--gsize", "33", "--scale", "2", "--set",
+                              "acenter(0,0,0)", "--set", "bndcon=1, maxc=1e-9", "--salt", "0.1",
+                              "--periodic", "z", "--set", "site(a,p)", "--frc", frc_name,
+                              "--frc-format", "table", "--log", logname, "--nonit",
+                              nonlinear ? "50" : "0", "--quiet", NULL) == EXIT_OK);
+            CHECK(p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED);
+            CHECK(p->result && p->result->solve.equation ==
+                                   (nonlinear ? DG_EQUATION_NONLINEAR_PB : DG_EQUATION_LINEAR));
+            if (nonlinear) /* Newton's steps (DelPhi's scheme would have a linear phase) */
+                CHECK(p->result && p->result->solve.nonlinear_blocks > 0 &&
+                      p->result->solve.linear_iterations == 0);
+            if (p->result) grid_energy[m] = p->result->energy_grid;
+            log = read_file(logname);
+            CHECK(log && strstr(log, "periodic images      :") && !strstr(log, "does not repeat"));
+            free(log);
+            char *rows_text = read_file(frc_name);
+            int rows = 0;
+            for (char *line = rows_text ? strtok(rows_text, "\n") : NULL; line && rows < 3;
+                 line = strtok(NULL, "\n")) {
+                double v[16];
+                if (strncmp(line, "ATOM", 4) == 0 && frc_numbers(line, v, 16) >= 1)
+                    site[m][rows++] = v[frc_numbers(line, v, 16) - 1];
+            }
+            CHECK(rows == 3, "%s: %d site rows", frc_name, rows);
+            free(rows_text);
+            pipeline_free(p);
         }
-        CHECK(rows == 3, "%s: %d site rows", frc_name, rows);
-        free(rows_text);
-        pipeline_free(p);
+        CHECK(fabs(grid_energy[0] - grid_energy[1]) <= 1e-8 * fabs(grid_energy[0]),
+              "grid energies %.10f and %.10f", grid_energy[0], grid_energy[1]);
+        for (int k = 0; k < 3; ++k)
+            CHECK(fabs(site[0][k] - site[1][k]) <= 1e-6 * fabs(site[0][k]), "site %d: %g and %g", k,
+                  site[0][k], site[1][k]);
+        if (!nonlinear)
+            linear_energy = grid_energy[0];
+        else /* the nonlinear equation is another one here (the check above can fail) */
+            CHECK(fabs(grid_energy[0] - linear_energy) > 1e-4, /* measured: 2.6e-4 kT */
+                  "nonlinear %.10f, linear %.10f", grid_energy[0], linear_energy);
     }
-    CHECK(fabs(grid_energy[0] - grid_energy[1]) <= 1e-8 * fabs(grid_energy[0]),
-          "grid energies %.10f and %.10f", grid_energy[0], grid_energy[1]);
-    for (int k = 0; k < 3; ++k)
-        CHECK(fabs(site[0][k] - site[1][k]) <= 1e-6 * fabs(site[0][k]), "site %d: %g and %g", k,
-              site[0][k], site[1][k]);
     /* One period of the molecule is the molecule: a charged atom repeated one period over is
        refused, naming both. */
     write_text("twice.pqr",
