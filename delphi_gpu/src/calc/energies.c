@@ -96,6 +96,17 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
     if (!ion_accessible || salt->ion_count == 0) return;
     const size_t points = (size_t)phi->n * phi->n * phi->n;
     const double volume = 1.0 / (phi->scale * phi->scale * phi->scale);
+    /* exp(-z phi) once per valence: an ion whose valence is the negative of an earlier one's
+       takes the reciprocal (a z:z salt costs one exp per point, not two), one with the same
+       valence the same factor. */
+    int reuse[4], reciprocal[4];
+    for (int i = 0; i < salt->ion_count; ++i) {
+        reuse[i] = -1, reciprocal[i] = 0;
+        for (int j = 0; j < i && reuse[i] < 0; ++j)
+            if (reuse[j] < 0 && (salt->ions[j].valence == salt->ions[i].valence ||
+                                 salt->ions[j].valence == -salt->ions[i].valence))
+                reuse[i] = j, reciprocal[i] = salt->ions[j].valence != salt->ions[i].valence;
+    }
     /* Fixed chunks, each summed in order and the chunks summed in order: the same bits on any
        number of threads. */
     enum { CHUNKS = 1024 };
@@ -109,9 +120,13 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
         for (size_t w = begin; w < end; ++w) {
             if (!ion_accessible[w]) continue;
             const double p = phi_get(phi, w);
-            double rho = 0.0, excess = 0.0;
+            double rho = 0.0, excess = 0.0, factor[4] = {0.0, 0.0, 0.0, 0.0};
             for (int i = 0; i < salt->ion_count; ++i) {
-                const double boltzmann = exp(-salt->ions[i].valence * p);
+                const int j = reuse[i];
+                const double boltzmann = j < 0           ? exp(-salt->ions[i].valence * p)
+                                         : reciprocal[i] ? 1.0 / factor[j]
+                                                         : factor[j];
+                factor[i] = boltzmann;
                 rho += salt->ions[i].number_density * salt->ions[i].valence * boltzmann;
                 excess += salt->ions[i].number_density * (boltzmann - 1.0);
             }
