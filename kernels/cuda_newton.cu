@@ -112,17 +112,35 @@ template <typename T> __global__ void dg_newton_residual_kernel(newton_params<T>
     dg_block_reduce_store(a, p.partials + blockIdx.x);
 }
 
-/* Uniform part of one colour of the inner SOR: delta <- (1 - omega) delta + omega (a sum - b). */
+/* Uniform part of one colour of the inner SOR: delta <- (1 - omega) delta + omega (a sum - b).
+   Thread (tx, ty) of block (bx, by, z - 1) takes point bx * blockDim.x + tx of this colour's
+   row (by * blockDim.y + ty + 1, z) (dg_row_range): no division per point, and each row's
+   accesses coalesce (inner_rows sizes the blocks). */
 __global__ void dg_newton_inner_kernel(newton_params<float> p) {
+    const int y = (int)(blockIdx.y * blockDim.y + threadIdx.y) + 1;
+    if (y > p.ny - 2) return;
     const float keep = (float)(1.0 - p.omega), omega = (float)p.omega;
-    for (size_t h = blockIdx.x * (size_t)blockDim.x + threadIdx.x; h < p.count;
-         h += (size_t)gridDim.x * blockDim.x) {
-        if (!newton_interior(h, p.colour, p.nx, p.ny, p.nz)) continue;
-        const float *o = p.delta_other + h;
-        const float sum =
-            o[p.off[0]] + o[p.off[1]] + o[p.off[2]] + o[p.off[3]] + o[p.off[4]] + o[p.off[5]];
-        p.delta[h] = keep * p.delta[h] + omega * (p.a[h] * sum - p.b[h]);
-    }
+    long first, last;
+    dg_row_range(p.nx, p.ny, y, (int)blockIdx.z + 1, p.colour, &first, &last);
+    const long h = first + (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (h > last) return;
+    const float *o = p.delta_other + h;
+    const float sum =
+        o[p.off[0]] + o[p.off[1]] + o[p.off[2]] + o[p.off[3]] + o[p.off[4]] + o[p.off[5]];
+    p.delta[h] = keep * p.delta[h] + omega * (p.a[h] * sum - p.b[h]);
+}
+
+/* The inner sweep's launch: a row's half points (at most (nx - 1) / 2) rounded up to whole
+   warps across x, at most 1024, and as many rows per block as make about 256 threads. */
+static void inner_rows(const dg_cuda_state *st, dim3 *grid, dim3 *block) {
+    const int half = (st->nx - 1) / 2;
+    int across = (half + 31) / 32 * 32;
+    if (across > 1024) across = 1024;
+    int rows = 256 / across;
+    if (rows < 1) rows = 1;
+    *block = dim3((unsigned)across, (unsigned)rows, 1);
+    *grid = dim3((unsigned)((half + across - 1) / across),
+                 (unsigned)((st->ny - 2 + rows - 1) / rows), (unsigned)(st->nz - 2));
 }
 
 /* The boundary points' corrections: delta += omega inv sum_f weight_f delta_f. */
@@ -266,7 +284,9 @@ static int inner(cuda_newton *w, int count, double omega, int measure, double *m
         for (int c = 0; c < 2; ++c) {
             newton_params<float> p = params_of<float>(w, c, NULL, NULL);
             p.omega = omega;
-            dg_newton_inner_kernel<<<w->blocks[c], NEWTON_THREADS, 0, st->stream>>>(p);
+            dim3 grid, block;
+            inner_rows(st, &grid, &block);
+            dg_newton_inner_kernel<<<grid, block, 0, st->stream>>>(p);
             DG_CUDA_LAUNCHED("Newton inner sweep kernel");
             if (p.boundary_count > 0) {
                 const int blocks = (p.boundary_count + NEWTON_THREADS - 1) / NEWTON_THREADS;
