@@ -1,9 +1,10 @@
 /* The CUDA backend's Newton kernels (newton_backend.h): the nonlinear residual in double with
  * its norms reduced on the device, the inner red-black SOR with a per-point diagonal, and the
- * line-search update.  One thread per half-grid point (grid-stride); the per-block partials of
- * every reduction are folded in a fixed order, so results do not depend on timing.  As on the
- * CPU, the inner system (delta, a = inv * factor, b = inv * G) is stored and swept in float
- * whatever the working precision (see cpu_newton.c): 12 bytes per point and sweep. */
+ * line-search update.  One thread per half-grid point (grid-stride; the inner sweep by rows);
+ * the per-block partials of every reduction are folded in a fixed order, so results do not
+ * depend on timing.  As on the CPU, the inner system (delta, a = inv * factor, b = inv * G) is
+ * stored and swept in float whatever the working precision (see cpu_newton.c): 12 bytes per point
+ * and sweep. */
 #include "cuda_internal.cuh"
 
 #include "cuda_reduce.cuh"
