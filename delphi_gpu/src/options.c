@@ -151,8 +151,10 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->periodic && o->solver == DG_SOLVER_MULTIGRID)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
                       "periodic boundaries need solver SOR (multigrid keeps the faces fixed)");
-    if (o->periodic && o->mpi_comm)
+    /* The ranks split z: a periodic z would wrap across them; x and y wrap within each plane. */
+    if ((o->periodic & DG_PERIODIC_Z) && o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
-                      "periodic boundaries run on one process (mpi_comm must be NULL)");
+                      "a periodic z runs on one process (mpi_comm must be NULL): the MPI ranks "
+                      "split the grid along z; x and y may be periodic with mpi_comm");
     return DG_OK;
 }

@@ -134,10 +134,11 @@ static int read_inputs(pipeline *p) {
     io_error_clear(&err);
     const run_settings *s = &p->settings;
     const int first_note = p->notes.count;
-    if (s->periodic && app_mpi_size() > 1) {
+    if ((s->periodic & DG_PERIODIC_Z) && app_mpi_size() > 1) {
         log_error(&p->log,
-                  "periodic boundaries (pbx/pby/pbz) are solved on one process; run "
-                  "the program without mpirun (%d ranks)",
+                  "a periodic z (pbz) is solved on one process (the MPI ranks split the grid "
+                  "along z; x and y may be periodic under mpirun); run the program without "
+                  "mpirun (%d ranks)",
                   app_mpi_size());
         return EXIT_BAD_INPUT;
     }

@@ -112,6 +112,10 @@ static int build_local(mpi_state *m, const dg_prepared *g, dg_error *err) {
             ++fq[lc];
         }
     }
+    /* Periodic x and y (options refuse z): the seam steps stay within each plane, so the slab's
+       own seam lists make each rank's sweep the undecomposed one's. */
+    l->periodic = g->periodic;
+    if (dg_prepared_build_seams(l) != DG_OK) goto out_of_memory;
     return DG_OK;
 out_of_memory:
     dg_prepared_free(l);

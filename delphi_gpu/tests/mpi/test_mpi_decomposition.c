@@ -1,8 +1,9 @@
 /* Domain decomposition over MPI ranks (run with mpirun -np 1..4): on every rank, a solve split
  * over the communicator must give bitwise the potential of an undecomposed solve in the same
  * process after a fixed number of iterations (linear PB with dielectric boundaries and charges,
- * nonlinear PB, float and double, check strides 1 and 3), and the same iteration count and
- * potential to round-off when stopping on a criterion. */
+ * nonlinear PB, float and double, check strides 1 and 3, periodic x and y), and the same
+ * iteration count and potential to round-off when stopping on a criterion; a periodic z is
+ * refused. */
 #include <mpi.h>
 
 #include "../test_util.h"
@@ -298,10 +299,38 @@ int main(int argc, char **argv) {
     dg_default_options(&conv);
     conv.max_change_tol = 1e-7;
     compare("linear PB to maxc 1e-7", 25, &conv, 1, DG_PRECISION_DOUBLE);
+    /* periodic x and y: the seam steps stay within each plane, on every rank's slab */
+    dg_options px = o;
+    px.check_stride = 1, px.periodic = DG_PERIODIC_X | DG_PERIODIC_Y;
+    compare("linear PB, x and y periodic", 25, &px, 1, DG_PRECISION_DOUBLE);
+    compare("linear PB, x and y periodic, float", 25, &px, 1, DG_PRECISION_FLOAT);
+    dg_options pp = px;
+    pp.periodic = DG_PERIODIC_X;
+    compare("Poisson, x periodic, odd x even", 21, &pp, 0, DG_PRECISION_DOUBLE);
+    dg_options pnl = nl;
+    pnl.periodic = DG_PERIODIC_X;
+    compare("nonlinear PB (DelPhi scheme), x periodic", 25, &pnl, 1, DG_PRECISION_DOUBLE);
+    dg_options pconv = conv;
+    pconv.periodic = DG_PERIODIC_Y;
+    compare("linear PB to maxc 1e-7, y periodic", 25, &pconv, 1, DG_PRECISION_DOUBLE);
     reuse();
     one_rank_fails();
     one_rank_stops();
     one_rank_cannot_create();
+
+    /* A periodic z would wrap across the ranks' slabs: refused by name when created. */
+    {
+        dg_options z;
+        dg_default_options(&z);
+        z.backend = backend, z.periodic = DG_PERIODIC_Z;
+        MPI_Comm world = MPI_COMM_WORLD;
+        z.mpi_comm = &world;
+        dg_solver s = NULL;
+        const int st = dg_create(&s, &z);
+        CHECK(st == DG_ERR_UNSUPPORTED && strstr(dg_last_error(s), "periodic z"),
+              "periodic z with mpi_comm: status %d (%s)", st, dg_last_error(s));
+        dg_destroy(s);
+    }
 
     /* Errors: more ranks than interior planes. */
     int size = 1;

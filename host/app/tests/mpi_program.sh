@@ -4,7 +4,8 @@
 # the JSON energies must agree to every printed digit, and only rank 0 writes.  With
 # DG_TEST_BACKEND=cuda (a GPU machine) the runs use the CUDA backend in double precision and the
 # decomposed runs' solver choice must say that the halos go from device to device.  Then a
-# binding run focused from a coarse grid on 2 ranks against the single process's.
+# binding run focused from a coarse grid on 2 ranks against the single process's; periodic x
+# and y on 2 ranks against the single process's, and a periodic z refused.
 # Usage: mpi_program.sh PROGRAM EXAMPLES_DIR WORKDIR
 set -euo pipefail
 program=$1 examples=$2 work=$3
@@ -54,6 +55,23 @@ if ! diff <(binding bsingle.json) <(binding bmpi.json) || [ ! -s bmpi.txt ] ||
 fi
 echo "binding on 2 ranks equal to the single process's: $(binding bmpi.json)"
 rm -f split.pqr bsingle.* bmpi.*
+# Periodic x and y (a membrane's axes) on 2 ranks: the single process's energies; a periodic z
+# (the axis the ranks split) is refused under mpirun, exit 1, naming pbz.
+pargs=("${args[@]}" --periodic xy --salt 0.1)
+"$program" "${pargs[@]}" --json psingle.json > psingle.log 2>&1 || { cat psingle.log; exit 1; }
+mpirun --oversubscribe -np 2 "$program" "${pargs[@]}" --json pmpi.json > pmpi.log 2>&1 ||
+  { cat pmpi.log; exit 1; }
+if ! diff <(energies psingle.json) <(energies pmpi.json); then
+  echo "periodic x and y on 2 ranks: energies differ from the single process"; exit 1
+fi
+echo "periodic x and y on 2 ranks equal to the single process's: $(energies pmpi.json)"
+rc=0
+mpirun --oversubscribe -np 2 "$program" "${args[@]}" --periodic z > pz.log 2>&1 || rc=$?
+if [ "$rc" != 1 ] || ! grep -q "pbz" pz.log; then
+  echo "periodic z on 2 ranks: exit $rc"; cat pz.log; exit 1
+fi
+echo "periodic z on 2 ranks refused with exit 1"
+rm -f psingle.* pmpi.* pz.log
 # A rank that fails alone (here rank 1, given a molecule file that does not exist) ends the
 # whole job with its exit status instead of leaving the others waiting in the solve; rank 0
 # leaves no output behind.
