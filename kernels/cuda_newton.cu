@@ -5,6 +5,8 @@
  * depend on timing.  As on the CPU, the inner system (delta, a = inv * factor, b = inv * G) is
  * stored and swept in float whatever the working precision (see cpu_newton.c): 12 bytes per point
  * and sweep. */
+#include <string.h>
+
 #include "cuda_internal.cuh"
 
 #include "cuda_reduce.cuh"
@@ -32,6 +34,10 @@ struct cuda_newton {
        after colour 0's, as allocated). */
     dg_mg_hierarchy plan;
     void *mg;
+    /* Over MPI ranks of one node: the neighbours' steps mapped by CUDA IPC (slot 0 below, 1
+       above), each one allocation of both colours, colour 1 from half0 on. */
+    float *peer_delta[2];
+    size_t peer_half0[2], peer_total[2];
 };
 
 /* Everything a Newton kernel reads of one colour. */
@@ -273,8 +279,9 @@ template <typename T> static int residual(cuda_newton *w, dg_newton_norms *norms
 }
 
 static int inner(cuda_newton *w, int count, double omega, int measure, double *max_change,
-                 dg_error *err) {
+                 const dg_newton_exchange *exchange, dg_error *err) {
     dg_cuda_state *st = w->st;
+    const int first_colour = exchange ? exchange->first_colour : 0;
     for (int it = 0; it < count; ++it) {
         if (measure && it == count - 1)
             for (int c = 0; c < 2; ++c)
@@ -282,7 +289,8 @@ static int inner(cuda_newton *w, int count, double omega, int measure, double *m
                                             st->half_count[c] * sizeof(float),
                                             cudaMemcpyDeviceToDevice, st->stream),
                             "cudaMemcpyAsync (Newton snapshot)");
-        for (int c = 0; c < 2; ++c) {
+        for (int k = 0; k < 2; ++k) {
+            const int c = k ^ first_colour;
             newton_params<float> p = params_of<float>(w, c, NULL, NULL);
             p.omega = omega;
             dim3 grid, block;
@@ -302,6 +310,10 @@ static int inner(cuda_newton *w, int count, double omega, int measure, double *m
                                         NEWTON_THREADS, 0, st->stream>>>(
                     p, st->seam_index[c], st->seam_axes[c], st->seam_coef_raw[c], first, end);
                 DG_CUDA_LAUNCHED("Newton inner seam kernel");
+            }
+            if (exchange) { /* delta_plane orders its copies after these kernels */
+                const int status = exchange->after_colour(exchange->user, c, err);
+                if (status != DG_OK) return status;
             }
         }
     }
@@ -331,10 +343,16 @@ static int step(cuda_newton *w, double lambda, int first, dg_newton_norms *norms
     return status != DG_OK ? status : finish_norms(w, norms, err);
 }
 
+static void close_peer_delta(cuda_newton *w, int slot) {
+    if (w->peer_delta[slot]) cudaIpcCloseMemHandle(w->peer_delta[slot]);
+    w->peer_delta[slot] = NULL, w->peer_half0[slot] = w->peer_total[slot] = 0;
+}
+
 static void cuda_newton_end(void *workspace) {
     cuda_newton *w = static_cast<cuda_newton *>(workspace);
     if (!w) return;
     cudaSetDevice(w->st->device);
+    close_peer_delta(w, 0), close_peer_delta(w, 1);
     dg_cuda_mg_jacobian_end(w->mg);
     dg_mg_free(&w->plan);
     /* delta, a and b: one allocation for both colours, at [0] */
@@ -446,10 +464,33 @@ static int cuda_newton_zero_step(void *workspace, dg_error *err) {
 }
 
 static int cuda_newton_inner(void *workspace, int count, double omega, int measure,
-                             double *max_change, dg_error *err) {
+                             double *max_change, const dg_newton_exchange *exchange,
+                             dg_error *err) {
     cuda_newton *w = static_cast<cuda_newton *>(workspace);
     DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
-    return inner(w, count, omega, measure, max_change, err);
+    return inner(w, count, omega, measure, max_change, exchange, err);
+}
+
+/* One colour of plane z of the step to or from the host, on the backend's stream (after the
+   sweeps queued before it, before those queued after), waited for. */
+static int cuda_newton_delta_plane(void *workspace, int z, int colour, float *values, int put,
+                                   dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    dg_cuda_state *st = w->st;
+    if (z < 0 || z >= st->nz || (colour != 0 && colour != 1))
+        return dg_error_set(err, DG_ERR_INTERNAL, "Newton step plane %d, colour %d", z, colour);
+    DG_CUDA_TRY(cudaSetDevice(st->device), "cudaSetDevice");
+    long first, end;
+    dg_plane_range(st->nx, st->ny, z, colour, &first, &end);
+    float *delta = w->delta[colour] + first;
+    const size_t bytes = (size_t)(end - first) * sizeof(float);
+    DG_CUDA_TRY(
+        cudaMemcpyAsync(put ? static_cast<void *>(delta) : static_cast<void *>(values),
+                        put ? static_cast<const void *>(values) : static_cast<const void *>(delta),
+                        bytes, put ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, st->stream),
+        "cudaMemcpyAsync (Newton step plane)");
+    DG_CUDA_TRY(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize (Newton step plane)");
+    return DG_OK;
 }
 
 static int cuda_newton_step(void *workspace, double lambda, int first, dg_newton_norms *norms,
@@ -483,9 +524,93 @@ static int cuda_newton_inner_mg(void *workspace, const dg_mg_control *control,
     return dg_cuda_mg_jacobian_solve(w->mg, w->a[0], w->b[0], w->delta[0], control, outcome, err);
 }
 
+/* ---- The step shared with the neighbouring MPI ranks' devices (CUDA IPC) ------------------ */
+
+typedef struct delta_blob {
+    char magic[8]; /* "dgstep1" */
+    int device;
+    unsigned long long half0, total; /* colour 1 starts at half0; both colours */
+    cudaIpcMemHandle_t handle;
+} delta_blob;
+
+static_assert(sizeof(delta_blob) <= DG_PEER_HANDLE_BYTES, "DG_PEER_HANDLE_BYTES is too small");
+
+static int cuda_newton_delta_export(void *workspace, unsigned char *handle, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    delta_blob b;
+    memset(&b, 0, sizeof b);
+    memcpy(b.magic, "dgstep1", 8);
+    b.device = w->st->device;
+    b.half0 = w->st->half_count[0], b.total = w->st->half_count[0] + w->st->half_count[1];
+    const cudaError_t code = cudaIpcGetMemHandle(&b.handle, w->delta[0]);
+    if (code != cudaSuccess) {
+        cudaGetLastError(); /* not sticky */
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "CUDA backend: the Newton step on device %d cannot be shared "
+                            "(cudaIpcGetMemHandle: %s)",
+                            w->st->device, cudaGetErrorString(code));
+    }
+    memset(handle, 0, DG_PEER_HANDLE_BYTES);
+    memcpy(handle, &b, sizeof b);
+    return DG_OK;
+}
+
+static int cuda_newton_delta_open(void *workspace, int slot, const unsigned char *handle,
+                                  dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    if (slot < 0 || slot > 1)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT, "CUDA backend: peer slot %d", slot);
+    DG_CUDA_TRY(cudaSetDevice(w->st->device), "cudaSetDevice");
+    close_peer_delta(w, slot);
+    if (!handle) return DG_OK;
+    delta_blob b;
+    memcpy(&b, handle, sizeof b);
+    if (memcmp(b.magic, "dgstep1", 8) != 0)
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CUDA backend: a peer's Newton step is not of this build");
+    void *p = NULL;
+    const cudaError_t code = cudaIpcOpenMemHandle(&p, b.handle, cudaIpcMemLazyEnablePeerAccess);
+    if (code != cudaSuccess) {
+        cudaGetLastError(); /* not sticky */
+        return dg_error_set(err, DG_ERR_UNSUPPORTED,
+                            "CUDA backend: device %d cannot map the Newton step of device %d "
+                            "(cudaIpcOpenMemHandle: %s)",
+                            w->st->device, b.device, cudaGetErrorString(code));
+    }
+    w->peer_delta[slot] = static_cast<float *>(p);
+    w->peer_half0[slot] = (size_t)b.half0, w->peer_total[slot] = (size_t)b.total;
+    return DG_OK;
+}
+
+/* Queue, behind the sweeps already queued, a copy of count values of the peer's step of
+   peer_colour from half-index peer_first into this step's colour at first. */
+static int cuda_newton_delta_pull(void *workspace, int slot, int peer_colour, long peer_first,
+                                  int colour, long first, long count, dg_error *err) {
+    cuda_newton *w = static_cast<cuda_newton *>(workspace);
+    dg_cuda_state *st = w->st;
+    const size_t peer_base = peer_colour == 1 && slot >= 0 && slot <= 1 ? w->peer_half0[slot] : 0;
+    if (slot < 0 || slot > 1 || !w->peer_delta[slot] || (colour != 0 && colour != 1) || count < 0 ||
+        peer_first < 0 || first < 0 ||
+        peer_base + (size_t)(peer_first + count) > w->peer_total[slot] ||
+        (size_t)(first + count) > st->half_count[colour])
+        return dg_error_set(err, DG_ERR_INVALID_ARGUMENT,
+                            "CUDA backend: Newton step copy of %ld values from slot %d colour %d "
+                            "at %ld into colour %d at %ld",
+                            count, slot, peer_colour, peer_first, colour, first);
+    if (count == 0) return DG_OK;
+    DG_CUDA_TRY(
+        cudaMemcpyAsync(w->delta[colour] + first, w->peer_delta[slot] + peer_base + peer_first,
+                        (size_t)count * sizeof(float), cudaMemcpyDeviceToDevice, st->stream),
+        "cudaMemcpyAsync (Newton step plane from a peer's device)");
+    return DG_OK;
+}
+
 static const dg_newton_ops cuda_newton_ops = {
-    cuda_newton_begin, cuda_newton_end,  cuda_newton_residual, cuda_newton_zero_step,
-    cuda_newton_inner, cuda_newton_step, cuda_newton_mg_begin, cuda_newton_inner_mg,
+    cuda_newton_begin,        cuda_newton_end,        cuda_newton_residual,
+    cuda_newton_zero_step,    cuda_newton_inner,      cuda_newton_step,
+    cuda_newton_mg_begin,     cuda_newton_inner_mg,   cuda_newton_delta_plane,
+    cuda_newton_delta_export, cuda_newton_delta_open, cuda_newton_delta_pull,
 };
 
 extern "C" const dg_newton_ops *dg_cuda_newton(void) {

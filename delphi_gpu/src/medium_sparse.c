@@ -73,6 +73,7 @@ typedef struct marks {
 
 static void marks_free(marks *k) {
     free(k->m[0]), free(k->m[1]);
+    k->m[0] = k->m[1] = NULL; /* freed again by marks_give when the serial path fails */
 }
 
 static int marks_alloc(marks *k, const dg_prepared *p) {

@@ -54,8 +54,15 @@ static int choose_term(dg_solver s, dg_newton_term *t) {
     return DG_OK;
 }
 
+const dg_newton_ops *dg_newton_ops_of(const dg_backend_ops *backend) {
+    return backend == &dg_cpu_backend_ops ? &dg_cpu_newton_ops : dg_cuda_newton();
+}
+
 static const dg_newton_ops *newton_ops(dg_solver s) {
-    return s->backend == &dg_cpu_backend_ops ? &dg_cpu_newton_ops : dg_cuda_newton();
+#ifdef DG_MPI
+    if (s->backend == &s->mpi_ops) return &dg_mpi_newton_ops;
+#endif
+    return dg_newton_ops_of(s->backend);
 }
 
 static int backend_failed(dg_solver s, int st, const char *what, const dg_error *err) {
@@ -90,7 +97,7 @@ static int inner_solve(dg_solver s, const dg_newton_ops *ops, void *ws, double o
     while (*sweeps < cap) {
         const int count = cap - *sweeps < INNER_CHECK ? cap - *sweeps : INNER_CHECK;
         double change = 0.0;
-        st = ops->inner(ws, count, omega, 1, &change, &err);
+        st = ops->inner(ws, count, omega, 1, &change, NULL, &err);
         if (st != DG_OK) return backend_failed(s, st, "inner sweeps", &err);
         *sweeps += count;
         if (!isfinite(change)) return *finite = 0, DG_OK;
@@ -120,8 +127,9 @@ static int inner_multigrid(dg_solver s, const dg_newton_ops *ops, void *ws, doub
     return DG_OK;
 }
 
+/* Over MPI ranks every rank stops when any rank's callback asks to (dg_mpi_any). */
 static int report_progress(dg_solver s, dg_monitor *m, int step, double omega, int multigrid) {
-    if (!s->options.progress) return 0;
+    if (!s->options.progress) return dg_mpi_any(s, 0);
     dg_progress p = {m->iterations,
                      DG_PHASE_NONLINEAR,
                      step,
@@ -132,7 +140,7 @@ static int report_progress(dg_solver s, dg_monitor *m, int step, double omega, i
                      0,
                      dg_wall_seconds() - m->start_time,
                      multigrid ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR};
-    return s->options.progress(&p, s->options.progress_user_data) != 0;
+    return dg_mpi_any(s, s->options.progress(&p, s->options.progress_user_data) != 0);
 }
 
 static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double omega, int cap,

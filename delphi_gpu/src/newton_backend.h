@@ -36,6 +36,16 @@ typedef struct dg_newton_norms {
     int finite;     /* 0 if any value was NaN/Inf */
 } dg_newton_norms;
 
+/** Called by `inner` after each colour's sweep (and its seam steps) of every inner iteration:
+ *  over MPI ranks, the step's halo planes of that colour (mpi/mpi_backend.c).  The sweeps take
+ *  colour first_colour first (a rank whose slab starts on an odd global plane sweeps its local
+ *  colour 1 first, the global order). */
+typedef struct dg_newton_exchange {
+    int first_colour;
+    int (*after_colour)(void *user, int colour, dg_error *err);
+    void *user;
+} dg_newton_exchange;
+
 typedef struct dg_newton_ops {
     /* Allocate the workspace for the backend state's current medium and phi (loaded). */
     int (*begin)(void *backend_state, const dg_newton_term *term, void **workspace, dg_error *err);
@@ -46,9 +56,10 @@ typedef struct dg_newton_ops {
     /* delta <- 0. */
     int (*zero_step)(void *workspace, dg_error *err);
     /* count red-black SOR iterations on J delta = -G; when measure, the max |change of delta|
-       over the last iteration (all interior points) goes to *max_change. */
+       over the last iteration (all interior points) goes to *max_change.  exchange: NULL in one
+       process (colour 0 first, nothing between the colours). */
     int (*inner)(void *workspace, int count, double omega, int measure, double *max_change,
-                 dg_error *err);
+                 const dg_newton_exchange *exchange, dg_error *err);
     /* phi <- phi_start + lambda delta, where phi_start is phi at the call with first = 1;
        norms of lambda delta. */
     int (*step)(void *workspace, double lambda, int first, dg_newton_norms *norms, dg_error *err);
@@ -61,12 +72,34 @@ typedef struct dg_newton_ops {
     int (*mg_begin)(void *workspace, const dg_prepared *prep, int threads, dg_error *err);
     int (*inner_mg)(void *workspace, const dg_mg_control *control, dg_mg_outcome *outcome,
                     dg_error *err);
+    /* The step's values of one colour in plane z (dg_plane_range's points, contiguous in the
+       half grid), out of delta into values (put = 0) or from values into delta (put = 1). */
+    int (*delta_plane)(void *workspace, int z, int colour, float *values, int put, dg_error *err);
+    /* The step shared with the neighbouring MPI ranks' devices (CUDA IPC; NULL where the
+       backend cannot): delta_export writes an opaque blob of DG_PEER_HANDLE_BYTES, delta_open
+       maps a neighbour's (slot 0 below, 1 above; NULL unmaps), delta_pull queues behind the
+       queued work a copy of count values of the mapped step's peer_colour from half-index
+       peer_first into this step's colour at first (the caller makes sure they are final). */
+    int (*delta_export)(void *workspace, unsigned char *handle, dg_error *err);
+    int (*delta_open)(void *workspace, int slot, const unsigned char *handle, dg_error *err);
+    int (*delta_pull)(void *workspace, int slot, int peer_colour, long peer_first, int colour,
+                      long first, long count, dg_error *err);
 } dg_newton_ops;
 
 extern const dg_newton_ops dg_cpu_newton_ops;
 
 /** The CUDA backend's Newton ops, or NULL in a build without CUDA. */
 const dg_newton_ops *dg_cuda_newton(void);
+
+/** A backend's own Newton ops (CPU or CUDA), or NULL. */
+const dg_newton_ops *dg_newton_ops_of(const dg_backend_ops *backend);
+
+#ifdef DG_MPI
+/** Newton over MPI ranks (mpi/mpi_backend.c): each rank's own Newton ops on its slab, the
+ *  step's halo planes exchanged after every colour of an inner sweep and phi's after every
+ *  update, the norms reduced over the ranks.  begin takes the MPI backend's state. */
+extern const dg_newton_ops dg_mpi_newton_ops;
+#endif
 
 #ifdef __CUDACC__
 #define DG_NEWTON_HD __host__ __device__

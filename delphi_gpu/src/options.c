@@ -139,10 +139,6 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->mpi_comm && o->precision == DG_PRECISION_MIXED)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
                       "mixed precision runs on one process; use FLOAT or DOUBLE with MPI");
-    if (o->mpi_comm && o->nonlinear_method != DG_NONLINEAR_DELPHI &&
-        o->equation == DG_EQUATION_NONLINEAR_PB)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "mpi_comm",
-                      "Newton's method runs on one process; use nonlinear_method DELPHI with MPI");
     if (o->periodic < 0 || o->periodic > (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z))
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "periodic",
                       "must be a combination of DG_PERIODIC_X, _Y and _Z (0..7)");

@@ -242,7 +242,9 @@ typedef struct dg_options {
     int nonlinear_method; /**< dg_nonlinear_method; default DG_NONLINEAR_DELPHI */
     int nonlinear_term;   /**< dg_nonlinear_term; default DG_NONLINEAR_TERM_AUTO */
     void *mpi_comm;       /**< address of an MPI_Comm to decompose the grid over (a build with
-                               DG_MPI); NULL = this process alone; default NULL */
+                               DG_MPI): the SOR (linear, DelPhi's nonlinear scheme, Newton's
+                               steps), float or double; NULL = this process alone; default
+                               NULL */
 
     /* Boundaries (options version 3). */
     int periodic; /**< periodic axes, dg_periodic_axis bits (0 = none); the faces of the other

@@ -209,19 +209,39 @@ static int cpu_newton_zero_step(void *workspace, dg_error *err) {
 }
 
 static int cpu_newton_inner(void *workspace, int count, double omega, int measure,
-                            double *max_change, dg_error *err) {
+                            double *max_change, const dg_newton_exchange *exchange, dg_error *err) {
     cpu_newton *w = workspace;
+    const int first = exchange ? exchange->first_colour : 0;
     for (int it = 0; it < count; ++it) {
         if (measure && it == count - 1)
             for (int c = 0; c < 2; ++c)
                 memcpy(w->snapshot[c], w->delta[c],
                        (w->view.prep->half_count[c] + 1) * sizeof(float));
-        for (int c = 0; c < 2; ++c) {
+        for (int k = 0; k < 2; ++k) {
+            const int c = k ^ first;
             inner_colour(w, c, (float)omega);
             if (w->view.prep->periodic) inner_seams(w, c, omega);
+            if (exchange) {
+                const int st = exchange->after_colour(exchange->user, c, err);
+                if (st != DG_OK) return st;
+            }
         }
     }
     if (measure) *max_change = inner_change(w);
+    return DG_OK;
+}
+
+static int cpu_newton_delta_plane(void *workspace, int z, int colour, float *values, int put,
+                                  dg_error *err) {
+    cpu_newton *w = workspace;
+    const dg_prepared *p = w->view.prep;
+    if (z < 0 || z >= p->nz || (colour != 0 && colour != 1))
+        return dg_error_set(err, DG_ERR_INTERNAL, "Newton step plane %d, colour %d", z, colour);
+    long first, end;
+    dg_plane_range(p->nx, p->ny, z, colour, &first, &end);
+    float *delta = w->delta[colour] + first;
+    const size_t bytes = (size_t)(end - first) * sizeof(float);
+    memcpy(put ? delta : values, put ? values : delta, bytes);
     return DG_OK;
 }
 
@@ -293,6 +313,16 @@ static int cpu_newton_inner_mg(void *workspace, const dg_mg_control *control,
 }
 
 const dg_newton_ops dg_cpu_newton_ops = {
-    cpu_newton_begin, cpu_newton_end,  cpu_newton_residual, cpu_newton_zero_step,
-    cpu_newton_inner, cpu_newton_step, cpu_newton_mg_begin, cpu_newton_inner_mg,
+    cpu_newton_begin,
+    cpu_newton_end,
+    cpu_newton_residual,
+    cpu_newton_zero_step,
+    cpu_newton_inner,
+    cpu_newton_step,
+    cpu_newton_mg_begin,
+    cpu_newton_inner_mg,
+    cpu_newton_delta_plane,
+    NULL, /* delta_export: host memory, exchanged through MPI */
+    NULL, /* delta_open */
+    NULL, /* delta_pull */
 };

@@ -15,11 +15,13 @@
  * neighbours' sweep of a colour through a small MPI message, which also carries their status.
  * Otherwise the edge planes go through host memory with MPI (host halos).  Both move the same
  * values, so the results are the same bits. */
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../newton_backend.h"
 #include "../solver_internal.h"
 
 typedef struct mpi_state {
@@ -369,37 +371,45 @@ static int worse(int status, int received, int from, dg_error *err) {
     return dg_error_set(err, received, "MPI rank %d failed (status %d)", from, received);
 }
 
+/* Reads (put = 0) or writes (put = 1) the values of one colour in local plane z. */
+typedef int (*plane_io)(void *context, int z, int colour, void *values, int put, dg_error *err);
+
+static int phi_plane_io(void *context, int z, int colour, void *values, int put, dg_error *err) {
+    mpi_state *m = context;
+    return m->inner->plane_values(m->inner_state, z, colour, values, put, err);
+}
+
 /* Host halos, after the sweep of global colour g (status st): send the edge planes' values of
-   g and st to the neighbours and receive theirs into the halo planes.  Every rank sends and
-   receives whatever its status, so a failure reaches the neighbours instead of leaving them
-   waiting; after one, no values are copied. */
-static int exchange_host(mpi_state *m, int g, int st, dg_error *err) {
+   g (es bytes each, through io) and st to the neighbours and receive theirs into the halo
+   planes, with the message tags tag + 2 g and tag + 2 g + 1.  Every rank sends and receives
+   whatever its status, so a failure reaches the neighbours instead of leaving them waiting;
+   after one, no values are copied. */
+static int exchange_planes(mpi_state *m, int g, int st, size_t es, plane_io io, void *context,
+                           int tag, dg_error *err) {
     const int lc = g ^ m->flip, top = m->planes - 1;
-    const int bytes_low = plane_count(m, 1, lc) * (int)m->es;
-    const int bytes_high = plane_count(m, top - 1, lc) * (int)m->es;
-    const int recv_low = plane_count(m, 0, lc) * (int)m->es;
-    const int recv_high = plane_count(m, top, lc) * (int)m->es;
+    const int bytes_low = plane_count(m, 1, lc) * (int)es;
+    const int bytes_high = plane_count(m, top - 1, lc) * (int)es;
+    const int recv_low = plane_count(m, 0, lc) * (int)es;
+    const int recv_high = plane_count(m, top, lc) * (int)es;
     char *send = m->halo_send, *recv = m->halo_recv;
     const size_t half = m->halo_half;
-    if (st == DG_OK && m->rank > 0)
-        st = m->inner->plane_values(m->inner_state, 1, lc, send, 0, err);
-    if (st == DG_OK && m->rank < m->size - 1)
-        st = m->inner->plane_values(m->inner_state, top - 1, lc, send + half, 0, err);
+    if (st == DG_OK && m->rank > 0) st = io(context, 1, lc, send, 0, err);
+    if (st == DG_OK && m->rank < m->size - 1) st = io(context, top - 1, lc, send + half, 0, err);
     memcpy(send + bytes_low, &st, sizeof st);
     memcpy(send + half + bytes_high, &st, sizeof st);
     MPI_Request req[4];
     int n = 0;
+    const int up = tag + 2 * g + 1, down = tag + 2 * g;
     if (m->rank > 0) {
-        MPI_Irecv(recv, recv_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, 2 * g + 1, m->comm,
-                  &req[n++]);
-        MPI_Isend(send, bytes_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, 2 * g, m->comm,
+        MPI_Irecv(recv, recv_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, up, m->comm, &req[n++]);
+        MPI_Isend(send, bytes_low + (int)sizeof(int), MPI_BYTE, m->rank - 1, down, m->comm,
                   &req[n++]);
     }
     if (m->rank < m->size - 1) {
-        MPI_Irecv(recv + half, recv_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, 2 * g, m->comm,
+        MPI_Irecv(recv + half, recv_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, down, m->comm,
                   &req[n++]);
-        MPI_Isend(send + half, bytes_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, 2 * g + 1,
-                  m->comm, &req[n++]);
+        MPI_Isend(send + half, bytes_high + (int)sizeof(int), MPI_BYTE, m->rank + 1, up, m->comm,
+                  &req[n++]);
     }
     MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
     int got;
@@ -407,31 +417,49 @@ static int exchange_host(mpi_state *m, int g, int st, dg_error *err) {
         memcpy(&got, recv + recv_low, sizeof got), st = worse(st, got, m->rank - 1, err);
     if (m->rank < m->size - 1)
         memcpy(&got, recv + half + recv_high, sizeof got), st = worse(st, got, m->rank + 1, err);
-    if (st == DG_OK && m->rank > 0)
-        st = m->inner->plane_values(m->inner_state, 0, lc, recv, 1, err);
-    if (st == DG_OK && m->rank < m->size - 1)
-        st = m->inner->plane_values(m->inner_state, top, lc, recv + half, 1, err);
+    if (st == DG_OK && m->rank > 0) st = io(context, 0, lc, recv, 1, err);
+    if (st == DG_OK && m->rank < m->size - 1) st = io(context, top, lc, recv + half, 1, err);
     return st;
 }
 
+/* Host halos of phi (the working precision), tags 0 to 3. */
+static int exchange_host(mpi_state *m, int g, int st, dg_error *err) {
+    return exchange_planes(m, g, st, m->es, phi_plane_io, m, 0, err);
+}
+
+/* Queues, behind the queued work, a copy of count values of the mapped neighbour's (slot)
+   colour peer_colour from half-index peer_first into this rank's colour at first. */
+typedef int (*plane_pull)(void *context, int slot, int peer_colour, long peer_first, int colour,
+                          long first, long count, dg_error *err);
+
+static int phi_plane_pull(void *context, int slot, int peer_colour, long peer_first, int colour,
+                          long first, long count, dg_error *err) {
+    mpi_state *m = context;
+    return m->inner->peer_pull(m->inner_state, slot, peer_colour, peer_first, colour, first, count,
+                               err);
+}
+
 /* Device halos, after the sweep of global colour g was queued (status st): wait for it, tell
-   the neighbours (with the status), wait for theirs, then queue the copies of their edge planes
-   of g from their devices into this rank's halo planes, ahead of the next sweep.  A neighbour
-   overwrites those values only in its next sweep of g, which follows its exchange of the other
-   colour, which waits for this rank's message sent after this rank's copies finished. */
-static int exchange_device(mpi_state *m, int g, int st, dg_error *err) {
+   the neighbours (with the status; message tags tag + 2 g and tag + 2 g + 1), wait for theirs,
+   then queue the copies of their edge planes of g from their devices into this rank's halo
+   planes (through pull), ahead of the next sweep.  A neighbour overwrites those values only in
+   its next sweep of g, which follows its exchange of the other colour, which waits for this
+   rank's message sent after this rank's copies finished. */
+static int exchange_pulled(mpi_state *m, int g, int st, plane_pull pull, void *context, int tag,
+                           dg_error *err) {
     const int lc = g ^ m->flip, top = m->planes - 1;
     if (st == DG_OK) st = m->inner->finish(m->inner_state, err);
     int got[2] = {DG_OK, DG_OK};
     MPI_Request req[4];
     int n = 0;
+    const int up = tag + 2 * g + 1, down = tag + 2 * g;
     if (m->rank > 0) {
-        MPI_Irecv(&got[0], 1, MPI_INT, m->rank - 1, 2 * g + 1, m->comm, &req[n++]);
-        MPI_Isend(&st, 1, MPI_INT, m->rank - 1, 2 * g, m->comm, &req[n++]);
+        MPI_Irecv(&got[0], 1, MPI_INT, m->rank - 1, up, m->comm, &req[n++]);
+        MPI_Isend(&st, 1, MPI_INT, m->rank - 1, down, m->comm, &req[n++]);
     }
     if (m->rank < m->size - 1) {
-        MPI_Irecv(&got[1], 1, MPI_INT, m->rank + 1, 2 * g, m->comm, &req[n++]);
-        MPI_Isend(&st, 1, MPI_INT, m->rank + 1, 2 * g + 1, m->comm, &req[n++]);
+        MPI_Irecv(&got[1], 1, MPI_INT, m->rank + 1, down, m->comm, &req[n++]);
+        MPI_Isend(&st, 1, MPI_INT, m->rank + 1, up, m->comm, &req[n++]);
     }
     MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
     if (m->rank > 0) st = worse(st, got[0], m->rank - 1, err);
@@ -450,10 +478,14 @@ static int exchange_device(mpi_state *m, int g, int st, dg_error *err) {
             return dg_error_set(err, DG_ERR_INTERNAL,
                                 "MPI halo: %ld values from rank %d for a plane of %ld",
                                 peer_end - peer_first, other, end - first);
-        st = m->inner->peer_pull(m->inner_state, slot, g ^ flip, peer_first, lc, first, end - first,
-                                 err);
+        st = pull(context, slot, g ^ flip, peer_first, lc, first, end - first, err);
     }
     return st;
+}
+
+/* Device halos of phi, tags 0 to 3. */
+static int exchange_device(mpi_state *m, int g, int st, dg_error *err) {
+    return exchange_pulled(m, g, st, phi_plane_pull, m, 0, err);
 }
 
 static int mpi_iterate(void *state, int count, int measure, int stride, dg_change *change,
@@ -550,6 +582,205 @@ static int mpi_sample_change(void *state, int colour, long first, long stride, l
     (void)change;
     return not_nested(err);
 }
+
+/* ---- Newton's method over the ranks ------------------------------------------------------ */
+
+/* Each rank runs its backend's Newton ops on its slab.  The inner sweeps exchange the step's
+   values of a colour in the edge planes after that colour (as mpi_iterate does phi's), so every
+   point of the step is updated from the values one process would use; an update of phi
+   exchanges phi's edge planes, so the next residual sees the neighbours' values; the norms are
+   reduced over the ranks (max with MPI_MAX, sums with MPI_SUM, so they can differ from one
+   process's in the last bits).  Every decision of the Newton loop is taken from reduced values,
+   so the ranks take the same steps.  Where phi's halos go from device to device, the step's do
+   too (each rank maps its neighbours' steps); otherwise through host memory. */
+typedef struct mpi_newton {
+    mpi_state *m;
+    const dg_newton_ops *in; /* the rank's backend's Newton ops */
+    void *ws;
+    int exchanges;    /* exchanges made in the current inner call */
+    int device_halos; /* 1: the step's halos copied from the neighbours' devices */
+} mpi_newton;
+
+#define NEWTON_STEP_TAG 8 /* the step's halo messages: tags 8 to 11 (phi's are 0 to 3) */
+
+static int delta_plane_io(void *context, int z, int colour, void *values, int put, dg_error *err) {
+    mpi_newton *n = context;
+    return n->in->delta_plane(n->ws, z, colour, values, put, err);
+}
+
+static int delta_plane_pull(void *context, int slot, int peer_colour, long peer_first, int colour,
+                            long first, long count, dg_error *err) {
+    mpi_newton *n = context;
+    return n->in->delta_pull(n->ws, slot, peer_colour, peer_first, colour, first, count, err);
+}
+
+/* The step's halos after the sweep of global colour g (status st). */
+static int exchange_step(mpi_newton *n, int g, int st, dg_error *err) {
+    if (n->device_halos)
+        return exchange_pulled(n->m, g, st, delta_plane_pull, n, NEWTON_STEP_TAG, err);
+    return exchange_planes(n->m, g, st, sizeof(float), delta_plane_io, n, NEWTON_STEP_TAG, err);
+}
+
+static int newton_after_colour(void *user, int colour, dg_error *err) {
+    mpi_newton *n = user;
+    n->exchanges++;
+    return exchange_step(n, colour ^ n->m->flip, DG_OK, err);
+}
+
+/* After the workspaces exist (collective): where phi's halos go from device to device and every
+   rank's backend can share its step, map the neighbours' steps. */
+static void plan_step_halos(mpi_newton *n) {
+    mpi_state *m = n->m;
+    n->device_halos = 0;
+    int can = m->size > 1 && m->device_halos && n->in->delta_export && n->in->delta_open &&
+              n->in->delta_pull;
+    int all_can = 0;
+    MPI_Allreduce(&can, &all_can, 1, MPI_INT, MPI_MIN, m->comm);
+    if (!all_can) return;
+    unsigned char mine[DG_PEER_HANDLE_BYTES], theirs[2][DG_PEER_HANDLE_BYTES];
+    memset(mine, 0, sizeof mine);
+    dg_error ignored;
+    int ok = n->in->delta_export(n->ws, mine, &ignored) == DG_OK;
+    int exported = ok, neighbour_exported[2] = {0, 0};
+    const int neighbour[2] = {m->rank - 1, m->rank + 1};
+    for (int slot = 0; slot < 2; ++slot) {
+        const int other = neighbour[slot];
+        if (other < 0 || other >= m->size) continue;
+        MPI_Sendrecv(mine, DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 14 + slot, theirs[slot],
+                     DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 15 - slot, m->comm, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&exported, 1, MPI_INT, other, 16 + slot, &neighbour_exported[slot], 1, MPI_INT,
+                     other, 17 - slot, m->comm, MPI_STATUS_IGNORE);
+    }
+    for (int slot = 0; slot < 2 && ok; ++slot) {
+        const int other = neighbour[slot];
+        if (other < 0 || other >= m->size) continue;
+        ok = neighbour_exported[slot] &&
+             n->in->delta_open(n->ws, slot, theirs[slot], &ignored) == DG_OK;
+    }
+    int all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, m->comm);
+    n->device_halos = all_ok;
+    if (!all_ok)
+        for (int slot = 0; slot < 2; ++slot)
+            n->in->delta_open(n->ws, slot, NULL, &ignored);
+}
+
+/* The norms of every rank's slab; not finite on any rank: max_abs NaN. */
+static void reduce_norms(mpi_state *m, const dg_newton_norms *local, dg_newton_norms *out) {
+    double max_abs = local->finite ? local->max_abs : 0.0;
+    MPI_Allreduce(&max_abs, &out->max_abs, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    MPI_Allreduce(&local->sum_sq, &out->sum_sq, 1, MPI_DOUBLE, MPI_SUM, m->comm);
+    MPI_Allreduce(&local->finite, &out->finite, 1, MPI_INT, MPI_MIN, m->comm);
+    if (!out->finite) out->max_abs = NAN;
+}
+
+static void mpi_newton_end(void *workspace) {
+    mpi_newton *n = workspace;
+    if (!n) return;
+    if (n->device_halos) {
+        /* the copies from the neighbours end, their mappings close, and only when every rank
+           has closed its own does any rank free its step */
+        dg_error ignored;
+        n->m->inner->finish(n->m->inner_state, &ignored);
+        for (int slot = 0; slot < 2; ++slot)
+            n->in->delta_open(n->ws, slot, NULL, &ignored);
+        MPI_Barrier(n->m->comm);
+    }
+    if (n->ws) n->in->end(n->ws);
+    free(n);
+}
+
+static int mpi_newton_begin(void *backend_state, const dg_newton_term *term, void **workspace,
+                            dg_error *err) {
+    mpi_state *m = backend_state;
+    *workspace = NULL;
+    mpi_newton *n = calloc(1, sizeof *n);
+    int st = n ? DG_OK : dg_error_set(err, DG_ERR_OUT_OF_MEMORY, "out of memory (Newton, MPI)");
+    if (st == DG_OK) {
+        n->m = m;
+        n->in = dg_newton_ops_of(m->inner);
+        if (!n->in || !n->in->delta_plane)
+            st = dg_error_set(err, DG_ERR_UNSUPPORTED,
+                              "the %s backend cannot run Newton's method over MPI ranks",
+                              m->inner->name);
+    }
+    if (st == DG_OK) st = n->in->begin(m->inner_state, term, &n->ws, err);
+    st = agree(m, st, err);
+    if (st != DG_OK) {
+        mpi_newton_end(n);
+        return st;
+    }
+    plan_step_halos(n);
+    *workspace = n;
+    return DG_OK;
+}
+
+static int mpi_newton_residual(void *workspace, dg_newton_norms *norms, dg_error *err) {
+    mpi_newton *n = workspace;
+    dg_newton_norms local = {0.0, 0.0, 1};
+    const int st = agree(n->m, n->in->residual(n->ws, &local, err), err);
+    if (st == DG_OK) reduce_norms(n->m, &local, norms);
+    return st;
+}
+
+static int mpi_newton_zero_step(void *workspace, dg_error *err) {
+    mpi_newton *n = workspace;
+    return agree(n->m, n->in->zero_step(n->ws, err), err);
+}
+
+static int mpi_newton_inner(void *workspace, int count, double omega, int measure,
+                            double *max_change, const dg_newton_exchange *exchange, dg_error *err) {
+    mpi_newton *n = workspace;
+    mpi_state *m = n->m;
+    if (exchange) return not_nested(err);
+    const dg_newton_exchange halos = {m->flip, newton_after_colour, n};
+    double local = 0.0;
+    n->exchanges = 0;
+    int st = n->in->inner(n->ws, count, omega, measure, &local, &halos, err);
+    /* after a failure (here or a neighbour's) the rank still makes the block's remaining
+       exchanges, carrying the status, so that no neighbour is left waiting */
+    for (; n->exchanges < 2 * count; n->exchanges++)
+        st = exchange_step(n, n->exchanges & 1, st, err); /* global colour 0, then 1 */
+    /* the copies from the neighbours end before any rank goes on (and may change its step) */
+    if (st == DG_OK && n->device_halos) st = m->inner->finish(m->inner_state, err);
+    st = agree(m, st, err);
+    if (st != DG_OK || !measure) return st;
+    int finite = isfinite(local), all_finite = 0;
+    if (!finite) local = 0.0;
+    MPI_Allreduce(&local, max_change, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    MPI_Allreduce(&finite, &all_finite, 1, MPI_INT, MPI_MIN, m->comm);
+    if (!all_finite) *max_change = NAN;
+    return DG_OK;
+}
+
+static int mpi_newton_step(void *workspace, double lambda, int first, dg_newton_norms *norms,
+                           dg_error *err) {
+    mpi_newton *n = workspace;
+    mpi_state *m = n->m;
+    dg_newton_norms local = {0.0, 0.0, 1};
+    int st = n->in->step(n->ws, lambda, first, &local, err);
+    for (int g = 0; g < 2; ++g) /* phi's edge planes, for the next residual */
+        st = m->device_halos ? exchange_device(m, g, st, err) : exchange_host(m, g, st, err);
+    if (st == DG_OK && m->device_halos) st = m->inner->finish(m->inner_state, err);
+    st = agree(m, st, err);
+    if (st == DG_OK) reduce_norms(m, &local, norms);
+    return st;
+}
+
+const dg_newton_ops dg_mpi_newton_ops = {
+    mpi_newton_begin,
+    mpi_newton_end,
+    mpi_newton_residual,
+    mpi_newton_zero_step,
+    mpi_newton_inner,
+    mpi_newton_step,
+    NULL, /* mg_begin: multigrid runs on one process */
+    NULL, /* inner_mg */
+    NULL, /* delta_plane: the MPI backend does not nest */
+    NULL, /* delta_export */
+    NULL, /* delta_open */
+    NULL, /* delta_pull */
+};
 
 static const dg_backend_ops mpi_ops_template = {
     "mpi",

@@ -2,14 +2,16 @@
  * over the communicator must give bitwise the potential of an undecomposed solve in the same
  * process after a fixed number of iterations (linear PB with dielectric boundaries and charges,
  * nonlinear PB, float and double, check strides 1 and 3, periodic x and y), and the same
- * iteration count and potential to round-off when stopping on a criterion; a periodic z is
- * refused. */
+ * iteration count and potential to round-off when stopping on a criterion; Newton's method
+ * (exact and polynomial term, float and double, periodic x and y) takes the same steps and
+ * sweeps to bitwise the same potential; a periodic z is refused. */
 #include <mpi.h>
 
 #include "../test_util.h"
 
 static int rank = 0;
 static int backend = DG_BACKEND_CPU; /* DG_TEST_BACKEND=cuda: every rank on its GPU */
+static double charge_scale = 1.0;    /* Newton's cases: charges strong enough to be nonlinear */
 
 /* A protein-like medium: a low-dielectric sphere with charges inside, salt outside. */
 static void build_problem(dense_problem *d, int n, int salt) {
@@ -21,7 +23,7 @@ static void build_problem(dense_problem *d, int n, int salt) {
                          {(int)c - 2, (int)c + 1, (int)c - 2}};
     const double value[3] = {1.0, -0.5, 0.75};
     for (int k = 0; k < 3; ++k)
-        d->charge[idx3(n, n, q[k][0], q[k][1], q[k][2])] = value[k];
+        d->charge[idx3(n, n, q[k][0], q[k][1], q[k][2])] = charge_scale * value[k];
     if (salt) dense_problem_salt(d, c, c, c, n / 4.0 + 2.0, 0.15);
 }
 
@@ -137,7 +139,14 @@ static void compare(const char *label, int n, const dg_options *base, int salt, 
         const double a = is_float ? ref_f[i] : ref_d[i], b = is_float ? got_f[i] : got_d[i];
         if (fabs(a - b) > worst) worst = fabs(a - b);
     }
-    const int fixed = o.iterations > 0 && o.max_change_tol == 0.0;
+    /* Newton's steps and sweeps are decided from norms reduced over the ranks (their sums in
+       another order), which lie far from any threshold here: the same steps, the same bits. */
+    const int newton =
+        o.equation == DG_EQUATION_NONLINEAR_PB && o.nonlinear_method == DG_NONLINEAR_NEWTON;
+    const int fixed = (o.iterations > 0 && o.max_change_tol == 0.0) || newton;
+    if (newton)
+        CHECK(single.nonlinear_blocks == split.nonlinear_blocks && single.nonlinear_blocks > 1,
+              "%s: %d Newton steps vs %d", label, single.nonlinear_blocks, split.nonlinear_blocks);
     if (fixed)
         CHECK(same, "%s: decomposed potential differs (max %g) after %d iterations", label, worst,
               split.iterations);
@@ -234,20 +243,27 @@ static void one_rank_cannot_create(void) {
 }
 
 /* A progress callback that asks to stop on rank 0 only stops every rank at that check: the
-   same iteration count and potential as one process stopped there. */
+   same iteration count and potential as one process stopped there (Newton's method: at the
+   step that has taken 30 sweeps or more). */
 static int stop_at_30(const dg_progress *p, void *user) {
     (void)user;
     return rank == 0 && p->iteration >= 30;
 }
 
-static void one_rank_stops(void) {
+static void one_rank_stops(int newton) {
     const int n = 23;
     const long points = (long)n * n * n;
+    charge_scale = newton ? 40.0 : 1.0;
     dense_problem d;
     build_problem(&d, n, 1);
+    charge_scale = 1.0;
     dg_options o;
     dg_default_options(&o);
     o.backend = backend, o.iterations = 200, o.run_until_converged = 0, o.check_interval = 10;
+    if (newton) {
+        o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
+        o.solver = DG_SOLVER_SOR, o.iterations = 0, o.max_change_tol = 1e-9;
+    }
     o.progress = stop_at_30;
     double *ref = calloc(points, sizeof(double)), *got = calloc(points, sizeof(double));
     faces(ref, n);
@@ -260,14 +276,18 @@ static void one_rank_stops(void) {
     o.mpi_comm = &world;
     const dg_result split = solve(&d, &o, got, NULL);
     CHECK(one.outcome == DG_OUTCOME_STOPPED && split.outcome == DG_OUTCOME_STOPPED &&
-              one.iterations == 30 && split.iterations == 30,
+              one.iterations == split.iterations &&
+              (newton ? one.iterations >= 30 : one.iterations == 30),
           "stopped by rank 0's callback: %d iterations (%s) vs %d (%s)", one.iterations,
           dg_outcome_string(one.outcome), split.iterations, dg_outcome_string(split.outcome));
     CHECK(memcmp(ref, got, points * sizeof(double)) == 0,
           "stopped by rank 0's callback: potential differs from one process's");
     free(ref), free(got);
     dense_problem_free(&d);
-    if (rank == 0) printf("%-40s every rank stopped at 30\n", "rank 0's callback stops");
+    if (rank == 0)
+        printf("%-40s every rank stopped at %d\n",
+               newton ? "rank 0's callback stops Newton" : "rank 0's callback stops",
+               split.iterations);
 }
 
 int main(int argc, char **argv) {
@@ -313,9 +333,29 @@ int main(int argc, char **argv) {
     dg_options pconv = conv;
     pconv.periodic = DG_PERIODIC_Y;
     compare("linear PB to maxc 1e-7, y periodic", 25, &pconv, 1, DG_PRECISION_DOUBLE);
+    /* Newton's method: the step's halos after every colour of its inner sweeps, phi's after
+       every update, the norms reduced over the ranks. */
+    dg_options nt;
+    dg_default_options(&nt);
+    nt.equation = DG_EQUATION_NONLINEAR_PB, nt.nonlinear_method = DG_NONLINEAR_NEWTON;
+    nt.solver = DG_SOLVER_SOR, nt.max_change_tol = 1e-7;
+    charge_scale = 40.0;
+    compare("Newton, exact term", 25, &nt, 1, DG_PRECISION_DOUBLE);
+    compare("Newton, exact term, odd x even", 21, &nt, 1, DG_PRECISION_DOUBLE);
+    dg_options ntf = nt;
+    ntf.max_change_tol = 1e-3;
+    compare("Newton, exact term, float", 25, &ntf, 1, DG_PRECISION_FLOAT);
+    dg_options ntp = nt;
+    ntp.nonlinear_term = DG_NONLINEAR_TERM_POLYNOMIAL;
+    compare("Newton, DelPhi's polynomial", 25, &ntp, 1, DG_PRECISION_DOUBLE);
+    dg_options ntx = nt;
+    ntx.periodic = DG_PERIODIC_X | DG_PERIODIC_Y;
+    compare("Newton, x and y periodic", 25, &ntx, 1, DG_PRECISION_DOUBLE);
+    charge_scale = 1.0;
     reuse();
     one_rank_fails();
-    one_rank_stops();
+    one_rank_stops(0);
+    one_rank_stops(1);
     one_rank_cannot_create();
 
     /* A periodic z would wrap across the ranks' slabs: refused by name when created. */

@@ -5,7 +5,8 @@
 # DG_TEST_BACKEND=cuda (a GPU machine) the runs use the CUDA backend in double precision and the
 # decomposed runs' solver choice must say that the halos go from device to device.  Then a
 # binding run focused from a coarse grid on 2 ranks against the single process's; periodic x
-# and y on 2 ranks against the single process's, and a periodic z refused.
+# and y on 2 ranks against the single process's, and a periodic z refused; nonlinear PB by
+# Newton's method on 2 and 3 ranks against the single process's.
 # Usage: mpi_program.sh PROGRAM EXAMPLES_DIR WORKDIR
 set -euo pipefail
 program=$1 examples=$2 work=$3
@@ -72,6 +73,21 @@ if [ "$rc" != 1 ] || ! grep -q "pbz" pz.log; then
 fi
 echo "periodic z on 2 ranks refused with exit 1"
 rm -f psingle.* pmpi.* pz.log
+# Nonlinear PB by Newton's method (the program's default for nonit > 0) on 2 and 3 ranks: the
+# single process's energies (its steps decided from norms reduced over the ranks), ionic terms
+# included.
+nargs=("$examples/1ubq/run.prm" --backend "$backend" --precision double --nonit 30 --maxc 1e-6
+  --energy g,s,ion --quiet)
+"$program" "${nargs[@]}" --json nsingle.json > nsingle.log 2>&1 || { cat nsingle.log; exit 1; }
+for ranks in 2 3; do
+  mpirun --oversubscribe -np "$ranks" "$program" "${nargs[@]}" --json "nmpi$ranks.json" \
+    > "nmpi$ranks.log" 2>&1 || { cat "nmpi$ranks.log"; exit 1; }
+  if ! diff <(energies nsingle.json) <(energies "nmpi$ranks.json"); then
+    echo "Newton on $ranks ranks: energies differ from the single process"; exit 1
+  fi
+  echo "Newton on $ranks ranks equal to the single process's: $(energies "nmpi$ranks.json")"
+done
+rm -f nsingle.* nmpi*
 # A rank that fails alone (here rank 1, given a molecule file that does not exist) ends the
 # whole job with its exit status instead of leaving the others waiting in the solve; rank 0
 # leaves no output behind.
