@@ -178,6 +178,25 @@ static int same_node(mpi_state *m, MPI_Comm node, int other) {
     return translated != MPI_UNDEFINED;
 }
 
+/* Every rank's sharing blob (DG_PEER_HANDLE_BYTES) and whether it made one, to and from its
+   neighbours (theirs[0] from the rank below, [1] from the rank above), with the message tags
+   tag to tag + 3: the blob goes down to slot 1 of the rank below and up to slot 0 of the rank
+   above. */
+static void swap_blobs(mpi_state *m, const unsigned char *mine, int exported,
+                       unsigned char theirs[2][DG_PEER_HANDLE_BYTES], int neighbour_exported[2],
+                       int tag) {
+    for (int slot = 0; slot < 2; ++slot) {
+        const int other = slot == 0 ? m->rank - 1 : m->rank + 1;
+        neighbour_exported[slot] = 0;
+        if (other < 0 || other >= m->size) continue;
+        MPI_Sendrecv(mine, DG_PEER_HANDLE_BYTES, MPI_BYTE, other, tag + slot, theirs[slot],
+                     DG_PEER_HANDLE_BYTES, MPI_BYTE, other, tag + 1 - slot, m->comm,
+                     MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&exported, 1, MPI_INT, other, tag + 2 + slot, &neighbour_exported[slot], 1,
+                     MPI_INT, other, tag + 3 - slot, m->comm, MPI_STATUS_IGNORE);
+    }
+}
+
 /* After the backends took their slabs (collective): map the neighbours' half grids where every
    rank can, and say which halo path the ranks take (m->device_halos, m->halo_why). */
 static void plan_halos(mpi_state *m) {
@@ -212,16 +231,8 @@ static void plan_halos(mpi_state *m) {
     dg_error err;
     if (ok && in->peer_export(m->inner_state, mine, &err) != DG_OK)
         ok = 0, snprintf(why, sizeof why, "%.120s", err.message);
-    int exported = ok, neighbour_exported[2] = {0, 0};
-    for (int slot = 0; slot < 2; ++slot) {
-        const int other = neighbour[slot];
-        if (other < 0 || other >= m->size) continue;
-        /* the blob goes down to slot 1 of the rank below and up to slot 0 of the rank above */
-        MPI_Sendrecv(mine, DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 10 + slot, theirs[slot],
-                     DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 11 - slot, m->comm, MPI_STATUS_IGNORE);
-        MPI_Sendrecv(&exported, 1, MPI_INT, other, 12 + slot, &neighbour_exported[slot], 1, MPI_INT,
-                     other, 13 - slot, m->comm, MPI_STATUS_IGNORE);
-    }
+    int neighbour_exported[2];
+    swap_blobs(m, mine, ok, theirs, neighbour_exported, 10);
     for (int slot = 0; slot < 2 && ok; ++slot) {
         const int other = neighbour[slot];
         if (other < 0 || other >= m->size || !neighbour_exported[slot]) continue;
@@ -641,16 +652,9 @@ static void plan_step_halos(mpi_newton *n) {
     memset(mine, 0, sizeof mine);
     dg_error ignored;
     int ok = n->in->delta_export(n->ws, mine, &ignored) == DG_OK;
-    int exported = ok, neighbour_exported[2] = {0, 0};
+    int neighbour_exported[2];
+    swap_blobs(m, mine, ok, theirs, neighbour_exported, 14);
     const int neighbour[2] = {m->rank - 1, m->rank + 1};
-    for (int slot = 0; slot < 2; ++slot) {
-        const int other = neighbour[slot];
-        if (other < 0 || other >= m->size) continue;
-        MPI_Sendrecv(mine, DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 14 + slot, theirs[slot],
-                     DG_PEER_HANDLE_BYTES, MPI_BYTE, other, 15 - slot, m->comm, MPI_STATUS_IGNORE);
-        MPI_Sendrecv(&exported, 1, MPI_INT, other, 16 + slot, &neighbour_exported[slot], 1, MPI_INT,
-                     other, 17 - slot, m->comm, MPI_STATUS_IGNORE);
-    }
     for (int slot = 0; slot < 2 && ok; ++slot) {
         const int other = neighbour[slot];
         if (other < 0 || other >= m->size) continue;
