@@ -81,11 +81,15 @@ static int build_local(mpi_state *m, const dg_prepared *g, dg_error *err) {
     l->net_charge_known = g->net_charge_known, l->net_charge = g->net_charge;
     if (g->has_salt) {
         if (dg_prepared_alloc_flags(l) != DG_OK) goto out_of_memory;
-        /* Planes z_first-1 .. z_last+1 of the global grid, point by point. */
-        const size_t offset = (size_t)g->nx * g->ny * (m->z_first - 1);
-        for (size_t wl = 0; wl < l->point_count; ++wl) {
-            const size_t w = wl + offset;
-            l->flag[wl & 1][wl / 2] = g->flag[w & 1][w / 2];
+        /* Planes z_first-1 .. z_last+1 of the global grid: local point wl is global point
+           wl + offset.  With an even offset each local half grid is a run of the global one of
+           its colour, from offset / 2; with an odd offset 2k + 1 the colours swap: local colour
+           0 is global colour 1 from k, local colour 1 global colour 0 from k + 1. */
+        const size_t offset = (size_t)g->nx * g->ny * (m->z_first - 1), k = offset / 2;
+        for (int c = 0; c < 2; ++c) {
+            const int gc = (offset & 1) ? 1 - c : c;
+            const size_t from = (offset & 1) && c == 1 ? k + 1 : k;
+            memcpy(l->flag[c], g->flag[gc] + from, l->half_count[c]);
         }
     }
     int nb[2] = {0, 0}, nq[2] = {0, 0}, lc;
@@ -314,17 +318,29 @@ static size_t slab_offset(const mpi_state *m) {
     return (size_t)m->nx * m->ny * (m->z_first - 1);
 }
 
-static int mpi_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
-    mpi_state *m = state;
+/* The slab of phi into the rank's backend: whole, or (faces_only, when the caller found every
+   interior point of phi +0.0, so the slab's interior too) only the slab's six faces, of which
+   the two z faces are the halo planes or phi's own z faces. */
+static int load_slab(mpi_state *m, const void *phi, int is_double, int faces_only, dg_error *err) {
     const size_t bytes = is_double ? sizeof(double) : sizeof(float);
     const char *slab = (const char *)phi + slab_offset(m) * bytes;
-    int st = m->inner->load_phi(m->inner_state, slab, is_double, err);
+    int (*load)(void *, const void *, int, dg_error *) =
+        faces_only && m->inner->load_phi_faces ? m->inner->load_phi_faces : m->inner->load_phi;
+    int st = load(m->inner_state, slab, is_double, err);
     /* iterate_colour sweeps with the block shape chosen so far: choose it on this rank's slab
        first (the choice never changes the results), then start again from phi */
     int ran = 0;
     if (st == DG_OK && m->inner->tune) st = m->inner->tune(m->inner_state, &ran, err);
-    if (st == DG_OK && ran) st = m->inner->load_phi(m->inner_state, slab, is_double, err);
+    if (st == DG_OK && ran) st = load(m->inner_state, slab, is_double, err);
     return agree(m, st, err);
+}
+
+static int mpi_load_phi(void *state, const void *phi, int is_double, dg_error *err) {
+    return load_slab(state, phi, is_double, 0, err);
+}
+
+static int mpi_load_phi_faces(void *state, const void *phi, int is_double, dg_error *err) {
+    return load_slab(state, phi, is_double, 1, err);
 }
 
 static int mpi_store_phi(void *state, void *phi, int is_double, dg_error *err) {
@@ -803,7 +819,7 @@ static const dg_backend_ops mpi_ops_template = {
     mpi_pair_potentials,
     mpi_medium_maps,
     mpi_surface_sites,
-    NULL, /* load_phi_faces: each rank loads its slab whole */
+    mpi_load_phi_faces,
     NULL, /* store_wait_seconds */
     NULL, /* spectral_radius: the core computes it (rank 0's value) */
     NULL, /* peer_export: the MPI backend does not nest */
