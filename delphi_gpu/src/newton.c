@@ -18,6 +18,7 @@
 #define MAX_HALVINGS       40
 #define FORCING_RETRY_MIN  1e-4 /* a failed line search is retried while the forcing term > this */
 #define INNER_CHECK        10   /* inner sweeps between checks of the inner change */
+#define SHORT_STEP         0x1p-10 /* a step cut below this by the line search was a poor one */
 #define SYMMETRIC_SALT_TOL 1e-3
 
 /* The ionic term: DelPhi's polynomial, or the exact Boltzmann term for one symmetric z:z salt,
@@ -238,6 +239,10 @@ static int newton_loop(dg_solver s, const dg_newton_ops *ops, void *ws, double o
         const double ratio = sqrt(trial.sum_sq) / gnorm;
         double next = 0.9 * ratio * ratio;
         if (0.9 * eta * eta > 0.1) next = fmax(next, 0.9 * eta * eta);
+        /* A step the line search cut by more than SHORT_STEP was a poor direction (solved too
+           loosely; in float, such a step's gain can be rounding): its G barely fell, so the
+           rule above would solve the next step as loosely.  Solve it ten times tighter. */
+        if (lambda < SHORT_STEP) next = fmin(next, 0.1 * eta);
         eta = fmin(next, FORCING_MAX);
         g = trial, gnorm = sqrt(trial.sum_sq);
         if (lambda == 1.0 && met(&tol, mon)) return *outcome = DG_OUTCOME_CONVERGED, DG_OK;
