@@ -67,27 +67,31 @@ static inline void sphere_problem(dense_problem *d, int nx, int ny, int nz, doub
     d->charge[idx3(nx, ny, icx + 1, icy, periodic_shift(icz, 1, nz))] = -0.5;
 }
 
-/* Gouy-Chapman: a plane of charge density sigma (e/A^2) in a 1:1 salt, uniform permittivity,
-   ions everywhere, x and y periodic (5 points a side: a period of 3; the plane is infinite), z
-   faces half_width away.  The nonlinear PB equation phi'' = kappa^2 sinh(phi) (phi in kT/e)
-   has the exact solution phi(d) = 4 artanh(gamma exp(-kappa d)) at distance d,
-   gamma = tanh(phi0 / 4), with the surface potential phi0 = 2 asinh(pi EPKT sigma /
+/* Gouy-Chapman: a plane of charge density sigma (e/A^2) in a z:z salt of 0.1 M (z = valence),
+   uniform permittivity, ions everywhere, x and y periodic (5 points a side: a period of 3; the
+   plane is infinite), z faces half_width away.  The nonlinear PB equation
+   phi'' = (kappa^2 / z) sinh(z phi) (phi in kT/e, kappa from the ionic strength z^2 c) has the
+   exact solution phi(d) = (4 / z) artanh(gamma exp(-kappa d)) at distance d,
+   gamma = tanh(z phi0 / 4), with the surface potential phi0 = (2 / z) asinh(pi EPKT sigma z /
    (eps kappa)) from the field's jump at the plane (Grahame's equation).  The finite-difference
    plane charge reproduces the jump to O(h^2). */
 typedef struct gouy_chapman {
-    int nx, ny, nz, z0;
+    int nx, ny, nz, z0, valence;
     double scale, kappa, phi0, gamma;
 } gouy_chapman;
 
 /* The medium of plane z0 = nz / 2 at scale (points per A), and g's parameters. */
-static inline void gouy_chapman_problem(dense_problem *d, double scale, gouy_chapman *g) {
+static inline void gouy_chapman_problem(dense_problem *d, double scale, int valence,
+                                        gouy_chapman *g) {
     const double eps = 80.0, molar = 0.1, sigma = 0.0172, half_width = 40.0, pi = 3.14159265358979;
+    const double z = valence;
     g->nx = g->ny = 5, g->nz = (int)lround(2.0 * half_width * scale) + 1, g->z0 = g->nz / 2;
-    g->scale = scale, g->kappa = debye_kappa(molar, eps);
-    g->phi0 = 2.0 * asinh(pi * EPKT_DEFAULT * sigma / (eps * g->kappa));
-    g->gamma = tanh(g->phi0 / 4.0);
+    g->valence = valence, g->scale = scale, g->kappa = debye_kappa(z * z * molar, eps);
+    g->phi0 = 2.0 / z * asinh(pi * EPKT_DEFAULT * sigma * z / (eps * g->kappa));
+    g->gamma = tanh(z * g->phi0 / 4.0);
     dense_problem_init(d, g->nx, g->ny, g->nz, scale, eps);
     dense_problem_salt(d, 0.0, 0.0, 0.0, 0.0, molar); /* ions at every point */
+    d->salt.cation_valence = d->salt.anion_valence = valence;
     for (int y = 1; y < g->ny - 1; ++y)
         for (int x = 1; x < g->nx - 1; ++x)
             d->charge[idx3(g->nx, g->ny, x, y, g->z0)] = sigma / (scale * scale);
@@ -96,7 +100,7 @@ static inline void gouy_chapman_problem(dense_problem *d, double scale, gouy_cha
 /* The exact potential at plane z. */
 static inline double gouy_chapman_exact(const gouy_chapman *g, int z) {
     const double u = g->gamma * exp(-g->kappa * abs(z - g->z0) / g->scale);
-    return 2.0 * log((1.0 + u) / (1.0 - u));
+    return 2.0 / g->valence * log((1.0 + u) / (1.0 - u));
 }
 
 /* The start: the z faces at the exact potential, everything else 0 (x and y wrap). */

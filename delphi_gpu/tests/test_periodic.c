@@ -365,10 +365,11 @@ static void newton_periodic(int periodic) {
 /* Mild charges, DelPhi's polynomial: Newton and DelPhi's scheme (a fixed relaxation, which
    reaches a tight criterion) converge to the same periodic potential. */
 /* Gouy-Chapman (periodic_problem.h) by Newton on the CPU: max |phi - exact| / phi0. */
-static double gouy_chapman_run(double scale, int term, int precision, double *phi0, int *sweeps) {
+static double gouy_chapman_run(double scale, int valence, int term, int precision, double *phi0,
+                               int *sweeps) {
     dense_problem d;
     gouy_chapman g;
-    gouy_chapman_problem(&d, scale, &g);
+    gouy_chapman_problem(&d, scale, valence, &g);
     dg_options o = newton_options(DG_PERIODIC_X | DG_PERIODIC_Y, term, 1e-9);
     o.precision = precision;
     if (precision == DG_PRECISION_FLOAT) o.max_change_tol = 1e-5;
@@ -395,7 +396,7 @@ static void gouy_chapman_cases(void) {
     int sweeps[3];
     const double scales[3] = {1.0, 2.0, 4.0};
     for (int k = 0; k < 3; ++k)
-        e[k] = gouy_chapman_run(scales[k], DG_NONLINEAR_TERM_EXACT, DG_PRECISION_DOUBLE, &phi0,
+        e[k] = gouy_chapman_run(scales[k], 1, DG_NONLINEAR_TERM_EXACT, DG_PRECISION_DOUBLE, &phi0,
                                 &sweeps[k]);
     printf("Gouy-Chapman, phi0 %.4f kT/e, Newton (exact term), max |phi - exact| / phi0 at h = 1, "
            "0.5, 0.25 A: %.2e %.2e %.2e (%d, %d, %d sweeps)\n",
@@ -404,12 +405,24 @@ static void gouy_chapman_cases(void) {
     CHECK(e[0] / e[1] > 3.5 && e[1] / e[2] > 3.5,
           "Gouy-Chapman: not second order (%.3e, %.3e, %.3e)", e[0], e[1], e[2]);
     int n = 0;
-    const double ef = gouy_chapman_run(4.0, DG_NONLINEAR_TERM_EXACT, DG_PRECISION_FLOAT, &phi0, &n);
+    const double ef =
+        gouy_chapman_run(4.0, 1, DG_NONLINEAR_TERM_EXACT, DG_PRECISION_FLOAT, &phi0, &n);
     const double ep =
-        gouy_chapman_run(4.0, DG_NONLINEAR_TERM_POLYNOMIAL, DG_PRECISION_DOUBLE, &phi0, &n);
+        gouy_chapman_run(4.0, 1, DG_NONLINEAR_TERM_POLYNOMIAL, DG_PRECISION_DOUBLE, &phi0, &n);
     printf("Gouy-Chapman at h = 0.25 A: float %.2e, DelPhi's polynomial %.2e\n", ef, ep);
     CHECK(ef < 1.5e-3, "Gouy-Chapman in float: relative error %.3e", ef);
     CHECK(ep > 10.0 * e[2], "DelPhi's polynomial should not give Gouy-Chapman (%.3e)", ep);
+    /* A 2:2 salt: the valence inside sinh and in the ionic strength.  In z phi and kappa's
+       units it is the 1:1 plane with kappa h doubled, so its error is the 1:1 error at h = 0.5 A
+       (the faces, 8 instead of 4 Debye lengths out, add nothing measurable). */
+    double phi2 = 0.0;
+    const double e2 =
+        gouy_chapman_run(4.0, 2, DG_NONLINEAR_TERM_EXACT, DG_PRECISION_DOUBLE, &phi2, &n);
+    printf("Gouy-Chapman in a 2:2 salt at h = 0.25 A: phi0 %.4f kT/e, %.2e (%d sweeps)\n", phi2, e2,
+           n);
+    CHECK(fabs(e2 - e[1]) < 0.05 * e[1] && fabs(phi2 - 0.5 * phi0) < 1e-12,
+          "Gouy-Chapman in a 2:2 salt: phi0 %.6f, relative error %.3e (1:1 at 0.5 A: %.3e)", phi2,
+          e2, e[1]);
 }
 
 static void newton_against_delphi_scheme(void) {

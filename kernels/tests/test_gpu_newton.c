@@ -118,7 +118,7 @@ static void run_periodic(int periodic, int precision) {
 static void run_gouy_chapman(int precision) {
     dense_problem d;
     gouy_chapman g;
-    gouy_chapman_problem(&d, 2.0, &g);
+    gouy_chapman_problem(&d, 2.0, 1, &g);
     const long n = (long)g.nx * g.ny * g.nz;
     double *cpu = calloc((size_t)n, sizeof *cpu), *gpu = calloc((size_t)n, sizeof *gpu);
     gouy_chapman_faces(&g, cpu);
