@@ -14,7 +14,8 @@
  * planes from their devices into its halo planes directly (device halos); a rank waits for its
  * neighbours' sweep of a colour through a small MPI message, which also carries their status.
  * Otherwise the edge planes go through host memory with MPI (host halos).  Both move the same
- * values, so the results are the same bits. */
+ * values, so the results are the same bits.  Newton's method runs over the ranks by the Newton
+ * ops at the end of this file (dg_mpi_newton_ops), its step's halos taking the same two paths. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
