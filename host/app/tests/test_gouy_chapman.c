@@ -10,7 +10,9 @@
  * program adds its charge assignment, its ion map, its sites' interpolation and the z faces'
  * boundary values (those of the finite patch, not of the infinite plane: 24 A from the plane they
  * move the potential by less than 1e-2 kT/e), and gives 1.34e-2 too (4.0269 kT/e exact at the
- * plane, 3.9731 on the grid).  Linear PB, which gives phi0 = 7.35 kT/e, must fail the check. */
+ * plane, 3.9731 on the grid).  Linear PB, which gives phi0 = 7.35 kT/e, must fail the check, and
+ * meet the linear equation's own exact plane, (2 pi epkt sigma / (eps kappa)) exp(-kappa d), which
+ * Newton's answer must not. */
 #include <math.h>
 #include <string.h>
 
@@ -35,9 +37,11 @@ static void write_inputs(void) {
     if (sites) fclose(sites);
 }
 
-/* The max distance from the exact profile at the 13 sites, relative to phi0 (NAN when the run
-   failed); the run's Debye length gives kappa. */
-static double run_plane(pipeline *p, int nonlinear, double *phi0_out) {
+/* The max distance from the exact nonlinear profile at the 13 sites, relative to phi0 (NAN when
+   the run failed); the run's Debye length gives kappa.  *linear_error gets the distance from the
+   linear equation's exact profile (2 pi epkt sigma / (eps kappa)) exp(-kappa d), relative to its
+   value at the plane. */
+static double run_plane(pipeline *p, int nonlinear, double *phi0_out, double *linear_error) {
     const int status = run_program(
         p, 0, "--pqr", "plane.pqr", "--gsize", "81", "--scale", "1", "--set", "acenter(0,0,0)",
         "--periodic", "xy", "--salt", "0.1", "--indi", "80", "--exdi", "80", "--prbrad", "0",
@@ -50,6 +54,8 @@ static double run_plane(pipeline *p, int nonlinear, double *phi0_out) {
     CHECK(p->result->solve.outcome == DG_OUTCOME_CONVERGED);
     const double epkt = 166804.4928 / 297.3342, kappa = 1.0 / p->result->salt.debye_length;
     const double phi0 = 2.0 * asinh(pi * epkt * sigma / (eps * kappa)), gamma = tanh(phi0 / 4.0);
+    const double linear0 = 2.0 * pi * epkt * sigma / (eps * kappa);
+    double worst_linear = 0.0;
     *phi0_out = phi0;
     char *frc = read_file(nonlinear ? "nl.frc" : "lin.frc");
     CHECK(frc != NULL);
@@ -63,6 +69,7 @@ static double run_plane(pipeline *p, int nonlinear, double *phi0_out) {
             const double u = gamma * exp(-kappa * fabs(v[2]));
             const double exact = 2.0 * log((1.0 + u) / (1.0 - u));
             worst = fmax(worst, fabs(v[4] - exact));
+            worst_linear = fmax(worst_linear, fabs(v[4] - linear0 * exp(-kappa * fabs(v[2]))));
             if (nonlinear && (sites == 0 || sites == 12))
                 printf("  site at %4.1f A: %.5f kT/e, exact %.5f\n", v[2], v[4], exact);
             ++sites;
@@ -71,11 +78,13 @@ static double run_plane(pipeline *p, int nonlinear, double *phi0_out) {
     }
     CHECK(sites == 13, "%d sites in the frc file", sites);
     free(frc);
+    *linear_error = worst_linear / linear0;
     printf("%s: %s, %d iterations (%d steps), max |phi - exact| at the sites %.4f kT/e = %.2e of "
-           "phi0 %.4f\n",
+           "phi0 %.4f; from the linear equation's %.2e of its %.4f\n",
            nonlinear ? "Newton (exact sinh)" : "linear PB",
            dg_outcome_string(p->result->solve.outcome), p->result->solve.iterations,
-           p->result->solve.nonlinear_blocks, worst, worst / phi0, phi0);
+           p->result->solve.nonlinear_blocks, worst, worst / phi0, phi0, worst_linear / linear0,
+           linear0);
     pipeline_free(p);
     return worst / phi0;
 }
@@ -83,12 +92,16 @@ static double run_plane(pipeline *p, int nonlinear, double *phi0_out) {
 int main(void) {
     pipeline *p = calloc(1, sizeof *p);
     write_inputs();
-    double phi0 = 0.0;
-    const double nonlinear = run_plane(p, 1, &phi0);
+    double phi0 = 0.0, nl_from_linear = 0.0, linear_from_linear = 0.0;
+    const double nonlinear = run_plane(p, 1, &phi0, &nl_from_linear);
     /* measured: 1.34e-2, the library's figure for this discretisation */
     CHECK(nonlinear < 0.016, "Gouy-Chapman through the program: %.3e of phi0", nonlinear);
-    const double linear = run_plane(p, 0, &phi0);
+    const double linear = run_plane(p, 0, &phi0, &linear_from_linear);
     CHECK(linear > 0.1, "linear PB should not give Gouy-Chapman (%.3e of phi0)", linear);
+    /* and linear PB gives the linear equation's plane (measured: 1.48e-3 of its 7.3556 kT/e) */
+    CHECK(linear_from_linear < 3e-3 && nl_from_linear > 0.1,
+          "the linear plane: linear PB %.3e, Newton %.3e of its potential", linear_from_linear,
+          nl_from_linear);
     free(p);
     CHECK_DONE();
 }
