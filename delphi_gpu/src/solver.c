@@ -248,6 +248,10 @@ int dg_mpi_any(dg_solver s, int flag) {
     (void)s;
     return flag;
 }
+int dg_mpi_rank(dg_solver s) {
+    (void)s;
+    return 0;
+}
 #endif
 
 int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
@@ -261,7 +265,9 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
                 st = dg_fail(s, on_backend, "%s backend could not estimate the spectral radius: %s",
                              s->backend->name, err.message);
         }
-        if (st == DG_OK && on_backend != DG_OK &&
+        /* a decomposed handle relaxes with rank 0's estimate: the other ranks leave rank 0
+           their host's cores instead of computing the same number beside it */
+        if (st == DG_OK && on_backend != DG_OK && dg_mpi_rank(s) == 0 &&
             dg_spectral_radius(&s->prep, s->options.num_threads, &spec) != DG_OK)
             st = dg_fail(s, DG_ERR_OUT_OF_MEMORY,
                          "out of host memory estimating the spectral radius (%.1f GB needed)",

@@ -140,6 +140,8 @@ int dg_mpi_any(dg_solver s, int flag);
 int dg_mpi_entry_agree(dg_solver s, int status, const char *what);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);
+/** This process's rank in a decomposed handle's communicator; 0 otherwise. */
+int dg_mpi_rank(dg_solver s);
 /** The backend a created handle runs on: its ops table and state (for the stage operations). */
 void dg_solver_backend(dg_solver s, const dg_backend_ops **ops, void **state);
 

@@ -861,6 +861,11 @@ int dg_mpi_wrap(dg_solver s, dg_error *err) {
     return DG_OK;
 }
 
+int dg_mpi_rank(dg_solver s) {
+    if (!s || !s->backend || s->backend != &s->mpi_ops) return 0;
+    return ((const mpi_state *)s->backend_state)->rank;
+}
+
 int dg_mpi_agree_double(dg_solver s, double *value) {
     if (s->backend != &s->mpi_ops) return DG_OK;
     mpi_state *m = s->backend_state;
