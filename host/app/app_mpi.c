@@ -46,17 +46,6 @@ void *app_mpi_comm(void) {
 void app_mpi_abort(int status) {
     if (world != MPI_COMM_NULL) MPI_Abort(world, status);
 }
-
-int app_mpi_local_size(void) {
-    if (world == MPI_COMM_NULL) return 1;
-    MPI_Comm node;
-    int size = 1;
-    if (MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
-        return 1;
-    MPI_Comm_size(node, &size);
-    MPI_Comm_free(&node);
-    return size;
-}
 #else
 void app_mpi_init(int *argc, char ***argv) {
     (void)argc, (void)argv;
@@ -79,17 +68,7 @@ void *app_mpi_comm(void) {
 void app_mpi_abort(int status) {
     (void)status;
 }
-
-int app_mpi_local_size(void) {
-    return 1;
-}
 #endif
-
-int app_mpi_rank_threads(int usable, int online, int local_ranks) {
-    if (local_ranks < 2 || usable < 1 || online < 1) return 0;
-    const int share = online / local_ranks > 0 ? online / local_ranks : 1;
-    return usable > share ? share : 0;
-}
 
 int app_mpi_device(int requested) {
     if (app_mpi_size() == 1) return requested;

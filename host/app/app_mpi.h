@@ -32,16 +32,6 @@ void app_mpi_cores(int *usable, int *online);
 void app_mpi_binding_note(int usable, int online, int ranks, int threads_given, char *out,
                           size_t size);
 
-/* The ranks of the job on this node (1 without MPI). */
-int app_mpi_local_size(void);
-
-/* Host threads for a rank that may run on `usable` cores beside local_ranks - 1 others on a
-   node of `online` cores: its share, online / local_ranks, when it may use more than that
-   (mpirun --bind-to none gives every rank all the cores, and each rank's set-up would start as
-   many threads as the node has, beside the others'); 0 (the default: every usable core)
-   otherwise. */
-int app_mpi_rank_threads(int usable, int online, int local_ranks);
-
 /* End every rank of the job with this exit status (MPI_Abort); without MPI, nothing. */
 void app_mpi_abort(int status);
 

@@ -545,13 +545,6 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         return p->exit_code = EXIT_BAD_INPUT;
     }
     log_set_streams(&p->log, out, out ? stderr : NULL);
-    int rank_threads = 0; /* under mpirun, a rank that may run on more than its share of cores */
-    if (app_mpi_size() > 1 && s->threads <= 0 && !getenv("OMP_NUM_THREADS")) {
-        int usable = 0, online = 0;
-        app_mpi_cores(&usable, &online);
-        rank_threads = app_mpi_rank_threads(usable, online, app_mpi_local_size());
-        if (rank_threads > 0) p->settings.threads = rank_threads;
-    }
     if (s->threads > 0) omp_set_num_threads(s->threads);
     p->progress.log = &p->log;
     progress_reset(&p->progress, "solve");
@@ -564,11 +557,6 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         app_mpi_cores(&usable, &online);
         app_mpi_binding_note(usable, online, app_mpi_size(), s->threads > 0, note, sizeof note);
         if (note[0]) log_info(&p->log, "mpi binding          : %s", note);
-        if (rank_threads > 0)
-            log_info(&p->log,
-                     "mpi threads          : %d per rank (the node's %d cores shared by its %d "
-                     "ranks; --threads or OMP_NUM_THREADS to choose)",
-                     rank_threads, online, app_mpi_local_size());
     }
 
     p->exit_code = read_inputs(p);
