@@ -103,13 +103,26 @@ static inline double gouy_chapman_exact(const gouy_chapman *g, int z) {
     return 2.0 / g->valence * log((1.0 + u) / (1.0 - u));
 }
 
-/* The start: the z faces at the exact potential, everything else 0 (x and y wrap). */
-static inline void gouy_chapman_faces(const gouy_chapman *g, double *phi) {
+/* A start (malloc'ed; NULL when out of memory): the z faces at the exact potential, everything
+   else 0 (x and y wrap). */
+static inline double *gouy_chapman_start(const gouy_chapman *g) {
     const long plane = (long)g->nx * g->ny;
-    for (long i = 0; i < plane * g->nz; ++i) {
+    double *phi = malloc((size_t)(plane * g->nz) * sizeof *phi);
+    for (long i = 0; phi && i < plane * g->nz; ++i) {
         const int z = (int)(i / plane);
         phi[i] = z == 0 || z == g->nz - 1 ? gouy_chapman_exact(g, z) : 0.0;
     }
+    return phi;
+}
+
+/* Newton's method on the plane (x and y periodic) with the ionic term and max change tol. */
+static inline dg_options gouy_chapman_options(int term, double tol) {
+    dg_options o;
+    dg_default_options(&o);
+    o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y;
+    o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
+    o.nonlinear_term = term, o.solver = DG_SOLVER_SOR, o.max_change_tol = tol;
+    return o;
 }
 
 /* max |phi - exact| over the interior, relative to phi0. */

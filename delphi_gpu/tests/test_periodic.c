@@ -370,11 +370,9 @@ static double gouy_chapman_run(double scale, int valence, int term, int precisio
     dense_problem d;
     gouy_chapman g;
     gouy_chapman_problem(&d, scale, valence, &g);
-    dg_options o = newton_options(DG_PERIODIC_X | DG_PERIODIC_Y, term, 1e-9);
+    dg_options o = gouy_chapman_options(term, precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9);
     o.precision = precision;
-    if (precision == DG_PRECISION_FLOAT) o.max_change_tol = 1e-5;
-    double *phi = calloc((size_t)g.nx * g.ny * g.nz, sizeof *phi);
-    gouy_chapman_faces(&g, phi);
+    double *phi = gouy_chapman_start(&g);
     dg_solver s = make_cpu_solver(&o);
     CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
     dg_result r;

@@ -172,14 +172,9 @@ static void gouy_chapman_split(void) {
     gouy_chapman g;
     gouy_chapman_problem(&d, 1.0, 1, &g);
     const long n = (long)g.nx * g.ny * g.nz;
-    double *one = calloc((size_t)n, sizeof *one), *split = calloc((size_t)n, sizeof *split);
-    gouy_chapman_faces(&g, one);
-    gouy_chapman_faces(&g, split);
-    dg_options o;
-    dg_default_options(&o);
-    o.backend = backend, o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y;
-    o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
-    o.nonlinear_term = DG_NONLINEAR_TERM_EXACT, o.solver = DG_SOLVER_SOR, o.max_change_tol = 1e-9;
+    double *one = gouy_chapman_start(&g), *split = gouy_chapman_start(&g);
+    dg_options o = gouy_chapman_options(DG_NONLINEAR_TERM_EXACT, 1e-9);
+    o.backend = backend;
     const dg_result r1 = solve(&d, &o, one, NULL);
     MPI_Comm world = MPI_COMM_WORLD;
     o.mpi_comm = &world;
