@@ -115,13 +115,16 @@ static inline double *gouy_chapman_start(const gouy_chapman *g) {
     return phi;
 }
 
-/* Newton's method on the plane (x and y periodic) with the ionic term and max change tol. */
-static inline dg_options gouy_chapman_options(int term, double tol) {
+/* Newton's method with the periodic axes, the ionic term and max change tol (solver AUTO: the
+   SOR wherever an axis is periodic). */
+static inline dg_options newton_options(int periodic, int term, double tol) {
     dg_options o;
     dg_default_options(&o);
-    o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y;
-    o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
-    o.nonlinear_term = term, o.solver = DG_SOLVER_SOR, o.max_change_tol = tol;
+    o.periodic = periodic;
+    o.equation = DG_EQUATION_NONLINEAR_PB;
+    o.nonlinear_method = DG_NONLINEAR_NEWTON;
+    o.nonlinear_term = term;
+    o.max_change_tol = tol;
     return o;
 }
 

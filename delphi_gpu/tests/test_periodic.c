@@ -277,18 +277,8 @@ static double face_gap(const double *phi, int nx, int ny, int nz, int periodic) 
    the discrete sinh equation at every checked salt point, those next to the seams included;
    the faces hold their images; shifting the medium along z shifts the potential; 1 and 2
    threads give the same bits; float agrees with double; with x, y and z periodic the same
-   checks hold; and with DelPhi's polynomial Newton reaches the fixed point of DelPhi's scheme. */
-static dg_options newton_options(int periodic, int term, double tol) {
-    dg_options o;
-    dg_default_options(&o);
-    o.periodic = periodic;
-    o.equation = DG_EQUATION_NONLINEAR_PB;
-    o.nonlinear_method = DG_NONLINEAR_NEWTON;
-    o.nonlinear_term = term;
-    o.max_change_tol = tol;
-    return o;
-}
-
+   checks hold; and with DelPhi's polynomial Newton reaches the fixed point of DelPhi's scheme
+   (newton_options: periodic_problem.h). */
 static void charged_sphere(dense_problem *d, double cz, double times) {
     const int nx = 19, ny = 17, nz = 23;
     sphere_problem(d, nx, ny, nz, 9.2, 8.1, cz, 4.0);
@@ -370,7 +360,8 @@ static double gouy_chapman_run(double scale, int valence, int term, int precisio
     dense_problem d;
     gouy_chapman g;
     gouy_chapman_problem(&d, scale, valence, &g);
-    dg_options o = gouy_chapman_options(term, precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9);
+    dg_options o = newton_options(DG_PERIODIC_X | DG_PERIODIC_Y, term,
+                                  precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9);
     o.precision = precision;
     double *phi = gouy_chapman_start(&g);
     dg_solver s = make_cpu_solver(&o);

@@ -20,16 +20,10 @@ static const double scale = 2.0, exclusion = 3.0;
    relative to max |phi| (cpu and gpu start alike). */
 static double solve_both(dense_problem *d, int precision, int term, int solver, int periodic,
                          double *cpu, double *gpu, long n, dg_result *rc, dg_result *rg) {
-    dg_options o;
-    dg_default_options(&o);
-    o.precision = precision;
-    o.equation = DG_EQUATION_NONLINEAR_PB;
-    o.nonlinear_method = DG_NONLINEAR_NEWTON;
-    o.nonlinear_term = term;
-    o.solver = solver;
-    o.periodic = periodic;
     const int is_double = precision == DG_PRECISION_DOUBLE;
-    o.max_change_tol = is_double ? 1e-8 : 1e-4;
+    dg_options o = newton_options(periodic, term, is_double ? 1e-8 : 1e-4);
+    o.precision = precision;
+    o.solver = solver;
     gpu_medium m = {&d->medium, NULL};
     gpu_solve_on(DG_BACKEND_CPU, &o, &m, cpu, n, !is_double, rc);
     gpu_solve_on(DG_BACKEND_CUDA, &o, &m, gpu, n, !is_double, rg);
@@ -122,7 +116,8 @@ static void run_gouy_chapman(int precision) {
     const long n = (long)g.nx * g.ny * g.nz;
     double *cpu = gouy_chapman_start(&g), *gpu = gouy_chapman_start(&g);
     const int is_double = precision == DG_PRECISION_DOUBLE;
-    dg_options o = gouy_chapman_options(DG_NONLINEAR_TERM_EXACT, is_double ? 1e-9 : 1e-5);
+    dg_options o = newton_options(DG_PERIODIC_X | DG_PERIODIC_Y, DG_NONLINEAR_TERM_EXACT,
+                                  is_double ? 1e-9 : 1e-5);
     o.precision = precision;
     gpu_medium m = {&d.medium, NULL};
     dg_result rc, rg;

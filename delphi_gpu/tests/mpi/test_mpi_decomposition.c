@@ -173,7 +173,7 @@ static void gouy_chapman_split(void) {
     gouy_chapman_problem(&d, 1.0, 1, &g);
     const long n = (long)g.nx * g.ny * g.nz;
     double *one = gouy_chapman_start(&g), *split = gouy_chapman_start(&g);
-    dg_options o = gouy_chapman_options(DG_NONLINEAR_TERM_EXACT, 1e-9);
+    dg_options o = newton_options(DG_PERIODIC_X | DG_PERIODIC_Y, DG_NONLINEAR_TERM_EXACT, 1e-9);
     o.backend = backend;
     const dg_result r1 = solve(&d, &o, one, NULL);
     MPI_Comm world = MPI_COMM_WORLD;
@@ -365,10 +365,8 @@ int main(int argc, char **argv) {
     compare("linear PB to maxc 1e-7, y periodic", 25, &pconv, 1, DG_PRECISION_DOUBLE);
     /* Newton's method: the step's halos after every colour of its inner sweeps, phi's after
        every update, the norms reduced over the ranks. */
-    dg_options nt;
-    dg_default_options(&nt);
-    nt.equation = DG_EQUATION_NONLINEAR_PB, nt.nonlinear_method = DG_NONLINEAR_NEWTON;
-    nt.solver = DG_SOLVER_SOR, nt.max_change_tol = 1e-7;
+    dg_options nt = newton_options(0, DG_NONLINEAR_TERM_AUTO, 1e-7);
+    nt.solver = DG_SOLVER_SOR;
     charge_scale = 40.0;
     compare("Newton, exact term", 25, &nt, 1, DG_PRECISION_DOUBLE);
     compare("Newton, exact term, odd x even", 21, &nt, 1, DG_PRECISION_DOUBLE);
