@@ -143,10 +143,11 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "periodic",
                       "must be a combination of DG_PERIODIC_X, _Y and _Z (0..7)");
     /* Periodic boundaries: the SOR's sweeps wrap the faces (Newton's steps by the SOR too);
-       multigrid's levels do not. */
-    if (o->periodic && o->solver == DG_SOLVER_MULTIGRID)
+       multigrid's levels wrap them on the CPU backend. */
+    if (o->periodic && o->solver == DG_SOLVER_MULTIGRID && o->backend == DG_BACKEND_CUDA)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
-                      "periodic boundaries need solver SOR (multigrid keeps the faces fixed)");
+                      "multigrid with periodic axes runs on the cpu backend; use solver SOR "
+                      "(or AUTO) on cuda");
     /* The ranks split z: a periodic z would wrap across them; x and y wrap within each plane. */
     if ((o->periodic & DG_PERIODIC_Z) && o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",

@@ -189,13 +189,20 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
-/* Periodic axes: the SOR (linear, DelPhi's nonlinear scheme, Newton's steps), one process. */
-static int resolve_periodic(const run_settings *s, io_error *err) {
-    if (!s->periodic) return IO_OK;
-    if (s->solver_given && s->solver == DG_SOLVER_MULTIGRID)
+/* Periodic axes: the SOR (linear, DelPhi's nonlinear scheme, Newton's steps) on either backend,
+   multigrid on the CPU backend (--backend auto then takes the CPU, with a notice), one process. */
+static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
+    if (!s->periodic || !s->solver_given || s->solver != DG_SOLVER_MULTIGRID) return IO_OK;
+    if (s->backend == DG_BACKEND_CUDA)
         return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
-                       "multigrid keeps the grid's faces fixed and cannot solve periodic "
-                       "boundaries (pbx/pby/pbz); use --solver sor or auto");
+                       "multigrid with periodic boundaries (pbx/pby/pbz) runs on the cpu "
+                       "backend; use --backend cpu, or --solver sor or auto on cuda");
+    if (s->backend == DG_BACKEND_AUTO) {
+        s->backend = DG_BACKEND_CPU;
+        io_note(notes, IO_NOTE_INFO,
+                "--solver mg with periodic boundaries runs on the cpu backend (--backend auto "
+                "takes it)");
+    }
     return IO_OK;
 }
 
@@ -331,7 +338,7 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
-    rc = resolve_periodic(s, err);
+    rc = resolve_periodic(s, notes, err);
     if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,

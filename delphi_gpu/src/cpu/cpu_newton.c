@@ -309,6 +309,14 @@ static int cpu_newton_inner_mg(void *workspace, const dg_mg_control *control,
                 const size_t v = x + sy * y + sz * z;
                 w->delta[v & 1][v >> 1] = w->mg_step[v];
             }
+    /* periodic axes: the step's faces hold their images, as the SOR's steps leave them */
+    const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    for (long k = 0; k < pairs; ++k) {
+        long face[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i)
+            w->delta[face[i] & 1][face[i] >> 1] = w->mg_step[face[i]];
+    }
     return DG_OK;
 }
 

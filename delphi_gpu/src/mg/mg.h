@@ -79,14 +79,25 @@
 #define DG_MG_RELIABLE_FALL 0x1p-10
 
 /** One coarse level: m unknowns per dimension on a grid padded by one ghost layer (zero).
- *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz. */
+ *  cx[p] is the (positive) coupling between padded points p and p+1, likewise cy, cz.
+ *  Along an axis that wraps (bit a of wrap: the fine grid's periodic axis a, m >= 2 there) the
+ *  level is periodic too: unknown m's link to the next is the seam link to unknown 1 (cx at
+ *  X = m), the ghost X = 0 stands for X = m and X = m + 1 for X = 1, and the ghost coupling
+ *  cx at X = 0 repeats cx at X = m (dg_mg_wrap_level copies a vector's ghosts from their
+ *  images), so a stencil reads its neighbours across the seam as any other. */
 typedef struct dg_mg_level {
     int mx, my, mz;
     long sx, sy; /* padded strides: 1, mx+2 or mx+3, sx (my+2 or my+3); sx and sy odd */
     size_t padded;
+    int wrap; /* periodic axes of this level (dg_periodic_axis bits) */
     float *diag, *cx, *cy, *cz;
     float *e, *rhs;
 } dg_mg_level;
+
+/** The ghosts of v (a level's padded vector) on the level's wrapping axes take their images'
+ *  values: X = 0 that of X = m, X = m + 1 that of X = 1 (other coordinates interior, the only
+ *  ghosts a stencil reads).  Nothing without wrapping axes. */
+void dg_mg_wrap_level(const dg_mg_level *l, float *v);
 
 /** Tuning of the cycle (defaults in dg_mg_default_params). */
 typedef struct dg_mg_params {
@@ -308,6 +319,10 @@ int dg_cuda_mg_jacobian_begin(int device, const dg_mg_hierarchy *plan, int threa
 int dg_cuda_mg_jacobian_solve(void *state, const float *factor, const float *b, float *delta,
                               const dg_mg_control *control, dg_mg_outcome *outcome, dg_error *err);
 void dg_cuda_mg_jacobian_end(void *state);
+
+/** Non-zero when every axis is periodic and no point has salt: the operator is singular (a
+ *  constant is in its null space), so multigrid refuses it and AUTO takes the SOR. */
+int dg_mg_singular_periodic(const dg_prepared *prep);
 
 /** Multigrid solve of the linear equation (phi in s->mg_phi), called by dg_run_solver. */
 int dg_mg_run(dg_solver s, dg_result *result);

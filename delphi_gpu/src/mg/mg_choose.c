@@ -1,7 +1,8 @@
 /* DG_SOLVER_AUTO: multigrid where it reaches the tolerance sooner than the SOR, by the grid
  * size per backend (measured, docs/MULTIGRID.md), SOR for everything multigrid does not solve
- * (DelPhi's nonlinear scheme, MPI, periodic boundaries) and for DelPhi's own entry points. Newton's
- * method for nonlinear PB solves its steps by multigrid where the linear equation would be. */
+ * (DelPhi's nonlinear scheme, MPI, periodic boundaries on CUDA) and for DelPhi's own entry points.
+ * Newton's method for nonlinear PB solves its steps by multigrid where the linear equation would
+ * be. */
 #include <stdio.h>
 
 #include "mg.h"
@@ -36,8 +37,11 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
                  "to 161^3, docs/NONLINEAR.md)";
     else if (o->mpi_comm)
         reason = "split over MPI ranks";
-    else if (o->periodic)
-        reason = "periodic boundaries (the SOR's sweeps wrap the faces)";
+    else if (o->periodic && on_cuda)
+        reason = "periodic boundaries on the cuda backend (multigrid wraps them on the cpu)";
+    else if (dg_mg_singular_periodic(p))
+        reason = "x, y and z periodic without salt (no unique solution for multigrid's "
+                 "coarsest level)";
     else if (s->stock_behaviour)
         reason = "DelPhi's own entry points keep its SOR";
     else if (o->iterations > 0 &&

@@ -75,8 +75,12 @@ void dg_mg_free(dg_mg_hierarchy *h) {
 /* The padded strides are odd (one ghost column or row more where mx or my is even; it is never
    read as a neighbour), so a padded index q has the parity of its point's colour (X + Y + Z) & 1:
    the CUDA path stores e, rhs and the class bytes split by colour by q's parity. */
-static void level_dims(dg_mg_level *l, int mx, int my, int mz) {
+static void level_dims(dg_mg_level *l, int mx, int my, int mz, int periodic) {
     l->mx = mx, l->my = my, l->mz = mz;
+    /* an axis of one unknown holds its seam link inside that unknown (build_next) */
+    l->wrap = (periodic & DG_PERIODIC_X && mx >= 2 ? DG_PERIODIC_X : 0) |
+              (periodic & DG_PERIODIC_Y && my >= 2 ? DG_PERIODIC_Y : 0) |
+              (periodic & DG_PERIODIC_Z && mz >= 2 ? DG_PERIODIC_Z : 0);
     l->sx = mx + 2 + !(mx & 1);
     l->sy = l->sx * (my + 2 + !(my & 1));
     l->padded = (size_t)l->sy * (mz + 2);
@@ -136,15 +140,34 @@ static int build_scale(dg_mg_hierarchy *h, const int *slot, char *message, size_
     return DG_OK;
 }
 
-/* Symmetric fine coupling between full index w and w + stride (direction plus = 1,3,5), 0 when
-   the neighbour is a face point (then it is a boundary value, not an unknown). */
-static double fine_coupling(const dg_mg_hierarchy *h, const int *slot, size_t w, long stride,
+/* Symmetric fine coupling between full index w and w + offset (direction plus = 1,3,5 towards
+   it; offset from fine_up), 0 when offset is 0 (the neighbour is a fixed face point: a boundary
+   value, not an unknown). */
+static double fine_coupling(const dg_mg_hierarchy *h, const int *slot, size_t w, long offset,
                             int plus) {
-    const float dn = h->dscale[w + stride];
-    if (dn == 0.0f) return 0.0;
+    if (!offset) return 0.0;
     const double a = coefficient(h->prep, slot, w, plus) * h->dscale[w];
-    const double b = coefficient(h->prep, slot, w + stride, plus - 1) * dn;
+    const double b = coefficient(h->prep, slot, w + offset, plus - 1) * h->dscale[w + offset];
     return sqrt(a * b);
+}
+
+/* The unknown one step up from coordinate v (1..n-2) along an axis of n points and full-index
+   stride: its offset, 0 for a fixed face point; along a periodic axis point n-2's neighbour is
+   point 1 (the face point n-1 is its image).  *up gets the neighbour's coordinate. */
+static long fine_up(int v, int n, long stride, int periodic, int *up) {
+    if (v + 1 <= n - 2) return *up = v + 1, stride;
+    *up = 1;
+    return periodic ? -(long)(n - 3) * stride : 0;
+}
+
+/* A link of weight e from an aggregate at coordinate A to a point of the aggregate at A' (along
+   one axis): inside one aggregate it leaves the Galerkin diagonal twice (P^T M P), otherwise it
+   is the coupling to the next aggregate (towards + from A; from the last aggregate, the seam). */
+static void add_link(double e, int A, int A_up, double *diag, double *coupling) {
+    if (A_up == A)
+        *diag -= 2 * e;
+    else
+        *coupling += e;
 }
 
 /* Level 0 from the fine grid: aggregates of 2x2x2 interior points (the fine grid's face layer
@@ -152,6 +175,7 @@ static double fine_coupling(const dg_mg_hierarchy *h, const int *slot, size_t w,
 static void build_first(dg_mg_hierarchy *h, const int *slot, dg_mg_level *c) {
     const dg_prepared *p = h->prep;
     const long sy = p->nx, sz = (long)p->nx * p->ny;
+    const int per = p->periodic;
 #pragma omp parallel for schedule(static) num_threads(h->threads) collapse(2)
     for (int Z = 1; Z <= c->mz; ++Z)
         for (int Y = 1; Y <= c->my; ++Y)
@@ -163,28 +187,21 @@ static void build_first(dg_mg_hierarchy *h, const int *slot, dg_mg_level *c) {
                     if (x > p->nx - 2 || y > p->ny - 2 || z > p->nz - 2) continue;
                     const size_t w = x + sy * y + sz * z;
                     diag += h->dscale[w];
-                    const double ex = fine_coupling(h, slot, w, 1, 1);
-                    const double ey = fine_coupling(h, slot, w, sy, 3);
-                    const double ez = fine_coupling(h, slot, w, sz, 5);
-                    if (k & 1)
-                        cx += ex;
-                    else
-                        diag -= 2 * ex;
-                    if (k & 2)
-                        cy += ey;
-                    else
-                        diag -= 2 * ey;
-                    if (k & 4)
-                        cz += ez;
-                    else
-                        diag -= 2 * ez;
+                    int xu, yu, zu;
+                    const long ox = fine_up(x, p->nx, 1, per & DG_PERIODIC_X, &xu);
+                    const long oy = fine_up(y, p->ny, sy, per & DG_PERIODIC_Y, &yu);
+                    const long oz = fine_up(z, p->nz, sz, per & DG_PERIODIC_Z, &zu);
+                    add_link(fine_coupling(h, slot, w, ox, 1), X, (xu + 1) / 2, &diag, &cx);
+                    add_link(fine_coupling(h, slot, w, oy, 3), Y, (yu + 1) / 2, &diag, &cy);
+                    add_link(fine_coupling(h, slot, w, oz, 5), Z, (zu + 1) / 2, &diag, &cz);
                 }
                 const size_t q = X + c->sx * Y + c->sy * Z;
-                /* a link out of the last aggregate goes to a face point: coupling is 0 there */
+                /* a link out of the last aggregate goes to a face point (coupling 0 there) or,
+                   along a periodic axis, across the seam to the first */
                 c->diag[q] = (float)diag;
-                c->cx[q] = X < c->mx ? (float)cx : 0.0f;
-                c->cy[q] = Y < c->my ? (float)cy : 0.0f;
-                c->cz[q] = Z < c->mz ? (float)cz : 0.0f;
+                c->cx[q] = X < c->mx || (c->wrap & DG_PERIODIC_X) ? (float)cx : 0.0f;
+                c->cy[q] = Y < c->my || (c->wrap & DG_PERIODIC_Y) ? (float)cy : 0.0f;
+                c->cz[q] = Z < c->mz || (c->wrap & DG_PERIODIC_Z) ? (float)cz : 0.0f;
             }
 }
 
@@ -201,24 +218,60 @@ static void build_next(const dg_mg_hierarchy *h, const dg_mg_level *f, dg_mg_lev
                     if (x > f->mx || y > f->my || z > f->mz) continue;
                     const size_t q = x + f->sx * y + f->sy * z;
                     diag += f->diag[q];
-                    if (k & 1)
-                        cx += f->cx[q];
-                    else
-                        diag -= 2.0 * f->cx[q];
-                    if (k & 2)
-                        cy += f->cy[q];
-                    else
-                        diag -= 2.0 * f->cy[q];
-                    if (k & 4)
-                        cz += f->cz[q];
-                    else
-                        diag -= 2.0 * f->cz[q];
+                    /* the neighbour up: the next point, or from the last across the seam to the
+                       first (f's coupling there is 0 unless f wraps on that axis) */
+                    const int xu = x < f->mx ? x + 1 : 1, yu = y < f->my ? y + 1 : 1,
+                              zu = z < f->mz ? z + 1 : 1;
+                    add_link(f->cx[q], X, (xu + 1) / 2, &diag, &cx);
+                    add_link(f->cy[q], Y, (yu + 1) / 2, &diag, &cy);
+                    add_link(f->cz[q], Z, (zu + 1) / 2, &diag, &cz);
                 }
                 const size_t q = X + c->sx * Y + c->sy * Z;
                 c->diag[q] = (float)diag;
-                c->cx[q] = X < c->mx ? (float)cx : 0.0f;
-                c->cy[q] = Y < c->my ? (float)cy : 0.0f;
-                c->cz[q] = Z < c->mz ? (float)cz : 0.0f;
+                c->cx[q] = X < c->mx || (c->wrap & DG_PERIODIC_X) ? (float)cx : 0.0f;
+                c->cy[q] = Y < c->my || (c->wrap & DG_PERIODIC_Y) ? (float)cy : 0.0f;
+                c->cz[q] = Z < c->mz || (c->wrap & DG_PERIODIC_Z) ? (float)cz : 0.0f;
+            }
+}
+
+/* Copy each wrapping axis's seam coupling (at the last unknown) to the ghost before the first,
+   where the first unknown's stencil reads its coupling down. */
+static void wrap_couplings(dg_mg_level *l) {
+    if (!l->wrap) return;
+    for (int Z = 1; Z <= l->mz; ++Z)
+        for (int Y = 1; Y <= l->my; ++Y)
+            if (l->wrap & DG_PERIODIC_X)
+                l->cx[l->sx * Y + l->sy * Z] = l->cx[l->mx + l->sx * Y + l->sy * Z];
+    for (int Z = 1; Z <= l->mz; ++Z)
+        for (int X = 1; X <= l->mx; ++X)
+            if (l->wrap & DG_PERIODIC_Y)
+                l->cy[X + l->sy * Z] = l->cy[X + l->sx * l->my + l->sy * Z];
+    for (int Y = 1; Y <= l->my; ++Y)
+        for (int X = 1; X <= l->mx; ++X)
+            if (l->wrap & DG_PERIODIC_Z)
+                l->cz[X + l->sx * Y] = l->cz[X + l->sx * Y + l->sy * l->mz];
+}
+
+void dg_mg_wrap_level(const dg_mg_level *l, float *v) {
+    if (!l->wrap) return;
+    const long sx = l->sx, sy = l->sy;
+    if (l->wrap & DG_PERIODIC_X)
+        for (int Z = 1; Z <= l->mz; ++Z)
+            for (int Y = 1; Y <= l->my; ++Y) {
+                const long row = sx * Y + sy * Z;
+                v[row] = v[row + l->mx], v[row + l->mx + 1] = v[row + 1];
+            }
+    if (l->wrap & DG_PERIODIC_Y)
+        for (int Z = 1; Z <= l->mz; ++Z)
+            for (int X = 1; X <= l->mx; ++X) {
+                const long col = X + sy * Z;
+                v[col] = v[col + sx * l->my], v[col + sx * (l->my + 1)] = v[col + sx];
+            }
+    if (l->wrap & DG_PERIODIC_Z)
+        for (int Y = 1; Y <= l->my; ++Y)
+            for (int X = 1; X <= l->mx; ++X) {
+                const long col = X + sx * Y;
+                v[col] = v[col + sy * l->mz], v[col + sy * (l->mz + 1)] = v[col + sy];
             }
 }
 
@@ -237,11 +290,24 @@ int dg_mg_dense_inverse(const dg_mg_level *l, const float *diag, const float *cx
         const int X = 1 + t % l->mx, Y = 1 + (t / l->mx) % l->my, Z = 1 + t / (l->mx * l->my);
         const size_t q = X + l->sx * Y + l->sy * Z;
         a[(size_t)t * m + t] = diag[q];
-        const int next[3] = {X < l->mx ? t + 1 : -1, Y < l->my ? t + l->mx : -1,
-                             Z < l->mz ? t + l->mx * l->my : -1};
+        /* the next unknown up each axis; from the last, across the seam to the first where the
+           level wraps (with two unknowns there, both links join the same pair: they add) */
+        const int xy = l->mx * l->my;
+        const int next[3] = {X < l->mx                 ? t + 1
+                             : l->wrap & DG_PERIODIC_X ? t - (l->mx - 1)
+                                                       : -1,
+                             Y < l->my                 ? t + l->mx
+                             : l->wrap & DG_PERIODIC_Y ? t - l->mx * (l->my - 1)
+                                                       : -1,
+                             Z < l->mz                 ? t + xy
+                             : l->wrap & DG_PERIODIC_Z ? t - xy * (l->mz - 1)
+                                                       : -1};
         const float c[3] = {cx[q], cy[q], cz[q]};
         for (int d = 0; d < 3; ++d)
-            if (next[d] >= 0) a[(size_t)t * m + next[d]] = a[(size_t)next[d] * m + t] = -c[d];
+            if (next[d] >= 0) {
+                a[(size_t)t * m + next[d]] -= c[d];
+                a[(size_t)next[d] * m + t] -= c[d];
+            }
     }
     int st = DG_OK;
     /* Cholesky: lower triangle of a becomes L with A = L L^T */
@@ -324,7 +390,7 @@ int dg_mg_plan(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *par
     int mx = p->nx - 2, my = p->ny - 2, mz = p->nz - 2;
     for (int l = 0; l < levels; ++l) {
         mx = (mx + 1) / 2, my = (my + 1) / 2, mz = (mz + 1) / 2;
-        level_dims(&h->levels[l], mx, my, mz);
+        level_dims(&h->levels[l], mx, my, mz, p->periodic);
     }
     h->level_count = levels;
     if (levels > 0) {
@@ -372,6 +438,7 @@ int dg_mg_build(dg_mg_hierarchy *h, const dg_prepared *p, const dg_mg_params *pa
             build_first(h, slot, &h->levels[0]);
         else
             build_next(h, &h->levels[l - 1], &h->levels[l]);
+        wrap_couplings(&h->levels[l]);
     }
     free(slot);
     if (h->level_count > 0 && h->params.coarsest_sweeps == 0) {
@@ -420,6 +487,9 @@ static void coarse_sweep(const dg_mg_hierarchy *h, dg_mg_level *l, int colour) {
                        diag[q];
             }
         }
+    /* periodic: the ghosts follow after the whole colour (within it, a seam neighbour of the
+       same colour was read at its old value: a Jacobi step there, symmetric as the cycle needs) */
+    dg_mg_wrap_level(l, e);
 }
 
 /* r = rhs - A e on level l, restricted (summed over aggregates) into level l+1's rhs. */
@@ -454,6 +524,7 @@ static void coarse_prolong(const dg_mg_hierarchy *h, dg_mg_level *f, const dg_mg
             for (int x = 1; x <= f->mx; ++x)
                 f->e[x + f->sx * y + f->sy * z] +=
                     scale * c->e[(x + 1) / 2 + c->sx * ((y + 1) / 2) + c->sy * ((z + 1) / 2)];
+    dg_mg_wrap_level(f, f->e);
 }
 
 void dg_mg_coarse_cycle(dg_mg_hierarchy *h, int l) {

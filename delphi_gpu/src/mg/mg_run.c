@@ -124,7 +124,8 @@ static int relay_cycle(void *user, int cycles, dg_mg_measures change) {
 }
 
 /* The caller's phi <-> a working-precision grid: in = all points, out = interior only (the
-   faces stay the caller's own values, as the SOR's store leaves them). */
+   faces stay the caller's own values, as the SOR's store leaves them) and, along periodic axes,
+   the face points that hold their images (as the SOR's store writes them). */
 static void copy_grid(const dg_prepared *p, const void *src, int src_double, void *dst,
                       int dst_double, int interior_only, int threads) {
     const long nx = p->nx, ny = p->ny, nz = p->nz;
@@ -145,6 +146,29 @@ static void copy_grid(const dg_prepared *p, const void *src, int src_double, voi
                     ((float *)dst)[w] = (float)v;
             }
         }
+    const long pairs =
+        interior_only && p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    for (long k = 0; k < pairs; ++k) {
+        long face[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i) {
+            const double v =
+                src_double ? ((const double *)src)[face[i]] : (double)((const float *)src)[face[i]];
+            if (dst_double)
+                ((double *)dst)[face[i]] = v;
+            else
+                ((float *)dst)[face[i]] = (float)v;
+        }
+    }
+}
+
+int dg_mg_singular_periodic(const dg_prepared *p) {
+    if ((p->periodic & 7) != 7) return 0;
+    if (!p->has_salt) return 1;
+    for (int c = 0; c < 2; ++c)
+        for (size_t h = 0; h < p->half_count[c]; ++h)
+            if (p->flag[c][h]) return 0;
+    return 1;
 }
 
 int dg_mg_run(dg_solver s, dg_result *r) {
@@ -157,6 +181,16 @@ int dg_mg_run(dg_solver s, dg_result *r) {
                        "runs with solver SOR");
     if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
+    if (o->periodic && on_cuda)
+        return dg_fail(s, DG_ERR_UNSUPPORTED,
+                       "option periodic: multigrid with periodic axes runs on the cpu backend; "
+                       "use solver SOR (or AUTO) on cuda");
+    if (dg_mg_singular_periodic(p))
+        return dg_fail(s, DG_ERR_UNSUPPORTED,
+                       "option periodic: with x, y and z periodic and no salt the equations "
+                       "have no unique solution (any constant can be added), which multigrid's "
+                       "coarsest level cannot invert; add salt, leave an axis non-periodic, or "
+                       "use solver SOR");
     const double start = dg_wall_seconds();
     /* MIXED: double accuracy (no float resolution).  On the CPU it runs the double loop; on CUDA
        x is double and the CG vectors float, with true residuals in double (mg.h). */

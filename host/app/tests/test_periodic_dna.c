@@ -179,6 +179,28 @@ int main(void) {
           reference, tolerance);
     CHECK(fabs(energy[2] - energy[0] - reference) > tolerance,
           "rod: the check cannot tell sinh from DelPhi's polynomial");
+
+    /* The same rod by multigrid (--solver mg, the cpu backend: its levels wrap the periodic z;
+       Newton's steps by multigrid): the SOR's energies, linear and nonlinear. */
+    for (int k = 0; k < 2; ++k) {
+        CHECK(run_program(p, 0, "--pqr", "rod.pqr", "--gsize", "97", "--scale", "2", "--set",
+                          "acenter(0,0,0)", "--periodic", "z", "--salt", "0.5", "--bndcon", "1",
+                          "--indi", "2", "--exdi", "80", "--ionrad", "2", "--maxc", "1e-6",
+                          "--energy", "g,ion", "--nonit", k ? "50" : "0", "--nonlinear", "newton",
+                          "--solver", "mg", "--backend", "cpu", "--quiet", NULL) == EXIT_OK,
+              "rod by multigrid, %s: %s", rod_methods[k], p->message);
+        double mg = NAN;
+        if (p->result && p->result->solve.outcome == DG_OUTCOME_CONVERGED &&
+            p->result->solve.solver == DG_SOLVER_MULTIGRID)
+            mg = p->result->energy_grid + (k ? p->result->ionic.total : 0.0);
+        printf("rod by multigrid, %s: %s, %d cycles, energy %.6f kT (SOR %.6f, %.1e relative)\n",
+               rod_methods[k], p->result ? dg_outcome_string(p->result->solve.outcome) : "-",
+               p->result ? p->result->solve.iterations : -1, mg, energy[k],
+               fabs(mg - energy[k]) / fabs(energy[k]));
+        CHECK(fabs(mg - energy[k]) <= 1e-6 * fabs(energy[k]),
+              "rod by multigrid, %s: %.6f, SOR %.6f", rod_methods[k], mg, energy[k]);
+        pipeline_free(p);
+    }
     free(p);
     CHECK_DONE();
 }
