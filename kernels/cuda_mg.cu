@@ -500,6 +500,67 @@ __device__ __forceinline__ void prolong_point(const level_view &f, const level_v
         scale * c.e[level_at(c, (x + 1) / 2 + c.sx * ((y + 1) / 2) + c.sy * ((z + 1) / 2))];
 }
 
+/* Ghost t (of the larger face count, grid-strided by the caller) of a wrapping level: on each
+   wrapping axis the ghost before the first unknown takes the last one's e, the ghost after the
+   last the first one's (dg_mg_wrap_level).  Only ghosts are written and only unknowns read, so
+   the axes need no order. */
+__device__ __forceinline__ void wrap_level_point(const level_view &l, long long t) {
+    float *e = l.e;
+    if ((l.wrap & DG_PERIODIC_X) && t < (long long)l.my * l.mz) {
+        const long long row = l.sx * (1 + t % l.my) + l.sy * (1 + t / l.my);
+        e[level_at(l, row)] = e[level_at(l, row + l.mx)];
+        e[level_at(l, row + l.mx + 1)] = e[level_at(l, row + 1)];
+    }
+    if ((l.wrap & DG_PERIODIC_Y) && t < (long long)l.mx * l.mz) {
+        const long long col = (1 + t % l.mx) + l.sy * (1 + t / l.mx);
+        e[level_at(l, col)] = e[level_at(l, col + l.sx * l.my)];
+        e[level_at(l, col + l.sx * (l.my + 1))] = e[level_at(l, col + l.sx)];
+    }
+    if ((l.wrap & DG_PERIODIC_Z) && t < (long long)l.mx * l.my) {
+        const long long col = (1 + t % l.mx) + l.sx * (1 + t / l.mx);
+        e[level_at(l, col)] = e[level_at(l, col + l.sy * l.mz)];
+        e[level_at(l, col + l.sy * (l.mz + 1))] = e[level_at(l, col + l.sy)];
+    }
+}
+
+/* The largest face of a level (the threads wrap_level_point needs). */
+__host__ __device__ __forceinline__ long long wrap_span(const level_view &l) {
+    const long long a = (long long)l.my * l.mz, b = (long long)l.mx * l.mz,
+                    c = (long long)l.mx * l.my;
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
+
+__global__ void k_wrap_level(level_view l) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < wrap_span(l);
+         t += (long long)gridDim.x * blockDim.x)
+        wrap_level_point(l, t);
+}
+
+/* Periodic axes of the fine grid: each face point that a stencil reads takes its image's value
+   (prepared.h, dg_wrap_pair_points); v in the split layout (z) when split, else a full grid. */
+template <typename T> __global__ void k_wrap_fine(grid_dims g, T *v, int split) {
+    const long long pairs = dg_wrap_pair_count(g.nx, g.ny, g.nz, g.periodic);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < pairs;
+         k += (long long)gridDim.x * blockDim.x) {
+        long face[2], image[2];
+        dg_wrap_pair_points(g.nx, g.ny, g.nz, g.periodic, (long)k, face, image);
+        for (int i = 0; i < 2; ++i)
+            v[split ? split_index(g, face[i]) : face[i]] =
+                v[split ? split_index(g, image[i]) : image[i]];
+    }
+}
+
+/* Those face points of z (split layout) set to 0: z's start from zero, faces included. */
+__global__ void k_zero_wrap_faces(grid_dims g, float *z) {
+    const long long pairs = dg_wrap_pair_count(g.nx, g.ny, g.nz, g.periodic);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < pairs;
+         k += (long long)gridDim.x * blockDim.x) {
+        long face[2], image[2];
+        dg_wrap_pair_points(g.nx, g.ny, g.nz, g.periodic, (long)k, face, image);
+        z[split_index(g, face[0])] = 0.0f, z[split_index(g, face[1])] = 0.0f;
+    }
+}
+
 /* The coarsest level exactly, by one block: e = inverse * rhs (sums in double in unknown
    order, as dg_mg_dense_solve); rhs is DG_MG_DENSE_MAX floats of shared memory. */
 __device__ __forceinline__ void dense_solve(const level_view &l, const float *inverse, float *rhs) {
@@ -551,6 +612,11 @@ __global__ void k_coarsest(level_view l, int sweeps) {
                 if (((X + Y + Z) & 1) == order[o]) l.e[level_at(l, q)] = coarse_update(l, q);
             }
             __syncthreads();
+            if (l.wrap) {
+                for (long long t = threadIdx.x; t < wrap_span(l); t += blockDim.x)
+                    wrap_level_point(l, t);
+                __syncthreads();
+            }
         }
 }
 
@@ -607,11 +673,21 @@ __global__ void k_coarse_prolong(level_view f, level_view c, float scale) {
    expression as in those kernels, so the results are the same bits; at 385^3 it replaces about
    40 launches of a few microseconds per visit of the first tail level. */
 
-/* One step of k_tail: the block's threads over the level, then a barrier. */
+/* A wrapping level's ghosts from their images (k_wrap_level), by the block, then a barrier. */
+__device__ void tail_wrap(const level_view &l) {
+    if (!l.wrap) return;
+    for (long long t = threadIdx.x; t < wrap_span(l); t += blockDim.x)
+        wrap_level_point(l, t);
+    __syncthreads();
+}
+
+/* One step of k_tail: the block's threads over the level, then a barrier (and the ghosts of a
+   wrapping level, as after k_coarse_sweep). */
 __device__ void tail_sweep(const level_view &l, int colour) {
     for (long long t = threadIdx.x; t < l.count; t += blockDim.x)
         sweep_point(l, t, colour);
     __syncthreads();
+    tail_wrap(l);
 }
 
 __device__ void tail_restrict(const level_view &f, const level_view &c) {
@@ -624,6 +700,7 @@ __device__ void tail_prolong(const level_view &f, const level_view &c, float sca
     for (long long t = threadIdx.x; t < f.count; t += blockDim.x)
         prolong_point(f, c, t, scale);
     __syncthreads();
+    tail_wrap(f);
 }
 
 __global__ void __launch_bounds__(MG_TAIL_THREADS)
@@ -673,7 +750,10 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
    used: no index is decoded, and the loads in flight keep the memory busy (the CG update 1.33 ->
    0.94 ms at 385^3 on an H100, ncu, docs/PERFORMANCE.md run 24).  On the faces r, p, q, z, rf
    and D are 0 and stay 0, so the faces change neither the vectors nor the sums; only max |x|
-   (the float floor's scale) sees the faces' fixed boundary values, as on the CPU. */
+   (the float floor's scale) sees the faces' fixed boundary values, as on the CPU.  Along a
+   periodic axis z's faces hold their images (k_wrap_fine), so p's and x's do too (the same
+   operation on equal values keeps them equal); D, r and q stay 0 there, and k_direction leaves
+   those faces out of p's measures (the CPU's are over the interior). */
 #define MG_ILP 4
 
 /* Partials of sum D a b (b: float in the split layout, or T). */
@@ -815,6 +895,7 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
             }
             const T pn = zv[k] + beta * pv[k];
             p[w] = pn;
+            if (g.periodic && on_face(g, w)) continue; /* images: p's measures are interior */
             acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
             acc.sum_sq += (double)pn * (double)pn;
         }
@@ -827,6 +908,7 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
         }
         const T pn = (T)z[split_index(g, t)] + beta * p[t];
         p[t] = pn;
+        if (g.periodic && on_face(g, t)) continue;
         acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
         acc.sum_sq += (double)pn * (double)pn;
     }
@@ -944,6 +1026,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
     d->g.interior = (long long)p->interior_count;
     d->g.h0 = (long long)p->half_count[0];
     d->g.points = (long long)p->point_count;
+    d->g.periodic = p->periodic;
     if (p->interior_count >= 4294967295u)
         return dg_error_set(err, DG_ERR_UNSUPPORTED,
                             "multigrid on CUDA handles grids of fewer than 2^32 interior points");
@@ -1045,6 +1128,7 @@ int setup(mg_device *d, const dg_mg_hierarchy *h, size_t elem, int classes, dg_e
         v->mx = hl->mx, v->my = hl->my, v->mz = hl->mz;
         v->sx = hl->sx, v->sy = hl->sy, v->count = (long long)hl->mx * hl->my * hl->mz;
         v->padded = (long long)hl->padded, v->h0 = (v->padded + 1) / 2;
+        v->wrap = hl->wrap;
         const size_t bytes = hl->padded * sizeof(float);
         float *arrays[6] = {v->diag, v->cx, v->cy, v->cz, v->e, v->rhs};
         for (int a = 0; a < 6; ++a)
@@ -1219,6 +1303,14 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
                 (long long)n, (const float *)d->caller, (double *)d->x);
         DG_CUDA_LAUNCHED("k_convert");
     }
+    if (p->periodic) { /* the faces of periodic axes hold their images from the start */
+        const int blocks = dg_cuda_mg_blocks(dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic));
+        if (is_double)
+            k_wrap_fine<double><<<blocks, MG_THREADS, 0, d->stream>>>(d->g, (double *)d->x, 0);
+        else
+            k_wrap_fine<float><<<blocks, MG_THREADS, 0, d->stream>>>(d->g, (float *)d->x, 0);
+        DG_CUDA_LAUNCHED("k_wrap_fine");
+    }
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "multigrid phi");
     return DG_OK;
 }
@@ -1303,9 +1395,19 @@ int download_pinned(mg_device *d, void *dst, const void *source, size_t bytes, i
 int download_phi(mg_device *d, void *phi, int phi_is_double, int is_double, dg_error *err) {
     const size_t n = d->h->prep->point_count;
     const size_t pelem = phi_is_double ? sizeof(double) : sizeof(float);
-    const void *source = d->x;       /* same type: its faces are the caller's, unchanged */
-    if (phi_is_double && !is_double) /* widened on the host, interior only */
-        return download_pinned(d, phi, source, n * sizeof(float), 1, err);
+    const void *source = d->x;         /* same type: its faces are the caller's, unchanged */
+    if (phi_is_double && !is_double) { /* widened on the host, interior only */
+        const int st = download_pinned(d, phi, source, n * sizeof(float), 1, err);
+        const dg_prepared *p = d->h->prep;
+        const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+        for (long k = 0; st == DG_OK && k < pairs; ++k) { /* and the images on periodic faces */
+            long face[2], image[2];
+            dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+            double *out = (double *)phi;
+            out[face[0]] = out[image[0]], out[face[1]] = out[image[1]];
+        }
+        return st;
+    }
     if (phi_is_double != is_double) {
         /* every point: the faces of x are the caller's floats, which come back exactly */
         if (!d->caller)
@@ -1381,8 +1483,21 @@ template <typename T, typename C = T> int apply_dot(mg_device *d, const T *p, T 
     return DG_OK;
 }
 
+/* Periodic axes: z's faces take their images' values after a colour's sweep (and its boundary
+   part), as on the CPU: within the colour a seam neighbour of the same colour was read at its
+   old value.  Nothing without periodic axes. */
+int wrap_z(mg_device *d, dg_error *err) {
+    if (!d->g.periodic) return DG_OK;
+    k_wrap_fine<float>
+        <<<dg_cuda_mg_blocks(dg_wrap_pair_count(d->g.nx, d->g.ny, d->g.nz, d->g.periodic)),
+           MG_THREADS, 0, d->stream>>>(d->g, d->z, 1);
+    DG_CUDA_LAUNCHED("k_wrap_fine");
+    return DG_OK;
+}
+
 /* One colour's sweep of the fine smoother; cor: the coarse correction of the neighbours (the
-   first post-smoothing sweep) or none. */
+   first post-smoothing sweep; not with periodic axes, whose faces hold interior values that
+   take the correction too) or none. */
 int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_correction{}) {
     const int jac = d->fac != nullptr, with = cor.e != nullptr;
     auto kernel = jac ? (with ? k_fine_sweep<true, true> : k_fine_sweep<true, false>)
@@ -1395,13 +1510,21 @@ int fine_sweep(mg_device *d, int c, dg_error *err, fine_correction cor = fine_co
             d->g, d->boundary_count[c], d->boundary_index[c], d->boundary_weight[c], c, d->z, cor);
         DG_CUDA_LAUNCHED("k_boundary_z");
     }
+    return wrap_z(d, err);
+}
+
+/* A wrapping level's ghosts from their images (nothing on other levels). */
+int wrap_level(mg_device *d, const level_view &l, dg_error *err) {
+    if (!l.wrap) return DG_OK;
+    k_wrap_level<<<dg_cuda_mg_blocks(wrap_span(l)), MG_THREADS, 0, d->stream>>>(l);
+    DG_CUDA_LAUNCHED("k_wrap_level");
     return DG_OK;
 }
 
 int coarse_sweep(mg_device *d, level_view &l, int c, dg_error *err) {
     k_coarse_sweep<<<dg_cuda_mg_blocks(l.h0), MG_THREADS, 0, d->stream>>>(l, c);
     DG_CUDA_LAUNCHED("k_coarse_sweep");
-    return DG_OK;
+    return wrap_level(d, l, err);
 }
 
 int coarse_cycle(mg_device *d, int l, dg_error *err) {
@@ -1437,6 +1560,7 @@ int coarse_cycle(mg_device *d, int l, dg_error *err) {
         k_coarse_prolong<<<dg_cuda_mg_blocks(lv.count), MG_THREADS, 0, d->stream>>>(
             lv, cv, (float)dg_mg_scale(pr, (long)lv.count));
         DG_CUDA_LAUNCHED("k_coarse_prolong");
+        if ((st = wrap_level(d, lv, err))) return st;
         if (v + 1 < visits)
             if ((st = coarse_sweep(d, lv, 1, err)) || (st = coarse_sweep(d, lv, 0, err)) ||
                 (st = coarse_sweep(d, lv, 1, err)))
@@ -1451,7 +1575,16 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
     const dg_mg_params *pr = &d->h->params;
     /* the sweeps read r in float (as the CPU's), from a copy in the split layout (rf) */
     int st;
-    /* z's faces are 0 from the start and never written; its interior is set here (with rf) */
+    /* z's faces are 0 from the start and never written; its interior is set here (with rf).
+       Periodic axes: the faces that hold images start at 0 with the interior (the fused second
+       half sweep reads r's, which are 0, where the colour-1 images are still 0), and follow
+       their images after each colour */
+    if (d->g.periodic && pr->pre_sweeps > 0) {
+        k_zero_wrap_faces<<<dg_cuda_mg_blocks(
+                                dg_wrap_pair_count(d->g.nx, d->g.ny, d->g.nz, d->g.periodic)),
+                            MG_THREADS, 0, d->stream>>>(d->g, d->z);
+        DG_CUDA_LAUNCHED("k_zero_wrap_faces");
+    }
     if (pr->pre_sweeps > 0) {
         if (d->fac)
             k_first_pair<T, true><<<d->colour_blocks, MG_THREADS, 0, d->stream>>>(
@@ -1466,6 +1599,7 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
                 fine_correction{});
             DG_CUDA_LAUNCHED("k_boundary_z");
         }
+        if ((st = wrap_z(d, err))) return st;
     } else { /* no pre-smoothing: only rf is wanted, z starts at 0 */
         k_first_sweep<T><<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, r, d->z, d->rf);
         DG_CUDA_LAUNCHED("k_first_sweep");
@@ -1502,14 +1636,19 @@ template <typename T> int precondition(mg_device *d, const T *r, float *tmp, dg_
             DG_CUDA_LAUNCHED("k_clear_faces");
         }
         if ((st = coarse_cycle(d, 0, err))) return st;
-        if (pr->post_sweeps > 0) {
+        if (pr->post_sweeps > 0 && !d->g.periodic) {
             /* the first post-smoothing sweep adds the correction where it reads z */
             const fine_correction cor = {c.e, c.sx, c.sy, c.h0, (float)pr->correction_scale};
             if ((st = fine_sweep(d, 1, err, cor)) || (st = fine_sweep(d, 0, err))) return st;
         } else {
+            /* periodic: the correction added everywhere, then the faces from their images */
             k_fine_prolong<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, d->z, c,
                                                                     (float)pr->correction_scale);
             DG_CUDA_LAUNCHED("k_fine_prolong");
+            if ((st = wrap_z(d, err))) return st;
+            if (pr->post_sweeps > 0 &&
+                ((st = fine_sweep(d, 1, err)) || (st = fine_sweep(d, 0, err))))
+                return st;
         }
     } else if (pr->post_sweeps > 0) {
         if ((st = fine_sweep(d, 1, err)) || (st = fine_sweep(d, 0, err))) return st;

@@ -34,7 +34,16 @@ struct grid_dims {
     long long interior; /* (nx-2)(ny-2)(nz-2) */
     long long h0;       /* points of colour 0, (nx ny nz + 1) / 2: the split layout's offset */
     long long points;   /* nx ny nz */
+    int periodic;       /* dg_periodic_axis bits: those faces hold their images (prepared.h) */
 };
+
+/* Whether the full-grid point w lies on a face (any coordinate 0 or n - 1). */
+static __device__ __forceinline__ bool on_face(const grid_dims &g, long long w) {
+    const unsigned long long u = (unsigned long long)w;
+    const int x = (int)(u % (unsigned)g.nx), y = (int)((u / (unsigned)g.nx) % (unsigned)g.ny),
+              z = (int)(u / (unsigned long long)g.sz);
+    return x == 0 || x == g.nx - 1 || y == 0 || y == g.ny - 1 || z == 0 || z == g.nz - 1;
+}
 
 /* The fine level's smoother arrays (z, its float right-hand side rf) and the salt map are stored
    split by colour, as the SOR's half grids: colour 0 (w even: x + y + z even, every dimension
@@ -66,12 +75,14 @@ struct level_view {
     int mx, my, mz;
     long long sx, sy, count; /* count = mx*my*mz */
     long long padded, h0;    /* padded points, of which (padded + 1) / 2 have colour 0 */
+    int wrap;                /* the axes along which the level is periodic (dg_mg_level.wrap) */
     float *diag, *cx, *cy, *cz, *e, *rhs;
     /* Levels of at least MG_CLASS_MIN unknowns in a linear solve (dg_cuda_mg_build; NULL
        otherwise and until then): each point's class, MG_IRREGULAR where its stencil is not
        uniform, and each class's (coupling, diagonal).  A point of a class has the same coupling
        c to every neighbour inside the level (those to the ghost layer are 0 in cx, cy, cz and
-       multiply e = 0 there), so the sweeps and restrictions read 1 byte for it instead of 16
+       multiply e = 0 there; along a wrapping axis the ghost stands for the point across the
+       seam, whose coupling counts), so the sweeps and restrictions read 1 byte for it instead of 16
        and compute the same expression with c in place of each coupling: the same bits. */
     unsigned char *cls;
     float2 *classes;

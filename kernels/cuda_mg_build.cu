@@ -138,13 +138,32 @@ __global__ void __launch_bounds__(MG_THREADS)
     if (wrong) atomicOr(bad, 1);
 }
 
+/* The symmetric coupling between w and w + offset (offset 0: a fixed face point, none), as
+   the host's fine_coupling (mg_hierarchy.c). */
 __device__ __forceinline__ double fine_coupling(const fine_coefficients &fc, const float *dscale,
-                                                long long w, long long stride, int plus) {
-    const float dn = dscale[w + stride];
-    if (dn == 0.0f) return 0.0;
+                                                long long w, long long offset, int plus) {
+    if (!offset) return 0.0;
     const double a = coefficient(fc, w, plus) * dscale[w];
-    const double b = coefficient(fc, w + stride, plus - 1) * dn;
+    const double b = coefficient(fc, w + offset, plus - 1) * dscale[w + offset];
     return sqrt(a * b);
+}
+
+/* The host's fine_up: the unknown one step up from v along an axis of n points (its offset, 0 at
+   a fixed face; across the seam to point 1 along a periodic axis) and its coordinate. */
+__device__ __forceinline__ long long fine_up(int v, int n, long long stride, int periodic,
+                                             int *up) {
+    if (v + 1 <= n - 2) return *up = v + 1, stride;
+    *up = 1;
+    return periodic ? -(long long)(n - 3) * stride : 0;
+}
+
+/* The host's add_link: inside one aggregate twice off the diagonal, else the coupling up. */
+__device__ __forceinline__ void add_link(double e, int A, int A_up, double *diag,
+                                         double *coupling) {
+    if (A_up == A)
+        *diag -= 2 * e;
+    else
+        *coupling += e;
 }
 
 __global__ void k_build_first(grid_dims g, fine_coefficients fc, const float *dscale, level_view c,
@@ -160,26 +179,18 @@ __global__ void k_build_first(grid_dims g, fine_coefficients fc, const float *ds
             if (x > g.nx - 2 || y > g.ny - 2 || z > g.nz - 2) continue;
             const long long w = x + g.sy * y + g.sz * z;
             diag += dscale[w];
-            const double ex = fine_coupling(fc, dscale, w, 1, 1);
-            const double ey = fine_coupling(fc, dscale, w, g.sy, 3);
-            const double ez = fine_coupling(fc, dscale, w, g.sz, 5);
-            if (k & 1)
-                cx += ex;
-            else
-                diag -= 2 * ex;
-            if (k & 2)
-                cy += ey;
-            else
-                diag -= 2 * ey;
-            if (k & 4)
-                cz += ez;
-            else
-                diag -= 2 * ez;
+            int xu, yu, zu;
+            const long long ox = fine_up(x, g.nx, 1, g.periodic & DG_PERIODIC_X, &xu);
+            const long long oy = fine_up(y, g.ny, g.sy, g.periodic & DG_PERIODIC_Y, &yu);
+            const long long oz = fine_up(z, g.nz, g.sz, g.periodic & DG_PERIODIC_Z, &zu);
+            add_link(fine_coupling(fc, dscale, w, ox, 1), X, (xu + 1) / 2, &diag, &cx);
+            add_link(fine_coupling(fc, dscale, w, oy, 3), Y, (yu + 1) / 2, &diag, &cy);
+            add_link(fine_coupling(fc, dscale, w, oz, 5), Z, (zu + 1) / 2, &diag, &cz);
         }
         c.diag[q] = (float)diag;
-        c.cx[q] = X < c.mx ? (float)cx : 0.0f;
-        c.cy[q] = Y < c.my ? (float)cy : 0.0f;
-        c.cz[q] = Z < c.mz ? (float)cz : 0.0f;
+        c.cx[q] = X < c.mx || (c.wrap & DG_PERIODIC_X) ? (float)cx : 0.0f;
+        c.cy[q] = Y < c.my || (c.wrap & DG_PERIODIC_Y) ? (float)cy : 0.0f;
+        c.cz[q] = Z < c.mz || (c.wrap & DG_PERIODIC_Z) ? (float)cz : 0.0f;
         if (!(c.diag[q] > 0.0f)) atomicOr(bad, 2);
     }
 }
@@ -196,24 +207,41 @@ __global__ void k_build_next(level_view f, level_view c, int *bad) {
             if (x > f.mx || y > f.my || z > f.mz) continue;
             const long long q = x + f.sx * y + f.sy * z;
             diag += f.diag[q];
-            if (k & 1)
-                cx += f.cx[q];
-            else
-                diag -= 2.0 * f.cx[q];
-            if (k & 2)
-                cy += f.cy[q];
-            else
-                diag -= 2.0 * f.cy[q];
-            if (k & 4)
-                cz += f.cz[q];
-            else
-                diag -= 2.0 * f.cz[q];
+            const int xu = x < f.mx ? x + 1 : 1, yu = y < f.my ? y + 1 : 1,
+                      zu = z < f.mz ? z + 1 : 1;
+            add_link(f.cx[q], X, (xu + 1) / 2, &diag, &cx);
+            add_link(f.cy[q], Y, (yu + 1) / 2, &diag, &cy);
+            add_link(f.cz[q], Z, (zu + 1) / 2, &diag, &cz);
         }
         c.diag[Q] = (float)diag;
-        c.cx[Q] = X < c.mx ? (float)cx : 0.0f;
-        c.cy[Q] = Y < c.my ? (float)cy : 0.0f;
-        c.cz[Q] = Z < c.mz ? (float)cz : 0.0f;
+        c.cx[Q] = X < c.mx || (c.wrap & DG_PERIODIC_X) ? (float)cx : 0.0f;
+        c.cy[Q] = Y < c.my || (c.wrap & DG_PERIODIC_Y) ? (float)cy : 0.0f;
+        c.cz[Q] = Z < c.mz || (c.wrap & DG_PERIODIC_Z) ? (float)cz : 0.0f;
         if (!(c.diag[Q] > 0.0f)) atomicOr(bad, 2);
+    }
+}
+
+/* A wrapping level's seam couplings (at its last unknown along each wrapping axis) copied to the
+   ghost before its first unknown, where that unknown's stencil reads its coupling down (the
+   host's wrap_couplings).  A thread per pair of the larger face; all three axes. */
+__global__ void k_wrap_couplings(level_view l) {
+    const long long faces[3] = {(long long)l.my * l.mz, (long long)l.mx * l.mz,
+                                (long long)l.mx * l.my};
+    for (int a = 0; a < 3; ++a) {
+        if (!(l.wrap & (1 << a))) continue;
+        for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < faces[a];
+             t += (long long)gridDim.x * blockDim.x) {
+            if (a == 0) {
+                const long long row = l.sx * (1 + t % l.my) + l.sy * (1 + t / l.my);
+                l.cx[row] = l.cx[row + l.mx];
+            } else if (a == 1) {
+                const long long col = (1 + t % l.mx) + l.sy * (1 + t / l.mx);
+                l.cy[col] = l.cy[col + l.sx * l.my];
+            } else {
+                const long long col = (1 + t % l.mx) + l.sx * (1 + t / l.mx);
+                l.cz[col] = l.cz[col + l.sy * l.mz];
+            }
+        }
     }
 }
 
@@ -231,8 +259,12 @@ __global__ void k_build_next(level_view f, level_view c, int *bad) {
 
 __device__ unsigned long long class_key(const level_view &l, long long q, int X, int Y, int Z) {
     const float v[6] = {l.cx[q - 1], l.cx[q], l.cy[q - l.sx], l.cy[q], l.cz[q - l.sy], l.cz[q]};
-    /* whether each neighbour (x-, x+, y-, y+, z-, z+) is inside the level */
-    const bool inside[6] = {X > 1, X != l.mx, Y > 1, Y != l.my, Z > 1, Z != l.mz};
+    /* whether each neighbour (x-, x+, y-, y+, z-, z+) is inside the level (across the seam of a
+       wrapping axis: always) */
+    const bool wx = l.wrap & DG_PERIODIC_X, wy = l.wrap & DG_PERIODIC_Y,
+               wz = l.wrap & DG_PERIODIC_Z;
+    const bool inside[6] = {X > 1 || wx,     X != l.mx || wx, Y > 1 || wy,
+                            Y != l.my || wy, Z > 1 || wz,     Z != l.mz || wz};
     unsigned c = 0;
     bool have = false;
     for (int f = 0; f < 6; ++f) {
@@ -496,6 +528,15 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
             k_build_next<<<dg_cuda_mg_blocks(d->levels[l].count), MG_THREADS, 0, d->stream>>>(
                 d->levels[l - 1], d->levels[l], bad);
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+        if (d->levels[l].wrap) {
+            const long long most =
+                d->levels[l].count /
+                (d->levels[l].mx < d->levels[l].my
+                     ? (d->levels[l].mx < d->levels[l].mz ? d->levels[l].mx : d->levels[l].mz)
+                     : (d->levels[l].my < d->levels[l].mz ? d->levels[l].my : d->levels[l].mz));
+            k_wrap_couplings<<<dg_cuda_mg_blocks(most), MG_THREADS, 0, d->stream>>>(d->levels[l]);
+            if ((code = cudaGetLastError()) != cudaSuccess) goto done;
+        }
     }
     if (d->class_store && (code = classify_insert(d)) != cudaSuccess) goto done;
     {

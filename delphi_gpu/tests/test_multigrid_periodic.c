@@ -10,8 +10,8 @@
  * - float against double; Newton's method with its steps by multigrid against its steps by the
  *   SOR;
  * - cycles that stay flat as the periodic grid grows;
- * - what is refused: x, y and z periodic without salt (no unique solution), multigrid with
- *   periodic axes on the CUDA backend; AUTO's choice says why. */
+ * - what is refused: x, y and z periodic without salt (no unique solution), Newton's steps by
+ *   multigrid with periodic axes on the CUDA backend; AUTO's choice says why. */
 #include "../src/mg/mg.h"
 #include "periodic_problem.h"
 
@@ -222,9 +222,9 @@ static void refusals_and_choice(void) {
     free(phi);
     dense_problem_free(&d);
 
-    /* CUDA: refused by the options, naming the field */
-    dg_default_options(&o);
-    o.backend = DG_BACKEND_CUDA, o.solver = DG_SOLVER_MULTIGRID, o.periodic = DG_PERIODIC_Z;
+    /* Newton's steps by multigrid on CUDA: refused by the options, naming the field */
+    o = newton_options(DG_PERIODIC_Z, DG_NONLINEAR_TERM_EXACT, 1e-6);
+    o.backend = DG_BACKEND_CUDA, o.solver = DG_SOLVER_MULTIGRID;
     s = NULL;
     st = dg_create(&s, &o);
     CHECK(st == DG_ERR_UNSUPPORTED && strstr(dg_last_error(s), "periodic") &&

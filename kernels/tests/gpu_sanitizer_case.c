@@ -96,8 +96,9 @@ static void solve_to_tolerance(int backend, int precision, int equation, int sol
 
 /* All three axes periodic, a sphere across the z faces, float, double or mixed: CPU and CUDA
    alike (the same bits); with newton, Newton's method (its seam and wrap kernels; agreement to
-   a tolerance, as test_gpu_newton). */
-static void periodic_case(int precision, int newton) {
+   a tolerance, as test_gpu_newton); with multigrid, multigrid (its wrap kernels on every level,
+   the one-block tail's too; agreement to a tolerance, as test_gpu_multigrid_periodic). */
+static void periodic_case(int precision, int newton, int multigrid) {
     dense_problem d;
     sphere_problem(&d, NX, NY, NZ, CX + 0.2, CY + 0.1, 1.3, 3.0);
     const long n = (long)NX * NY * NZ;
@@ -108,6 +109,7 @@ static void periodic_case(int precision, int newton) {
     o.periodic = DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z;
     o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-9;
     o.check_stride = 2;
+    if (multigrid) o.solver = DG_SOLVER_MULTIGRID;
     if (newton) {
         o.equation = DG_EQUATION_NONLINEAR_PB, o.nonlinear_method = DG_NONLINEAR_NEWTON;
         o.max_change_tol = precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-8;
@@ -118,10 +120,11 @@ static void periodic_case(int precision, int newton) {
     dg_result r[2];
     gpu_solve_on(DG_BACKEND_CPU, &o, &m, phi[0], n, 0, &r[0]);
     gpu_solve_on(DG_BACKEND_CUDA, &o, &m, phi[1], n, 0, &r[1]);
-    if (newton) {
+    if (newton || multigrid) {
         double ref = 0.0, diff = max_abs_diff(phi[1], phi[0], n, &ref);
-        printf("%-6s periodic x, y, z, Newton: rel diff %.2e\n",
-               precision == DG_PRECISION_FLOAT ? "float" : "double", diff / ref);
+        printf("%-6s periodic x, y, z, %s: rel diff %.2e\n",
+               precision == DG_PRECISION_FLOAT ? "float" : "double",
+               newton ? "Newton" : "multigrid", diff / ref);
         CHECK(diff / ref <= (precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-7),
               "periodic Newton: relative difference %.3e", diff / ref);
         free(phi[0]), free(phi[1]);
@@ -189,11 +192,13 @@ int main(void) {
                solver == DG_SOLVER_MULTIGRID ? "multigrid" : "sor", diff / ref);
         CHECK(diff / ref <= tol, "relative difference %.3e", diff / ref);
     }
-    periodic_case(DG_PRECISION_DOUBLE, 0);
-    periodic_case(DG_PRECISION_FLOAT, 0);
-    periodic_case(DG_PRECISION_MIXED, 0);
-    periodic_case(DG_PRECISION_DOUBLE, 1);
-    periodic_case(DG_PRECISION_FLOAT, 1);
+    periodic_case(DG_PRECISION_DOUBLE, 0, 0);
+    periodic_case(DG_PRECISION_FLOAT, 0, 0);
+    periodic_case(DG_PRECISION_MIXED, 0, 0);
+    periodic_case(DG_PRECISION_DOUBLE, 1, 0);
+    periodic_case(DG_PRECISION_FLOAT, 1, 0);
+    periodic_case(DG_PRECISION_DOUBLE, 0, 1); /* classes on every level (class_min 1 above) */
+    periodic_case(DG_PRECISION_FLOAT, 0, 1);
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

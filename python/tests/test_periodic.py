@@ -81,17 +81,18 @@ def test_periodic_refusals(backend):
         dg.Calculation(pos, q, r, backend=backend, periodic="w")
     with pytest.raises(ValueError, match="periodic"):
         dg.Calculation(pos, q, r, backend=backend, periodic="zz")
-    if backend == "cuda":  # multigrid wraps periodic axes on the CPU backend only
+    if backend == "cuda":  # Newton's steps by multigrid wrap periodic axes on the CPU only
         with pytest.raises(dg.DelphiGpuError, match="periodic"):
-            dg.Calculation(pos, q, r, backend=backend, periodic="x", solver="multigrid")
+            dg.Calculation(pos, q, r, backend=backend, periodic="x", solver="multigrid",
+                           salt=0.1, nonit=20, nonlinear="newton")
 
 
-def test_periodic_multigrid():
-    """Multigrid with a periodic axis (CPU backend; its coarse levels wrap the seam): the
-    SOR's energy and potential, the moved ion's potential moved, the faces their images."""
-    a, phi_a, _ = run(-4.0, "cpu", periodic="z")
-    m, phi_m, _ = run(-4.0, "cpu", periodic="z", solver="multigrid", maxc=1e-10)
-    b, phi_b, _ = run(-0.5, "cpu", periodic="z", solver="multigrid", maxc=1e-10)
+def test_periodic_multigrid(backend):
+    """Multigrid with a periodic axis (its coarse levels wrap the seam): the SOR's energy and
+    potential, the moved ion's potential moved, the faces their images."""
+    a, phi_a, _ = run(-4.0, backend, periodic="z")
+    m, phi_m, _ = run(-4.0, backend, periodic="z", solver="multigrid", maxc=1e-10)
+    b, phi_b, _ = run(-0.5, backend, periodic="z", solver="multigrid", maxc=1e-10)
     assert m.solve["solver"] == 1 and a.solve["solver"] == 0  # dg_solver_method: MULTIGRID, SOR
     assert m.energies["grid"] == pytest.approx(a.energies["grid"], rel=1e-8)
     np.testing.assert_allclose(phi_m, phi_a, rtol=0, atol=1e-7 * np.abs(phi_a).max())

@@ -181,10 +181,6 @@ int dg_mg_run(dg_solver s, dg_result *r) {
                        "runs with solver SOR");
     if (!s->mg_phi) return dg_fail(s, DG_ERR_INTERNAL, "multigrid: no phi handed over by dg_solve");
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
-    if (o->periodic && on_cuda)
-        return dg_fail(s, DG_ERR_UNSUPPORTED,
-                       "option periodic: multigrid with periodic axes runs on the cpu backend; "
-                       "use solver SOR (or AUTO) on cuda");
     if (dg_mg_singular_periodic(p))
         return dg_fail(s, DG_ERR_UNSUPPORTED,
                        "option periodic: with x, y and z periodic and no salt the equations "
