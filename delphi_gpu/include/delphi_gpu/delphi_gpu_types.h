@@ -248,10 +248,11 @@ typedef struct dg_options {
 
     /* Boundaries (options version 3). */
     int periodic; /**< periodic axes, dg_periodic_axis bits (0 = none); the faces of the other
-                       axes keep the values phi holds on entry.  SOR only (linear, DelPhi's
-                       nonlinear scheme, and Newton's steps by the SOR), any precision; with
-                       mpi_comm x and y only (the ranks split z); fixed when the solver is
-                       created; default 0 */
+                       axes keep the values phi holds on entry.  SOR (linear, DelPhi's
+                       nonlinear scheme, Newton's steps by the SOR) and multigrid (linear;
+                       Newton's steps by multigrid on the CPU backend; not with every axis
+                       periodic and no salt), any precision; with mpi_comm x and y only (the
+                       ranks split z); fixed when the solver is created; default 0 */
 } dg_options;
 
 /* ---------------------------------------------------------------------------------------------
