@@ -2075,6 +2075,12 @@ extern "C" int dg_cuda_mg_jacobian_solve(void *state, const float *factor, const
     if ((st = solve<float>(d, control, outcome, err)) || (st = take_step<float>(d, err))) return st;
     k_to_split<<<d->blocks, MG_THREADS, 0, d->stream>>>(d->g, (const float *)d->x, delta);
     DG_CUDA_LAUNCHED("k_to_split");
+    if (d->g.periodic) { /* the step's faces hold their images, as the SOR's steps leave them */
+        k_wrap_fine<float>
+            <<<dg_cuda_mg_blocks(dg_wrap_pair_count(d->g.nx, d->g.ny, d->g.nz, d->g.periodic)),
+               MG_THREADS, 0, d->stream>>>(d->g, delta, 1);
+        DG_CUDA_LAUNCHED("k_wrap_fine");
+    }
     DG_CUDA_TRY(cudaStreamSynchronize(d->stream), "Newton multigrid step");
     outcome->cycle_seconds = dg_wall_seconds() - t0;
     return DG_OK;

@@ -275,10 +275,6 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
 int dg_run_solver(dg_solver s, dg_result *r) {
     const int inner_mg = dg_mg_inner_newton(s);
     if (s->active_solver == DG_SOLVER_MULTIGRID && !inner_mg) return dg_mg_run(s, r);
-    if (inner_mg && s->options.periodic && s->backend != &dg_cpu_backend_ops)
-        return dg_fail(s, DG_ERR_UNSUPPORTED,
-                       "option periodic: Newton's steps by multigrid with periodic axes run on "
-                       "the cpu backend; use solver SOR (or AUTO) on cuda");
     const double plan_start = dg_wall_seconds(); /* the spectral radius counts as set-up */
     solve_plan plan = {0};
     int st = make_plan(s, &plan);

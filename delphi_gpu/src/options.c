@@ -142,13 +142,8 @@ int dg_validate_options(const dg_options *o, char *msg, size_t size) {
     if (o->periodic < 0 || o->periodic > (DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z))
         return reject(msg, size, DG_ERR_INVALID_ARGUMENT, "periodic",
                       "must be a combination of DG_PERIODIC_X, _Y and _Z (0..7)");
-    /* Periodic boundaries: the SOR's sweeps wrap the faces (Newton's steps by the SOR too);
-       multigrid's levels wrap them (Newton's steps by multigrid: on the CPU backend). */
-    if (o->periodic && o->solver == DG_SOLVER_MULTIGRID && o->backend == DG_BACKEND_CUDA &&
-        o->equation == DG_EQUATION_NONLINEAR_PB && o->nonlinear_method == DG_NONLINEAR_NEWTON)
-        return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",
-                      "Newton's steps by multigrid with periodic axes run on the cpu backend; "
-                      "use solver SOR (or AUTO) on cuda");
+    /* Periodic boundaries: the SOR's sweeps wrap the faces (Newton's steps by the SOR too), and
+       so do multigrid's levels (docs/MULTIGRID.md). */
     /* The ranks split z: a periodic z would wrap across them; x and y wrap within each plane. */
     if ((o->periodic & DG_PERIODIC_Z) && o->mpi_comm)
         return reject(msg, size, DG_ERR_UNSUPPORTED, "periodic",

@@ -10,8 +10,8 @@
  * - float against double; Newton's method with its steps by multigrid against its steps by the
  *   SOR;
  * - cycles that stay flat as the periodic grid grows;
- * - what is refused: x, y and z periodic without salt (no unique solution), Newton's steps by
- *   multigrid with periodic axes on the CUDA backend; AUTO's choice says why. */
+ * - what is refused: x, y and z periodic without salt (no unique solution); AUTO's choice says
+ *   why. */
 #include "../src/mg/mg.h"
 #include "periodic_problem.h"
 
@@ -221,16 +221,6 @@ static void refusals_and_choice(void) {
     dg_destroy(s);
     free(phi);
     dense_problem_free(&d);
-
-    /* Newton's steps by multigrid on CUDA: refused by the options, naming the field */
-    o = newton_options(DG_PERIODIC_Z, DG_NONLINEAR_TERM_EXACT, 1e-6);
-    o.backend = DG_BACKEND_CUDA, o.solver = DG_SOLVER_MULTIGRID;
-    s = NULL;
-    st = dg_create(&s, &o);
-    CHECK(st == DG_ERR_UNSUPPORTED && strstr(dg_last_error(s), "periodic") &&
-              strstr(dg_last_error(s), "cpu"),
-          "cuda: status %d: %s", st, dg_last_error(s));
-    dg_destroy(s);
 
     /* AUTO with a periodic axis on the CPU: by the grid size, as without */
     const int big = DG_MG_AUTO_EDGE_CPU;

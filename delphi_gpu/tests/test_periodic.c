@@ -447,15 +447,11 @@ static void refusals(void) {
     } cases[] = {
         {8, DG_SOLVER_SOR, DG_PRECISION_DOUBLE, 0, DG_ERR_INVALID_ARGUMENT, "0..7"},
         {-1, DG_SOLVER_SOR, DG_PRECISION_DOUBLE, 0, DG_ERR_INVALID_ARGUMENT, "0..7"},
-        {DG_PERIODIC_X, DG_SOLVER_MULTIGRID, DG_PRECISION_FLOAT, 1, DG_ERR_UNSUPPORTED, "cpu"},
-        {DG_PERIODIC_Z, DG_SOLVER_MULTIGRID, DG_PRECISION_DOUBLE, 1, DG_ERR_UNSUPPORTED, "cpu"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         dg_options o;
         dg_default_options(&o);
-        /* Newton's steps by multigrid with periodic axes run on the CPU
-           (test_multigrid_periodic) */
-        o.backend = cases[i].solver == DG_SOLVER_MULTIGRID ? DG_BACKEND_CUDA : DG_BACKEND_CPU;
+        o.backend = DG_BACKEND_CPU;
         o.periodic = cases[i].periodic, o.solver = cases[i].solver;
         o.precision = cases[i].precision;
         if (cases[i].nonlinear_newton)

@@ -189,27 +189,6 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
-/* Periodic axes: the SOR (linear, DelPhi's nonlinear scheme, Newton's steps) and multigrid
-   (linear) on either backend; Newton's steps by multigrid on the CPU backend (--backend auto
-   then takes the CPU, with a notice); one process. */
-static int resolve_periodic(run_settings *s, io_notes *notes, io_error *err) {
-    const int newton = s->nonit > 0 && (s->salt > 0.0 || s->salt2 > 0.0) &&
-                       s->nonlinear_method != NONLINEAR_DELPHI;
-    if (!s->periodic || !s->solver_given || s->solver != DG_SOLVER_MULTIGRID || !newton)
-        return IO_OK;
-    if (s->backend == DG_BACKEND_CUDA)
-        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
-                       "Newton's steps by multigrid with periodic boundaries (pbx/pby/pbz) run "
-                       "on the cpu backend; use --backend cpu, or --solver sor or auto on cuda");
-    if (s->backend == DG_BACKEND_AUTO) {
-        s->backend = DG_BACKEND_CPU;
-        io_note(notes, IO_NOTE_INFO,
-                "--solver mg: Newton's steps by multigrid with periodic boundaries run on the "
-                "cpu backend (--backend auto takes it)");
-    }
-    return IO_OK;
-}
-
 /* Focusing in one run: one coarse grid, boundary values of its own, no periodic axis. */
 static int resolve_coarse(const run_settings *s, io_error *err) {
     if (!(s->coarse_scale > 0.0) && !(s->coarse_perfil > 0.0)) return IO_OK;
@@ -342,8 +321,6 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
-    rc = resolve_periodic(s, notes, err);
-    if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,
                 "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);

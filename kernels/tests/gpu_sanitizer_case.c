@@ -122,9 +122,9 @@ static void periodic_case(int precision, int newton, int multigrid) {
     gpu_solve_on(DG_BACKEND_CUDA, &o, &m, phi[1], n, 0, &r[1]);
     if (newton || multigrid) {
         double ref = 0.0, diff = max_abs_diff(phi[1], phi[0], n, &ref);
-        printf("%-6s periodic x, y, z, %s: rel diff %.2e\n",
-               precision == DG_PRECISION_FLOAT ? "float" : "double",
-               newton ? "Newton" : "multigrid", diff / ref);
+        printf("%-6s periodic x, y, z, %s%s: rel diff %.2e\n",
+               precision == DG_PRECISION_FLOAT ? "float" : "double", newton ? "Newton" : "linear",
+               multigrid ? " by multigrid" : "", diff / ref);
         CHECK(diff / ref <= (precision == DG_PRECISION_FLOAT ? 1e-4 : 1e-7),
               "periodic Newton: relative difference %.3e", diff / ref);
         free(phi[0]), free(phi[1]);
@@ -199,6 +199,7 @@ int main(void) {
     periodic_case(DG_PRECISION_FLOAT, 1, 0);
     periodic_case(DG_PRECISION_DOUBLE, 0, 1); /* classes on every level (class_min 1 above) */
     periodic_case(DG_PRECISION_FLOAT, 0, 1);
+    periodic_case(DG_PRECISION_DOUBLE, 1, 1); /* Newton's steps by multigrid */
     free(phi0), free(cpu), free(gpu);
     return test_finish("gpu_sanitizer_case");
 }

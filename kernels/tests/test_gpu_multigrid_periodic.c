@@ -4,7 +4,8 @@
  * reach two and one unknowns along a periodic axis and on one large enough for the W-cycle's
  * launched levels, the classes of uniform stencils and the one-block tail; the faces hold their
  * images exactly; the classes change no bit; a solve from its own answer takes at most one
- * cycle; a float caller's answer (float arrays, double working precision) matches.  Skips (77)
+ * cycle; a float caller's answer (float arrays, double working precision) matches; Newton's
+ * method with its steps by multigrid gives the CPU's answer and the SOR-stepped one.  Skips (77)
  * without a GPU. */
 #include <limits.h>
 
@@ -119,6 +120,51 @@ static void classes_same_bits(int periodic, int precision) {
     dense_problem_free(&d);
 }
 
+/* Newton's method with its steps by multigrid (the Jacobian's levels wrap too; the step's faces
+   hold their images): the CPU's multigrid-stepped answer and the SOR-stepped one, in double and
+   float, on a strongly charged sphere across the faces. */
+static void newton(int periodic, int precision) {
+    const int nx = 35, ny = 33, nz = 41;
+    dense_problem d;
+    sphere_problem(&d, nx, ny, nz, 17.2, 16.1, 2.3, 6.0);
+    for (long i = 0; i < (long)nx * ny * nz; ++i)
+        d.charge[i] *= 10.0;
+    const long n = (long)nx * ny * nz;
+    const gpu_medium m = {&d.medium, NULL};
+    const int is_float = precision == DG_PRECISION_FLOAT;
+    dg_options o = newton_options(periodic, DG_NONLINEAR_TERM_EXACT, is_float ? 1e-4 : 1e-8);
+    o.precision = precision;
+    double *phi[3];
+    dg_result r[3];
+    const int backends[3] = {DG_BACKEND_CUDA, DG_BACKEND_CPU, DG_BACKEND_CUDA};
+    const int solvers[3] = {DG_SOLVER_MULTIGRID, DG_SOLVER_MULTIGRID, DG_SOLVER_SOR};
+    for (int k = 0; k < 3; ++k) {
+        o.solver = solvers[k];
+        phi[k] = calloc((size_t)n, sizeof(double));
+        gpu_solve_on(backends[k], &o, &m, phi[k], n, 0, &r[k]);
+    }
+    double top = 0.0;
+    const double to_cpu = max_abs_diff(phi[0], phi[1], n, &top) / top;
+    const double to_sor = max_abs_diff(phi[0], phi[2], n, NULL) / top;
+    const double gap = face_gap(phi[0], nx, ny, nz, periodic);
+    printf("Newton periodic %d %-6s: cuda %d steps by multigrid (%s), cpu %d, by the SOR %d; "
+           "|cuda - cpu| %.1e, |cuda - sor-stepped| %.1e of %.1f, face - image %.1e\n",
+           periodic, precision_name(precision), r[0].nonlinear_blocks,
+           dg_outcome_string(r[0].outcome), r[1].nonlinear_blocks, r[2].nonlinear_blocks, to_cpu,
+           to_sor, top, gap);
+    CHECK(r[0].outcome == DG_OUTCOME_CONVERGED && r[0].solver == DG_SOLVER_MULTIGRID,
+          "outcome %s, solver %d", dg_outcome_string(r[0].outcome), r[0].solver);
+    const double tol = is_float ? 1e-4 : 1e-7;
+    CHECK(to_cpu < tol && to_sor < tol,
+          "Newton by multigrid: %.2e from the cpu's, %.2e from "
+          "the SOR-stepped",
+          to_cpu, to_sor);
+    CHECK(gap == 0.0, "faces differ from their images by %.2e", gap);
+    for (int k = 0; k < 3; ++k)
+        free(phi[k]);
+    dense_problem_free(&d);
+}
+
 /* A float caller (dg_solve_f) with double and mixed working precision, and a double caller with
    float working precision (widened on the host): the faces hold their images. */
 static void callers(void) {
@@ -164,5 +210,8 @@ int main(void) {
     classes_same_bits(DG_PERIODIC_Z, DG_PRECISION_MIXED);
     classes_same_bits(DG_PERIODIC_X | DG_PERIODIC_Y, DG_PRECISION_FLOAT);
     callers();
+    newton(DG_PERIODIC_Z, DG_PRECISION_DOUBLE);
+    newton(DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z, DG_PRECISION_DOUBLE);
+    newton(DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z, DG_PRECISION_FLOAT);
     return test_finish("test_gpu_multigrid_periodic");
 }

@@ -81,10 +81,6 @@ def test_periodic_refusals(backend):
         dg.Calculation(pos, q, r, backend=backend, periodic="w")
     with pytest.raises(ValueError, match="periodic"):
         dg.Calculation(pos, q, r, backend=backend, periodic="zz")
-    if backend == "cuda":  # Newton's steps by multigrid wrap periodic axes on the CPU only
-        with pytest.raises(dg.DelphiGpuError, match="periodic"):
-            dg.Calculation(pos, q, r, backend=backend, periodic="x", solver="multigrid",
-                           salt=0.1, nonit=20, nonlinear="newton")
 
 
 def test_periodic_multigrid(backend):

@@ -249,10 +249,10 @@ typedef struct dg_options {
     /* Boundaries (options version 3). */
     int periodic; /**< periodic axes, dg_periodic_axis bits (0 = none); the faces of the other
                        axes keep the values phi holds on entry.  SOR (linear, DelPhi's
-                       nonlinear scheme, Newton's steps by the SOR) and multigrid (linear;
-                       Newton's steps by multigrid on the CPU backend; not with every axis
-                       periodic and no salt), any precision; with mpi_comm x and y only (the
-                       ranks split z); fixed when the solver is created; default 0 */
+                       nonlinear scheme, Newton's steps by the SOR) and multigrid (linear and
+                       Newton's steps; not with every axis periodic and no salt), any
+                       precision; with mpi_comm x and y only, by the SOR (the ranks split z);
+                       fixed when the solver is created; default 0 */
 } dg_options;
 
 /* ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /* DG_SOLVER_AUTO: multigrid where it reaches the tolerance sooner than the SOR, by the grid
  * size per backend (measured, docs/MULTIGRID.md), SOR for everything multigrid does not solve
- * (DelPhi's nonlinear scheme, MPI, Newton's steps with periodic boundaries on CUDA, every axis
- * periodic without salt) and for DelPhi's own entry points.
+ * (DelPhi's nonlinear scheme, MPI, every axis periodic without salt) and for DelPhi's own entry
+ * points.
  * Newton's method for nonlinear PB solves its steps by multigrid where the linear equation would
  * be. */
 #include <stdio.h>
@@ -38,9 +38,6 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
                  "to 161^3, docs/NONLINEAR.md)";
     else if (o->mpi_comm)
         reason = "split over MPI ranks";
-    else if (o->periodic && nonlinear && on_cuda)
-        reason = "Newton's method with periodic boundaries on the cuda backend (its steps by "
-                 "multigrid wrap them on the cpu backend only)";
     else if (dg_mg_singular_periodic(p))
         reason = "x, y and z periodic without salt (no unique solution for multigrid's "
                  "coarsest level)";
