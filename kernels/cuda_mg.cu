@@ -752,8 +752,9 @@ __global__ void __launch_bounds__(MG_TAIL_THREADS)
    and D are 0 and stay 0, so the faces change neither the vectors nor the sums; only max |x|
    (the float floor's scale) sees the faces' fixed boundary values, as on the CPU.  Along a
    periodic axis z's faces hold their images (k_wrap_fine), so p's and x's do too (the same
-   operation on equal values keeps them equal); D, r and q stay 0 there, and k_direction leaves
-   those faces out of p's measures (the CPU's are over the interior). */
+   operation on equal values keeps them equal); D, r and q stay 0 there, and k_face_squares takes
+   those faces' squares back out of p's sum (the CPU's is over the interior; the maximum is that
+   of their images). */
 #define MG_ILP 4
 
 /* Partials of sum D a b (b: float in the split layout, or T). */
@@ -895,7 +896,6 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
             }
             const T pn = zv[k] + beta * pv[k];
             p[w] = pn;
-            if (g.periodic && on_face(g, w)) continue; /* images: p's measures are interior */
             acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
             acc.sum_sq += (double)pn * (double)pn;
         }
@@ -908,9 +908,25 @@ __global__ void k_direction(grid_dims g, const float *__restrict__ z, mg_sums *r
         }
         const T pn = (T)z[split_index(g, t)] + beta * p[t];
         p[t] = pn;
-        if (g.periodic && on_face(g, t)) continue;
         acc.max_abs = fmax(acc.max_abs, fabs((double)pn));
         acc.sum_sq += (double)pn * (double)pn;
+    }
+    block_reduce(acc, &partials[blockIdx.x]);
+}
+
+/* Partials of minus the sum of p^2 over the face points that hold images (periodic axes):
+   k_direction's sum of squares over the whole grid, folded with these, is p's over the interior
+   (MG_EDGE_PARTIALS blocks, launched whole so that every partial is written). */
+template <typename T>
+__global__ void k_face_squares(grid_dims g, const T *__restrict__ p, mg_sums *partials) {
+    mg_sums acc = {0.0, 0.0, 0.0, 0, 0};
+    const long long pairs = dg_wrap_pair_count(g.nx, g.ny, g.nz, g.periodic);
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < pairs;
+         k += (long long)gridDim.x * blockDim.x) {
+        long face[2], image[2];
+        dg_wrap_pair_points(g.nx, g.ny, g.nz, g.periodic, (long)k, face, image);
+        const double a = (double)p[face[0]], b = (double)p[face[1]];
+        acc.sum_sq -= a * a + b * b;
     }
     block_reduce(acc, &partials[blockIdx.x]);
 }
@@ -1788,7 +1804,13 @@ int solve(mg_device *d, const dg_mg_control *ctl, dg_mg_outcome *res, dg_error *
             d->g, d->z, d->result, fresh, p, stepped ? x : NULL, d->partials);
         DG_CUDA_LAUNCHED("k_direction");
         d->step_pending = 0;
-        if ((st = fold(d, MG_DIRECTION, MG_PARTIALS, err))) return st;
+        if (d->g.periodic) {
+            k_face_squares<T><<<MG_EDGE_PARTIALS, MG_THREADS, 0, d->stream>>>(
+                d->g, p, d->partials + MG_PARTIALS);
+            DG_CUDA_LAUNCHED("k_face_squares");
+        }
+        if ((st = fold(d, MG_DIRECTION, MG_PARTIALS + (d->g.periodic ? MG_EDGE_PARTIALS : 0), err)))
+            return st;
         fresh = 0;
         if ((st = apply_dot<T, X>(d, p, q, err))) return st;
         if ((st = fold(d, MG_PQ, MG_PARTIALS + 2 * MG_EDGE_PARTIALS, err))) return st;

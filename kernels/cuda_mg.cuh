@@ -37,14 +37,6 @@ struct grid_dims {
     int periodic;       /* dg_periodic_axis bits: those faces hold their images (prepared.h) */
 };
 
-/* Whether the full-grid point w lies on a face (any coordinate 0 or n - 1). */
-static __device__ __forceinline__ bool on_face(const grid_dims &g, long long w) {
-    const unsigned long long u = (unsigned long long)w;
-    const int x = (int)(u % (unsigned)g.nx), y = (int)((u / (unsigned)g.nx) % (unsigned)g.ny),
-              z = (int)(u / (unsigned long long)g.sz);
-    return x == 0 || x == g.nx - 1 || y == 0 || y == g.ny - 1 || z == 0 || z == g.nz - 1;
-}
-
 /* The fine level's smoother arrays (z, its float right-hand side rf) and the salt map are stored
    split by colour, as the SOR's half grids: colour 0 (w even: x + y + z even, every dimension
    being odd) first, then colour 1, point w at w / 2 within its colour.  A colour sweep then
