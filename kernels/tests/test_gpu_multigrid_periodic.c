@@ -168,6 +168,37 @@ static void newton(int periodic, int precision) {
     dense_problem_free(&d);
 }
 
+/* DG_SOLVER_AUTO with periodic axes on CUDA: a linear equation by multigrid from 161^3, as
+   without them; Newton's steps by the SOR below 513^3 (mg.h). */
+static void auto_choice(void) {
+    const int sizes[2] = {DG_MG_AUTO_EDGE_CUDA, 129};
+    for (int k = 0; k < 2; ++k) {
+        const int n = sizes[k], newton = k == 1;
+        dense_problem d;
+        sphere_problem(&d, n, n, n, 0.5 * n + 0.2, 0.5 * n + 0.1, 1.3, 0.2 * n);
+        dg_options o = newton ? newton_options(DG_PERIODIC_Z, DG_NONLINEAR_TERM_EXACT, 1e-6)
+                              : options(DG_PERIODIC_Z, DG_SOLVER_AUTO, DG_PRECISION_DOUBLE, 1e-5);
+        o.solver = DG_SOLVER_AUTO;
+        o.max_iterations = newton ? 0 : 1; /* only the linear choice is tested */
+        const long points = (long)n * n * n;
+        double *phi = calloc((size_t)points, sizeof(double));
+        dg_solver s = gpu_make_solver(DG_BACKEND_CUDA, &o);
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        dg_result r;
+        CHECK_OK(dg_solve_d(s, phi, &r), s);
+        printf("AUTO, z periodic, %d^3: %s\n", n, dg_solver_choice(s));
+        const char *want = newton ? "sor: solver AUTO, nonlinear equation by Newton's method with "
+                                    "periodic axes, 129x129x129 grid (< 513^3 on the cuda backend)"
+                                  : "multigrid: solver AUTO, linear equation with periodic axes";
+        CHECK(r.solver == (newton ? DG_SOLVER_SOR : DG_SOLVER_MULTIGRID) &&
+                  strstr(dg_solver_choice(s), want),
+              "%d^3: %s", n, dg_solver_choice(s));
+        dg_destroy(s);
+        free(phi);
+        dense_problem_free(&d);
+    }
+}
+
 /* A float caller (dg_solve_f) with double and mixed working precision, and a double caller with
    float working precision (widened on the host): the faces hold their images. */
 static void callers(void) {
@@ -213,6 +244,7 @@ int main(void) {
     classes_same_bits(DG_PERIODIC_Z, DG_PRECISION_MIXED);
     classes_same_bits(DG_PERIODIC_X | DG_PERIODIC_Y, DG_PRECISION_FLOAT);
     callers();
+    auto_choice();
     newton(DG_PERIODIC_Z, DG_PRECISION_DOUBLE);
     newton(DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z, DG_PRECISION_DOUBLE);
     newton(DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z, DG_PRECISION_FLOAT);

@@ -44,6 +44,11 @@
 #define DG_MG_AUTO_EDGE_CPU         161
 #define DG_MG_AUTO_EDGE_CUDA        161
 #define DG_MG_AUTO_EDGE_CUDA_NEWTON 193
+/* Newton's steps with periodic axes on CUDA: a z-periodic bundle of duplexes in 0.15 M salt
+   (PERFORMANCE.md run 66) took longer by multigrid at 257^3 and 385^3 (0.115 against 0.073 s,
+   0.39 against 0.32 s: more cycles per step than without the periodic z, 47 against 34) and
+   less from 513^3 (0.64 against 0.80 s; 641^3 1.34 against 2.11 s). */
+#define DG_MG_AUTO_EDGE_CUDA_NEWTON_PERIODIC 513
 /* Largest coarsest level (unknowns) solved by a dense inverse. */
 #define DG_MG_DENSE_MAX 64
 /* Float's resolution, in float epsilons times max |phi|: a float linear solve whose cycle

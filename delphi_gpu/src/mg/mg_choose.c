@@ -25,9 +25,10 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
     }
     const int on_cuda = s->backend != &dg_cpu_backend_ops;
     const int nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
-    const int edge = !on_cuda    ? DG_MG_AUTO_EDGE_CPU
-                     : nonlinear ? DG_MG_AUTO_EDGE_CUDA_NEWTON
-                                 : DG_MG_AUTO_EDGE_CUDA;
+    const int edge = !on_cuda                   ? DG_MG_AUTO_EDGE_CPU
+                     : nonlinear && o->periodic ? DG_MG_AUTO_EDGE_CUDA_NEWTON_PERIODIC
+                     : nonlinear                ? DG_MG_AUTO_EDGE_CUDA_NEWTON
+                                                : DG_MG_AUTO_EDGE_CUDA;
     const double interior = (double)p->interior_count,
                  least = (edge - 2.0) * (edge - 2.0) * (edge - 2.0);
     const char *reason = NULL;
@@ -51,10 +52,11 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
         return DG_SOLVER_SOR;
     }
     const int mg = interior >= least;
-    snprintf(why, size, "%s: solver AUTO, %s, %dx%dx%d grid (%s %d^3 on the %s backend)",
+    snprintf(why, size, "%s: solver AUTO, %s%s, %dx%dx%d grid (%s %d^3 on the %s backend)",
              mg ? "multigrid" : "sor",
-             nonlinear ? "nonlinear equation by Newton's method" : "linear equation", p->nx, p->ny,
-             p->nz, mg ? ">=" : "<", edge, on_cuda ? "cuda" : "cpu");
+             nonlinear ? "nonlinear equation by Newton's method" : "linear equation",
+             o->periodic ? " with periodic axes" : "", p->nx, p->ny, p->nz, mg ? ">=" : "<", edge,
+             on_cuda ? "cuda" : "cpu");
     return mg ? DG_SOLVER_MULTIGRID : DG_SOLVER_SOR;
 }
 
