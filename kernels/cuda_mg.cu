@@ -523,13 +523,6 @@ __device__ __forceinline__ void wrap_level_point(const level_view &l, long long 
     }
 }
 
-/* The largest face of a level (the threads wrap_level_point needs). */
-__host__ __device__ __forceinline__ long long wrap_span(const level_view &l) {
-    const long long a = (long long)l.my * l.mz, b = (long long)l.mx * l.mz,
-                    c = (long long)l.mx * l.my;
-    return a > b ? (a > c ? a : c) : (b > c ? b : c);
-}
-
 __global__ void k_wrap_level(level_view l) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < wrap_span(l);
          t += (long long)gridDim.x * blockDim.x)
@@ -1414,14 +1407,8 @@ int download_phi(mg_device *d, void *phi, int phi_is_double, int is_double, dg_e
     const void *source = d->x;         /* same type: its faces are the caller's, unchanged */
     if (phi_is_double && !is_double) { /* widened on the host, interior only */
         const int st = download_pinned(d, phi, source, n * sizeof(float), 1, err);
-        const dg_prepared *p = d->h->prep;
-        const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
-        for (long k = 0; st == DG_OK && k < pairs; ++k) { /* and the images on periodic faces */
-            long face[2], image[2];
-            dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
-            double *out = (double *)phi;
-            out[face[0]] = out[image[0]], out[face[1]] = out[image[1]];
-        }
+        /* and the images on periodic faces */
+        if (st == DG_OK) dg_prepared_wrap(d->h->prep, phi, sizeof(double), d->threads);
         return st;
     }
     if (phi_is_double != is_double) {

@@ -80,6 +80,14 @@ struct level_view {
     float2 *classes;
 };
 
+/* The largest face of a level: the threads that wrap its ghosts (k_wrap_level) or its
+   couplings (k_wrap_couplings) take. */
+__host__ __device__ __forceinline__ long long wrap_span(const level_view &l) {
+    const long long a = (long long)l.my * l.mz, b = (long long)l.mx * l.mz,
+                    c = (long long)l.mx * l.my;
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
+
 /* Where padded point q's e, rhs and class byte are stored. */
 static __device__ __forceinline__ long long level_at(const level_view &l, long long q) {
     return split_index(l.h0, q);

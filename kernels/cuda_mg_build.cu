@@ -529,12 +529,8 @@ int dg_cuda_mg_build(mg_device *d, dg_error *err) {
                 d->levels[l - 1], d->levels[l], bad);
         if ((code = cudaGetLastError()) != cudaSuccess) goto done;
         if (d->levels[l].wrap) {
-            const long long most =
-                d->levels[l].count /
-                (d->levels[l].mx < d->levels[l].my
-                     ? (d->levels[l].mx < d->levels[l].mz ? d->levels[l].mx : d->levels[l].mz)
-                     : (d->levels[l].my < d->levels[l].mz ? d->levels[l].my : d->levels[l].mz));
-            k_wrap_couplings<<<dg_cuda_mg_blocks(most), MG_THREADS, 0, d->stream>>>(d->levels[l]);
+            k_wrap_couplings<<<dg_cuda_mg_blocks(wrap_span(d->levels[l])), MG_THREADS, 0,
+                               d->stream>>>(d->levels[l]);
             if ((code = cudaGetLastError()) != cudaSuccess) goto done;
         }
     }

@@ -95,6 +95,18 @@ static int build_colour(dg_prepared *p, int c) {
     return DG_OK;
 }
 
+void dg_prepared_wrap(const dg_prepared *p, void *grid, size_t elem_size, int threads) {
+    const long pairs = p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
+    char *g = grid;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1) if (pairs > 16384)
+    for (long k = 0; k < pairs; ++k) {
+        long face[2], image[2];
+        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
+        for (int i = 0; i < 2; ++i)
+            memcpy(g + (size_t)face[i] * elem_size, g + (size_t)image[i] * elem_size, elem_size);
+    }
+}
+
 int dg_prepared_build_seams(dg_prepared *p) {
     p->seam_steps = popcount3((unsigned)p->periodic & 7u);
     if (!p->seam_steps) return DG_OK;

@@ -93,6 +93,11 @@ int dg_prepared_init_grid(dg_prepared *prep, int nx, int ny, int nz, char *messa
  *  without periodic axes.  DG_OK or DG_ERR_OUT_OF_MEMORY (periodic.c). */
 int dg_prepared_build_seams(dg_prepared *prep);
 
+/** Periodic axes: every face point a stencil reads (dg_wrap_pair_points) of a full grid of
+ *  elem_size-byte values takes its image's value; nothing without periodic axes.  threads: the
+ *  OpenMP threads for large faces (0 = one) (periodic.c). */
+void dg_prepared_wrap(const dg_prepared *prep, void *grid, size_t elem_size, int threads);
+
 /** Allocate flag arrays (zeroed) for both colours. */
 int dg_prepared_alloc_flags(dg_prepared *prep);
 

@@ -216,7 +216,7 @@ static void SFX(first_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r) {
             for (int x = 1; x < p->nx - 1; ++x)
                 zz[row + x] = ((x + y + z) & 1) == 0 ? (float)r[row + x] : 0.0f;
         }
-    wrap_grid_f(p, h->threads, zz);
+    dg_prepared_wrap(p, zz, sizeof(float), h->threads);
 }
 
 /* Gauss-Seidel half sweep of colour c for A z = r: z = C z + r (z float, r REAL).  Periodic
@@ -255,7 +255,7 @@ static void SFX(fine_sweep)(const dg_mg_hierarchy *h, const REAL *restrict r, in
             sum += (float)weight[6 * (size_t)k + f] * zz[w + step[f]];
         zz[w] += sum;
     }
-    wrap_grid_f(p, h->threads, zz);
+    dg_prepared_wrap(p, zz, sizeof(float), h->threads);
 }
 
 /* tmp = r - A z (z float) over the interior, rounded to float: it only feeds the float coarse
@@ -328,7 +328,7 @@ static void SFX(fine_prolong)(dg_mg_hierarchy *h) {
             for (int x = 1; x < p->nx - 1; ++x)
                 h->z[x + sy * y + sz * z] +=
                     scale * c->e[(x + 1) / 2 + c->sx * ((y + 1) / 2) + c->sy * ((z + 1) / 2)];
-    wrap_grid_f(p, h->threads, h->z);
+    dg_prepared_wrap(p, h->z, sizeof(float), h->threads);
 }
 
 /* One symmetric V-cycle from a zero start: z ~ A^-1 r.  tmp is a float work grid. */
@@ -374,7 +374,7 @@ static double SFX(faces_max)(const dg_prepared *p, const REAL *x) {
    images' values). */
 static SFX(mg_sums) SFX(renewed)(const dg_mg_hierarchy *h, REAL *x, REAL *r, REAL *lo,
                                  double *plane, double faces) {
-    SFX(wrap_grid)(h->prep, h->threads, x);
+    dg_prepared_wrap(h->prep, x, sizeof(REAL), h->threads);
     SFX(true_residual)(h, x, r, lo);
     SFX(mg_sums) m = SFX(measure)(h, r, x, plane);
     m.phi_max = fmax(m.phi_max, faces);
@@ -397,8 +397,9 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
                             "multigrid: out of host memory (%.1f GB of CG vectors)",
                             3.0 * sizeof(REAL) * p->point_count / 1e9);
     }
-    REAL *lo = IS_DOUBLE ? NULL : q;  /* q is free wherever the true residual is computed */
-    SFX(wrap_grid)(p, h->threads, x); /* periodic axes: the faces hold their images */
+    REAL *lo = IS_DOUBLE ? NULL : q; /* q is free wherever the true residual is computed */
+    dg_prepared_wrap(p, x, sizeof(REAL),
+                     h->threads); /* periodic axes: the faces hold their images */
     const double faces = SFX(faces_max)(p, x);
     SFX(mg_sums) m = SFX(renewed)(h, x, r, lo, plane, faces);
     int cycles = 0, outcome = DG_OUTCOME_NOT_CONVERGED, fresh = 1, stalled = 0, stop = 0, votes = 0;
@@ -478,7 +479,8 @@ static int SFX(mg_solve_impl)(dg_mg_hierarchy *h, REAL *phi, const dg_mg_control
     if (m.finite && outcome != DG_OUTCOME_CONVERGED) { /* report the true residual */
         m = SFX(renewed)(h, x, r, lo, plane, faces);
     }
-    SFX(wrap_grid)(p, h->threads, x); /* the answer's faces hold their images, as the SOR's */
+    dg_prepared_wrap(p, x, sizeof(REAL),
+                     h->threads); /* the answer's faces hold their images, as the SOR's */
     if (!m.finite) outcome = DG_OUTCOME_DIVERGED; /* the caller keeps its own phi then */
     res->outcome = outcome;
     res->cycles = cycles;
