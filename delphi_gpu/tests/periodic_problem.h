@@ -30,6 +30,31 @@ static inline void sheet_problem(dense_problem *d, int nx, int ny, int nz, int x
             d->charge[idx3(nx, ny, x0, y, z)] = q;
 }
 
+/* Largest |face point - its image| over the faces of the periodic axes (other coordinates
+   interior). */
+static inline double periodic_face_gap(const double *phi, int nx, int ny, int nz, int periodic) {
+    double gap = 0.0;
+    const int n[3] = {nx, ny, nz};
+    for (int a = 0; a < 3; ++a) {
+        if (!(periodic & (1 << a))) continue;
+        const int u = n[(a + 1) % 3], v = n[(a + 2) % 3];
+        for (int j = 1; j < v - 1; ++j)
+            for (int i = 1; i < u - 1; ++i) {
+                int lo[3], hi[3], img_lo[3], img_hi[3];
+                lo[a] = 0, hi[a] = n[a] - 1, img_lo[a] = n[a] - 2, img_hi[a] = 1;
+                lo[(a + 1) % 3] = hi[(a + 1) % 3] = img_lo[(a + 1) % 3] = img_hi[(a + 1) % 3] = i;
+                lo[(a + 2) % 3] = hi[(a + 2) % 3] = img_lo[(a + 2) % 3] = img_hi[(a + 2) % 3] = j;
+                const double d0 = fabs(phi[idx3(nx, ny, lo[0], lo[1], lo[2])] -
+                                       phi[idx3(nx, ny, img_lo[0], img_lo[1], img_lo[2])]);
+                const double d1 = fabs(phi[idx3(nx, ny, hi[0], hi[1], hi[2])] -
+                                       phi[idx3(nx, ny, img_hi[0], img_hi[1], img_hi[2])]);
+                gap = d0 > gap ? d0 : gap;
+                gap = d1 > gap ? d1 : gap;
+            }
+    }
+    return gap;
+}
+
 /* Minimum-image offset along an axis of period `period` (grid units). */
 static inline double min_image(double d, double period) {
     return d - period * floor(d / period + 0.5);

@@ -38,19 +38,6 @@ static answer solve_with(dense_problem *d, const dg_options *base, int solver, d
     return a;
 }
 
-/* Largest |face point - its image| over the faces of the periodic axes. */
-static double face_gap(const double *phi, int nx, int ny, int nz, int periodic) {
-    double gap = 0.0;
-    const long pairs = dg_wrap_pair_count(nx, ny, nz, periodic);
-    for (long k = 0; k < pairs; ++k) {
-        long face[2], image[2];
-        dg_wrap_pair_points(nx, ny, nz, periodic, k, face, image);
-        gap =
-            fmax(gap, fmax(fabs(phi[face[0]] - phi[image[0]]), fabs(phi[face[1]] - phi[image[1]])));
-    }
-    return gap;
-}
-
 static dg_options options_for(int periodic, int precision) {
     dg_options o;
     dg_default_options(&o);
@@ -119,7 +106,7 @@ static void against_sor(int nx, int ny, int nz, int periodic, int precision) {
             for (int x = 1; x < nx - 1; ++x)
                 shift = fmax(shift, fabs(mgs.phi[idx3(nx, ny, x, y, z)] -
                                          mg.phi[idx3(nx, ny, x, y, periodic_shift(z, -s, nz))]));
-    const double gap = face_gap(mg.phi, nx, ny, nz, periodic);
+    const double gap = periodic_face_gap(mg.phi, nx, ny, nz, periodic);
     printf("sphere %dx%dx%d, periodic %d, %s: SOR %d iterations, multigrid %d cycles (%s); "
            "max |dphi| %.1e of %.3f, energy %.9g vs %.9g (%.1e), shifted %.1e, face - image "
            "%.1e\n",
@@ -179,7 +166,7 @@ static void newton_steps(int periodic) {
     answer sor = solve_with(&d, &o, DG_SOLVER_SOR, 1e-9);
     answer mg = solve_with(&d, &o, DG_SOLVER_MULTIGRID, 1e-9);
     const double dphi = max_abs_diff(mg.phi, sor.phi, (long)nx * ny * nz, NULL) / sor.top;
-    const double gap = face_gap(mg.phi, nx, ny, nz, periodic);
+    const double gap = periodic_face_gap(mg.phi, nx, ny, nz, periodic);
     printf("Newton, periodic %d: steps by SOR %d (%s), by multigrid %d (%s); max |dphi| %.1e "
            "of %.3f, face - image %.1e\n",
            periodic, sor.r.nonlinear_blocks, dg_outcome_string(sor.r.outcome),

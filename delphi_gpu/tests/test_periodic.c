@@ -249,31 +249,6 @@ static double equation_residual(const double *phi, const dense_problem *d, int p
     return worst;
 }
 
-/* Largest |face point - its image| over the faces of the periodic axes (other coordinates
-   interior). */
-static double face_gap(const double *phi, int nx, int ny, int nz, int periodic) {
-    double gap = 0.0;
-    const int n[3] = {nx, ny, nz};
-    for (int a = 0; a < 3; ++a) {
-        if (!(periodic & (1 << a))) continue;
-        const int u = n[(a + 1) % 3], v = n[(a + 2) % 3];
-        for (int j = 1; j < v - 1; ++j)
-            for (int i = 1; i < u - 1; ++i) {
-                int lo[3], hi[3], img_lo[3], img_hi[3];
-                lo[a] = 0, hi[a] = n[a] - 1, img_lo[a] = n[a] - 2, img_hi[a] = 1;
-                lo[(a + 1) % 3] = hi[(a + 1) % 3] = img_lo[(a + 1) % 3] = img_hi[(a + 1) % 3] = i;
-                lo[(a + 2) % 3] = hi[(a + 2) % 3] = img_lo[(a + 2) % 3] = img_hi[(a + 2) % 3] = j;
-                const double d0 = fabs(phi[idx3(nx, ny, lo[0], lo[1], lo[2])] -
-                                       phi[idx3(nx, ny, img_lo[0], img_lo[1], img_lo[2])]);
-                const double d1 = fabs(phi[idx3(nx, ny, hi[0], hi[1], hi[2])] -
-                                       phi[idx3(nx, ny, img_hi[0], img_hi[1], img_hi[2])]);
-                gap = d0 > gap ? d0 : gap;
-                gap = d1 > gap ? d1 : gap;
-            }
-    }
-    return gap;
-}
-
 /* Newton's method with periodic axes (its inner SOR takes the seam steps): the highly charged
    sphere across the z faces (+20 e and -10 e, potentials of several kT/e in the salt) satisfies
    the discrete sinh equation at every checked salt point, those next to the seams included;
@@ -315,7 +290,7 @@ static void newton_periodic(int periodic) {
                 top = fabs(va) > top ? fabs(va) : top;
                 if (a.ions[w] && fabs(pa[w]) > salt_top) salt_top = fabs(pa[w]);
             }
-    const double gap = face_gap(pa, nx, ny, nz, periodic);
+    const double gap = periodic_face_gap(pa, nx, ny, nz, periodic);
     /* float: the same solution to float's resolution */
     float *single = calloc((size_t)n, sizeof *single);
     dg_options of = newton_options(periodic, DG_NONLINEAR_TERM_EXACT, 1e-4);

@@ -19,18 +19,6 @@ static const char *precision_name(int precision) {
                                              : "double";
 }
 
-static double face_gap(const double *phi, int nx, int ny, int nz, int periodic) {
-    double gap = 0.0;
-    const long pairs = dg_wrap_pair_count(nx, ny, nz, periodic);
-    for (long k = 0; k < pairs; ++k) {
-        long face[2], image[2];
-        dg_wrap_pair_points(nx, ny, nz, periodic, k, face, image);
-        gap =
-            fmax(gap, fmax(fabs(phi[face[0]] - phi[image[0]]), fabs(phi[face[1]] - phi[image[1]])));
-    }
-    return gap;
-}
-
 static dg_options options(int periodic, int solver, int precision, double maxc) {
     dg_options o;
     dg_default_options(&o);
@@ -62,7 +50,7 @@ static void compare(int nx, int ny, int nz, int periodic, int precision) {
     double top = 0.0;
     const double to_sor = max_abs_diff(gpu, sor, n, &top) / top;
     const double to_cpu = max_abs_diff(gpu, cpu, n, NULL) / top;
-    const double gap = face_gap(gpu, nx, ny, nz, periodic);
+    const double gap = periodic_face_gap(gpu, nx, ny, nz, periodic);
     printf("%3dx%3dx%3d periodic %d %-6s: cuda %2d cycles (%s), cpu %2d, again %d; |cuda - sor| "
            "%.1e, |cuda - cpu| %.1e of %.1f, face - image %.1e\n",
            nx, ny, nz, periodic, precision_name(precision), rg.iterations,
@@ -146,7 +134,7 @@ static void newton(int periodic, int precision) {
     double top = 0.0;
     const double to_cpu = max_abs_diff(phi[0], phi[1], n, &top) / top;
     const double to_sor = max_abs_diff(phi[0], phi[2], n, NULL) / top;
-    const double gap = face_gap(phi[0], nx, ny, nz, periodic);
+    const double gap = periodic_face_gap(phi[0], nx, ny, nz, periodic);
     printf("Newton periodic %d %-6s: cuda %d steps by multigrid (%s), cpu %d, by the SOR %d; "
            "|cuda - cpu| %.1e, |cuda - sor-stepped| %.1e of %.1f, face - image %.1e\n",
            periodic, precision_name(precision), r[0].nonlinear_blocks,
@@ -217,8 +205,8 @@ static void callers(void) {
         gpu_solve_on(DG_BACKEND_CUDA, &o, &m, dd, n, 0, &rd);
         double top = 0.0;
         const double diff = max_abs_diff(f, dd, n, &top) / top;
-        const double gaps =
-            fmax(face_gap(f, nx, ny, nz, periodic), face_gap(dd, nx, ny, nz, periodic));
+        const double gaps = fmax(periodic_face_gap(f, nx, ny, nz, periodic),
+                                 periodic_face_gap(dd, nx, ny, nz, periodic));
         printf("%-6s float caller against double caller: %.1e of %.1f, face - image %.1e\n",
                precision_name(precisions[k]), diff, top, gaps);
         CHECK(diff < 1e-6, "%s: float caller differs by %.2e", precision_name(precisions[k]), diff);
