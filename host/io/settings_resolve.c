@@ -189,6 +189,20 @@ static int choose_molecule(run_settings *s, io_notes *notes, io_error *err) {
     return IO_OK;
 }
 
+/* Multigrid with every axis periodic and no salt: the equations have no unique solution (a
+   constant can be added), which multigrid cannot take (the library refuses it when the solve
+   starts; refused here before any work). */
+static int resolve_periodic(const run_settings *s, io_error *err) {
+    const int all = DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z;
+    if ((s->periodic & all) == all && s->salt <= 0.0 && s->salt2 <= 0.0 && s->solver_given &&
+        s->solver == DG_SOLVER_MULTIGRID)
+        return io_fail(err, IO_ERR_UNSUPPORTED, NULL, 0, "--solver",
+                       "multigrid with x, y and z periodic (pbx/pby/pbz) and no salt: the "
+                       "equations have no unique solution (any constant can be added); add "
+                       "salt, leave an axis non-periodic, or use --solver sor or auto");
+    return IO_OK;
+}
+
 /* Focusing in one run: one coarse grid, boundary values of its own, no periodic axis. */
 static int resolve_coarse(const run_settings *s, io_error *err) {
     if (!(s->coarse_scale > 0.0) && !(s->coarse_perfil > 0.0)) return IO_OK;
@@ -321,6 +335,8 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
+    rc = resolve_periodic(s, err);
+    if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,
                 "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);

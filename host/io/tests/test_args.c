@@ -322,6 +322,14 @@ static void test_run_checks(void) {
     CHECK(s.solver == DG_SOLVER_MULTIGRID && s.backend == DG_BACKEND_CUDA);
     const char *bad[][5] = {{"--periodic", "xw", "--backend", "auto", "not 'none'"},
                             {"--periodic", "zz", "--backend", "auto", "not 'none'"}};
+    /* multigrid with x, y and z periodic and no salt: no unique solution, refused by name */
+    char *h7[] = {"delphi-gpu", "--pqr", "one.pqr", "--periodic", "xyz", "--solver", "mg"};
+    CHECK(load(ARGC(h7), h7, &s, &notes, &err) != IO_OK);
+    CHECK_CONTAINS(err.message, "--solver");
+    CHECK_CONTAINS(err.message, "no unique solution");
+    char *h8[] = {"delphi-gpu", "--pqr", "one.pqr", "--periodic", "xyz",
+                  "--solver",   "mg",    "--salt",  "0.1"};
+    CHECK_OK(load(ARGC(h8), h8, &s, &notes, &err), err);
     for (int i = 0; i < 2; ++i) {
         char *argv_bad[] = {"delphi-gpu",
                             "--pqr",
