@@ -141,7 +141,7 @@ static inline double *gouy_chapman_start(const gouy_chapman *g) {
 }
 
 /* Newton's method with the periodic axes, the ionic term and max change tol (solver AUTO: the
-   SOR wherever an axis is periodic). */
+   SOR on these tests' grids, on either backend; docs/MULTIGRID.md). */
 static inline dg_options newton_options(int periodic, int term, double tol) {
     dg_options o;
     dg_default_options(&o);
