@@ -274,6 +274,17 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
 
 int dg_run_solver(dg_solver s, dg_result *r) {
     const int inner_mg = dg_mg_inner_newton(s);
+    if (s->active_solver == DG_SOLVER_MULTIGRID && s->options.periodic) {
+        char where[256];
+        const int mismatch = dg_mg_seam_mismatch(&s->prep, where, sizeof where);
+        if (mismatch < 0)
+            return dg_fail(s, DG_ERR_OUT_OF_MEMORY, "out of memory checking the periodic faces");
+        if (mismatch)
+            return dg_fail(s, DG_ERR_UNSUPPORTED,
+                           "option periodic: multigrid needs a medium that repeats across the "
+                           "periodic faces, and %s; use solver SOR",
+                           where);
+    }
     if (s->active_solver == DG_SOLVER_MULTIGRID && !inner_mg) return dg_mg_run(s, r);
     const double plan_start = dg_wall_seconds(); /* the spectral radius counts as set-up */
     solve_plan plan = {0};

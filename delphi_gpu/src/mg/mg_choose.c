@@ -52,6 +52,16 @@ int dg_mg_choose(dg_solver s, char *why, size_t size) {
         return DG_SOLVER_SOR;
     }
     const int mg = interior >= least;
+    if (mg && o->periodic) { /* multigrid needs a medium that repeats across the seams */
+        const int mismatch = dg_mg_seam_mismatch(p, NULL, 0);
+        if (mismatch) {
+            snprintf(why, size, "sor: solver AUTO, %s",
+                     mismatch < 0 ? "out of memory checking the periodic faces"
+                                  : "the medium does not repeat across the periodic faces "
+                                    "(multigrid needs it)");
+            return DG_SOLVER_SOR;
+        }
+    }
     snprintf(why, size, "%s: solver AUTO, %s%s, %dx%dx%d grid (%s %d^3 on the %s backend)",
              mg ? "multigrid" : "sor",
              nonlinear ? "nonlinear equation by Newton's method" : "linear equation",
