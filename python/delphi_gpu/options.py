@@ -58,7 +58,7 @@ OPTION_HELP = {
     "nonlinear_method": "the same as nonlinear",
     "equation": "'auto' (default), 'linear' or 'nonlinear'",
     "periodic": "periodic axes: 'none' (default) or letters of x, y, z, e.g. 'z' or 'xyz' "
-                "(docs/PERIODIC.md); solved by the SOR (Newton's steps too)",
+                "(docs/PERIODIC.md); solved by the SOR or multigrid (Newton's steps too)",
     "pbx": "True: x periodic (DelPhi's pbx; the same as 'x' in periodic)",
     "pby": "True: y periodic (DelPhi's pby)",
     "pbz": "True: z periodic (DelPhi's pbz)",
