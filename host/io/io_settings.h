@@ -68,6 +68,10 @@ unsigned settings_frc_columns(const run_settings *s);
 /** The --help text. */
 const char *settings_usage(void);
 
+/** The i-th long option the command line takes besides the parameter statements (its name
+ *  without "--"), or NULL past the last: what --help must describe. */
+const char *settings_option_name(size_t i);
+
 /** "delphi", "dx", "cube" for an enum map_format value. */
 const char *io_map_format_name(int format);
 

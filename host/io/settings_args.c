@@ -27,6 +27,12 @@ static const char *value_options[] = {
 };
 static const char *flag_options[] = {"solvation-two-run", "quiet", "help", "version"};
 
+const char *settings_option_name(size_t i) {
+    const size_t values = sizeof value_options / sizeof value_options[0];
+    const size_t flags = sizeof flag_options / sizeof flag_options[0];
+    return i < values ? value_options[i] : i < values + flags ? flag_options[i - values] : NULL;
+}
+
 static int in_list(const char *name, const char **list, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (strcmp(name, list[i]) == 0) return 1;

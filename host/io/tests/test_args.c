@@ -200,6 +200,20 @@ static void test_help_and_version(void) {
     CHECK(s.show_version == 1);
     CHECK_CONTAINS(settings_usage(), "--solvation-two-run");
     CHECK_CONTAINS(settings_usage(), "--phi-in");
+    /* every option the command line takes is described (--periodic was not) */
+    int options = 0;
+    for (const char *name; (name = settings_option_name((size_t)options)) != NULL; ++options) {
+        char dashed[64];
+        const int length = snprintf(dashed, sizeof dashed, "--%s", name);
+        int found = 0; /* as a whole word: not the start of a longer option's name */
+        for (const char *at = settings_usage(); !found && (at = strstr(at, dashed)) != NULL;
+             at += length) {
+            const char next = at[length];
+            found = !(next == '-' || (next >= 'a' && next <= 'z') || (next >= '0' && next <= '9'));
+        }
+        CHECK(found, "--help does not describe --%s", name);
+    }
+    CHECK(options > 30, "%d options", options);
 }
 
 static void test_resolution(void) {
