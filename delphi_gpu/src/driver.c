@@ -274,7 +274,10 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
 
 int dg_run_solver(dg_solver s, dg_result *r) {
     const int inner_mg = dg_mg_inner_newton(s);
-    if (s->active_solver == DG_SOLVER_MULTIGRID && s->options.periodic) {
+    /* multigrid asked for with periodic axes needs a medium that repeats (AUTO checked it when
+       it chose) */
+    if (s->active_solver == DG_SOLVER_MULTIGRID && s->options.solver == DG_SOLVER_MULTIGRID &&
+        s->options.periodic) {
         char where[256];
         const int mismatch = dg_mg_seam_mismatch(&s->prep, where, sizeof where);
         if (mismatch < 0)

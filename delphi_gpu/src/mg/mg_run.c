@@ -146,20 +146,9 @@ static void copy_grid(const dg_prepared *p, const void *src, int src_double, voi
                     ((float *)dst)[w] = (float)v;
             }
         }
-    const long pairs =
-        interior_only && p->periodic ? dg_wrap_pair_count(p->nx, p->ny, p->nz, p->periodic) : 0;
-    for (long k = 0; k < pairs; ++k) {
-        long face[2], image[2];
-        dg_wrap_pair_points(p->nx, p->ny, p->nz, p->periodic, k, face, image);
-        for (int i = 0; i < 2; ++i) {
-            const double v =
-                src_double ? ((const double *)src)[face[i]] : (double)((const float *)src)[face[i]];
-            if (dst_double)
-                ((double *)dst)[face[i]] = v;
-            else
-                ((float *)dst)[face[i]] = (float)v;
-        }
-    }
+    /* the source's faces hold its images, so the copied images give the same values */
+    if (interior_only)
+        dg_prepared_wrap(p, dst, dst_double ? sizeof(double) : sizeof(float), threads);
 }
 
 int dg_mg_singular_periodic(const dg_prepared *p) {
