@@ -1,5 +1,5 @@
 /* dg_bench_gpu: speed of the CUDA backend's iterations against the device's copy bandwidth and
- * against the CPU backend on the same machine (issue 6).  Not a test.
+ * against the CPU backend on the same machine.  Not a test.
  *
  * Both backends run the same prepared problem through the backend seam (backend.h), so they do
  * exactly the same work: a dielectric sphere with charges (Poisson), plus solvent flags (linear

@@ -106,7 +106,7 @@ static inline double gpu_compare(const char *label, const dg_options *o, const g
     return rel;
 }
 
-/* Required agreement, max|dphi| / max|phi| (issue 6). */
+/* Required agreement of the backends, max|dphi| / max|phi|. */
 static inline double gpu_tolerance(int precision) {
     return precision == DG_PRECISION_DOUBLE ? 1e-10 : 1e-5;
 }

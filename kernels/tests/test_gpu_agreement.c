@@ -1,6 +1,6 @@
 /* CPU vs CUDA backend through the public API: the same medium and the same fixed number of
  * iterations must give the same potential, max|dphi| / max|phi| <= 1e-10 in double and 1e-5 in
- * float (issue 6), on: a linear boundary potential, a Coulomb point charge, a dielectric (Born)
+ * float, on: a linear boundary potential, a Coulomb point charge, a dielectric (Born)
  * sphere from dense maps, a Debye-Hueckel sphere in salt, nonlinear PB, and a cluster of spheres
  * with thousands of boundary and charged points (dense and DelPhi's sparse form).  Grids are
  * odd, not cubic and not multiples of the block.  Every case runs with the library's choice of

@@ -1,5 +1,5 @@
 /* Iterations to convergence on the CUDA backend agree with the CPU backend within one check
- * interval (issue 6), with DelPhi's criteria, a sample stride, the autotune, a block shape that
+ * interval, with DelPhi's criteria, a sample stride, the autotune, a block shape that
  * is not a multiple of a warp, and nonlinear PB; the converged potentials agree as in
  * test_gpu_agreement.  Exits 77 (skipped) without a usable GPU. */
 #include "gpu_test.h"

@@ -10,7 +10,7 @@ equation, the full functional for the nonlinear one).  Choices, and why:
 * `srfm mol`: the molecular (probe) surface evaluated at the cell-face midpoints without
   smoothing, as DelPhi does.  (`smol` would harmonically average the face dielectrics; the report
   shows how much that moves the energy, as a measure of surface-definition sensitivity.)
-* `bcfl sdh`: single Debye-Hueckel sphere boundary values (the issue's choice); delphi-gpu uses
+* `bcfl sdh`: single Debye-Hueckel sphere boundary values (the suite's choice); delphi-gpu uses
   its dipolar Debye-Hueckel boundary (bndcon 2).  Boxes are large enough that this matters little.
 * `sdens 10`, `swin 0.3` (swin is unused by `mol`), `srad` = probe, `temp` = the suite's 298.15 K,
   ions +1/-1 at the salt concentration with radius = DelPhi's ion radius.

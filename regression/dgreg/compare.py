@@ -138,7 +138,7 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
                          0.0 if rec_a.get("fixed_iterations") else float(interval),
                          "equal" if rec_a.get("fixed_iterations") else "%d" % interval,
                          "same count for a fixed-count run; within one check interval when "
-                         "converging (CUDA issue)", rec_b))
+                         "converging (backend agreement rule)", rec_b))
     # Convergence allowance when the runs may have taken different paths: different iteration
     # counts, or the nonlinear scheme, whose adaptive relaxation branches on comparisons of
     # changes that rounding can tip (docs/SOLVER.md, "Nonlinear PB") even when the counts agree.
@@ -156,7 +156,7 @@ def _pair_rows(case, kind, variant, role, rec_a, rec_b, potential_rel, check_ite
             rows.append(_row(case, kind, role + " potentials", variant, 0.0,
                              m["max_abs_diff"] / max_phi if max_phi else math.inf, rel_limit,
                              "%.1e rel" % rel_limit,
-                             "max|dphi|/max|phi| <= %.0e (CUDA issue), or the map format's "
+                             "max|dphi|/max|phi| <= %.0e (backend agreement rule), or the map format's "
                              "resolution %.1e if coarser%s"
                              % (potential_rel, m["resolution"],
                                 "; + each solver's error bound" if solver_allowance else

@@ -217,7 +217,7 @@ def write(document, report_dir):
     lines += _case_tables(document, rows)
     lines += _agreement(rows, "backend", "Backend agreement (CUDA against CPU)",
                         "Same problem on both backends. Potentials: max|Δφ|/max|φ| against the "
-                        "CUDA issue's 1e-10 (double) / 1e-5 (float), or the resolution of the "
+                        "backend agreement rule's 1e-10 (double) / 1e-5 (float), or the resolution of the "
                         "map's text when that is coarser. Energies: the bound that follows from "
                         "the potential tolerance, ½Σ|q|·tol·max|φ|; converged runs that stop at "
                         "different iterations also get (|ΔN| + conint)·max change.")

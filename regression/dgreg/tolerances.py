@@ -104,7 +104,7 @@ def apbs_protein(spacing):
 
 
 # --- backends and precisions -------------------------------------------------------------------
-# The CUDA issue: for the same problem and iteration count, CPU and GPU potentials agree to
+# The backend agreement rule: for the same problem and iteration count, CPU and GPU potentials agree to
 # max|dphi| / max|phi| <= 1e-10 in double and 1e-5 in float; iteration counts to convergence
 # within one check interval.
 POTENTIAL_REL = {"double": 1e-10, "float": 1e-5}

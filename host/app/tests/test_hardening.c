@@ -1,4 +1,4 @@
-/* The program as an adversary tries it (issue "hardening"): outputs never overwrite inputs or
+/* The program as an adversary tries it: outputs never overwrite inputs or
  * each other however they are named; output paths are checked before any work; a failed run
  * leaves nothing; Ctrl-C, SIGTERM or a crash leave no temporary files; limits give clear
  * errors; reader warnings reach stderr; no atom is dropped in silence; "converged" only when a
