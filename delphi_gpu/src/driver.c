@@ -31,9 +31,28 @@ static int set_omega(dg_solver s, double omega) {
     return DG_OK;
 }
 
+/* 1 when the convergence sample (DelPhi's even half grid at half-index 1, 1 + stride, ...)
+   holds an interior point, whose change a check can measure. */
+static int sample_has_interior(const dg_prepared *p, int stride) {
+    for (size_t h = 1; h < p->half_count[1]; h += (size_t)stride) {
+        const size_t w = 2 * h + 1, x = w % (size_t)p->nx, y = w / (size_t)p->nx % (size_t)p->ny,
+                     z = w / ((size_t)p->nx * (size_t)p->ny);
+        if (x > 0 && x + 1 < (size_t)p->nx && y > 0 && y + 1 < (size_t)p->ny && z > 0 &&
+            z + 1 < (size_t)p->nz)
+            return 1;
+    }
+    return 0;
+}
+
 static int make_plan(dg_solver s, solve_plan *plan) {
     const dg_options *o = &s->options;
     const dg_prepared *p = &s->prep;
+    if (!sample_has_interior(p, o->check_stride))
+        return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
+                       "option check_stride = %d: every %d-th point of the even half grid "
+                       "(%zu points of the %dx%dx%d grid) holds no interior point, so no check "
+                       "could measure a change; use a smaller stride",
+                       o->check_stride, o->check_stride, p->half_count[1], p->nx, p->ny, p->nz);
     plan->nonlinear = o->equation == DG_EQUATION_NONLINEAR_PB;
     if (plan->nonlinear && !p->nonlinear_ready)
         return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
@@ -208,9 +227,11 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         const int next_check = (i / interval + 1) * interval;
         int target = next_check;
         if (i < plan->nlit && target > plan->nlit) target = plan->nlit;
-        int st = dg_monitor_iterate(mon, target - i, target == next_check, DG_PHASE_LINEAR, 0,
-                                    plan->omega, 1.0);
+        if (target > plan->cap) target = plan->cap; /* max_iterations is a hard cap */
+        const int measure = target == next_check || target == plan->cap;
+        int st = dg_monitor_iterate(mon, target - i, measure, DG_PHASE_LINEAR, 0, plan->omega, 1.0);
         if (st != DG_OK) return st;
+        r->linear_iterations = mon->iterations;
         if (mon->diverged) return *outcome = DG_OUTCOME_DIVERGED, DG_OK;
         if (mon->stopped) return *outcome = DG_OUTCOME_STOPPED, DG_OK;
         if (target == next_check) {

@@ -124,9 +124,23 @@ static void grid_and_state_errors(dg_solver s) {
     EXPECT(dg_solve_d(s, phi, NULL), DG_ERR_NONFINITE_INPUT, s, "(8,2,2)");
     phi[idx3(N, N, 8, 2, 2)] = 0.0;
     EXPECT(dg_solve_d(s, NULL, NULL), DG_ERR_INVALID_ARGUMENT, s, "phi");
-    /* Nonlinear PB needs salt. */
+    /* A convergence sample without an interior point could never measure a change (it would
+       "converge" at the first check): of the 364 even points of 9^3 a stride of 400 samples
+       half-index 1 alone, the face point (3,0,0). */
     dg_options o;
     dg_get_options(s, &o);
+    o.check_stride = 400, o.max_change_tol = 1e-6;
+    CHECK_OK(dg_set_options(s, &o), s);
+    dg_result r;
+    EXPECT(dg_solve_d(s, phi, &r), DG_ERR_INVALID_ARGUMENT, s, "check_stride = 400");
+    o.check_stride = 60; /* half-indices 1, 61, ...: 61 is the interior point (6,4,1) */
+    CHECK_OK(dg_set_options(s, &o), s);
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    CHECK(r.outcome == DG_OUTCOME_CONVERGED && r.max_change > 0.0, "stride 60: outcome %d",
+          r.outcome);
+    o.check_stride = 1, o.max_change_tol = 0.0;
+    memset(phi, 0, sizeof phi);
+    /* Nonlinear PB needs salt. */
     o.equation = DG_EQUATION_NONLINEAR_PB;
     CHECK_OK(dg_set_options(s, &o), s);
     EXPECT(dg_solve_d(s, phi, NULL), DG_ERR_INVALID_ARGUMENT, s, "salt");

@@ -69,8 +69,39 @@ static double nonlinear_residual(const double *phi, const dense_problem *d) {
     return worst;
 }
 
+/* max_iterations is a hard cap in the linear phase too (it ran to the next check, 10 sweeps
+   for a cap of 5, and reported no linear sweeps). */
+static void iteration_cap(int cap) {
+    dense_problem d;
+    dense_problem_init(&d, N, N, N, scale, 80.0);
+    dense_problem_sphere(&d, C, C, C, 2.0 * scale, 2.0);
+    dense_problem_salt(&d, C, C, C, exclusion * scale, molar);
+    d.charge[idx3(N, N, C, C, C)] = 5.0;
+    dg_options o;
+    dg_default_options(&o);
+    o.max_change_tol = 1e-6, o.max_iterations = cap;
+    o.equation = DG_EQUATION_NONLINEAR_PB;
+    dg_solver s = make_cpu_solver(&o);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    double *phi = calloc((size_t)N * N * N, sizeof *phi);
+    dg_result r;
+    CHECK_OK(dg_solve_d(s, phi, &r), s);
+    printf("max_iterations %d: %d iterations (%d linear, %d blocks), %s\n", cap, r.iterations,
+           r.linear_iterations, r.nonlinear_blocks, dg_outcome_string(r.outcome));
+    CHECK(r.outcome == DG_OUTCOME_NOT_CONVERGED && r.iterations == cap &&
+              r.linear_iterations == cap && r.nonlinear_blocks == 0,
+          "cap %d: %d iterations, %d linear, %d blocks, outcome %d", cap, r.iterations,
+          r.linear_iterations, r.nonlinear_blocks, r.outcome);
+    CHECK(r.max_change > 0.0, "cap %d: no change measured", cap);
+    free(phi);
+    dg_destroy(s);
+    dense_problem_free(&d);
+}
+
 int main(void) {
     const long points = (long)N * N * N;
+    iteration_cap(5);
+    iteration_cap(15);
     dense_problem d1, d2;
     dg_result r1, r2;
     /* Small potentials (|phi| < 0.02 kT/e in the solvent): nonlinear = linear. */

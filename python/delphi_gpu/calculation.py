@@ -105,6 +105,8 @@ def _solve_dict(r):
 
 
 def _array(value, name, shape_tail, count=None):
+    if value is None:
+        raise TypeError(f"{name}: None (expected an array of numbers)")
     a = np.ascontiguousarray(value, dtype=np.float64)
     if shape_tail == (3,):
         if a.ndim == 1 and a.size % 3 == 0:
@@ -311,6 +313,11 @@ class Calculation:
             part = part.astype(np.intc)
         elif not np.issubdtype(part.dtype, np.integer):
             raise ValueError(f"partner: expected 0/1 integers or bools, got {part.dtype}")
+        # values C's int would wrap (the library names any other value that is not 0 or 1)
+        wide = (part < -2**31) | (part > 2**31 - 1)
+        if wide.any():
+            bad = int(np.flatnonzero(wide)[0])
+            raise ValueError(f"partner[{bad}] = {part[bad]} (must be 0 or 1)")
         part = np.ascontiguousarray(part, dtype=np.intc)
         r = api.DgCalcResult()
         b = api.DgCalcBinding()
@@ -451,6 +458,8 @@ class Calculation:
         "reaction_field" energy, as an (N, 3) array (site(rf)): the induced surface charges'
         force on the atom's charge plus the charges' force on the surface charges it owns; the
         forces sum to zero over the molecule."""
+        if self._count is None:
+            raise ValueError("reaction_forces before set_atoms and run")
         out = np.empty((self.atom_count, 3), dtype=np.float64)
         fn = "dg_calc_reaction_forces"
         self._check(self._lib.function(fn)(self._live(), _ptr(out)), fn)

@@ -23,6 +23,7 @@ host/io/mrc_io.c):
   either byte order, with an extended header and any axis order; the position from ORIGIN, or
   from the starts when ORIGIN is zero; mode 2, right angles and one spacing on all axes needed.
 """
+import math
 import re
 import struct
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ class GridMap:
             raise ValueError(f"values: expected a 3-D array, got shape {self.values.shape}")
         self.center = tuple(float(c) for c in self.center)
         self.scale = float(self.scale)
+        if len(self.center) != 3 or not all(math.isfinite(c) for c in self.center):
+            raise ValueError(f"center {self.center}: expected three finite numbers")
+        if not (math.isfinite(self.scale) and self.scale > 0.0):
+            raise ValueError(f"scale {self.scale}: expected a finite number > 0")
 
     @property
     def shape(self):
@@ -56,6 +61,14 @@ class GridMap:
 
     def coordinates(self, axis):
         return self.origin[axis] + np.arange(self.shape[axis]) / self.scale
+
+
+def _read_map(path, *fields):
+    """A GridMap read from path; its checks name the file."""
+    try:
+        return GridMap(*fields)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def _markers(data, offset, byte_order):
@@ -111,7 +124,8 @@ def read_phimap(path):
     values = np.frombuffer(rec[2], dtype=dtype).astype(np.float64)
     kind = rec[1][:10].decode("ascii", "replace").strip()
     title = rec[1][10:].decode("ascii", "replace").strip()
-    return GridMap(values.reshape((igrid,) * 3, order="F"), scale, (cx, cy, cz), title, kind)
+    return _read_map(path, values.reshape((igrid,) * 3, order="F"), scale, (cx, cy, cz), title,
+                     kind)
 
 
 def _record(payload):
@@ -235,7 +249,7 @@ def read_dx(path):
     data = np.array(values[:total], dtype=np.float64).reshape(counts, order="C")
     scale = 1.0 / h[0]
     center = tuple(o + (n - 1) / 2.0 * h[0] for o, n in zip(origin, counts))
-    return GridMap(data, scale, center, title)
+    return _read_map(path, data, scale, center, title)
 
 
 _MRC_STAMP = "delphi-gpu: electrostatic potential in kT/e"
@@ -327,4 +341,4 @@ def read_mrc(path):
         title = label[1] if len(label) > 1 else ""
     else:
         title = label[0] if label else ""
-    return GridMap(values, 1.0 / h[0], center, title)
+    return _read_map(path, values, 1.0 / h[0], center, title)

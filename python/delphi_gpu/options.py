@@ -6,6 +6,8 @@ the calculation is created, and its message names the field.
 """
 import math
 
+import numpy as np
+
 from . import _ctypes_api as api
 
 # --nonlinear of the program: (dg_nonlinear_method, dg_nonlinear_term).
@@ -80,7 +82,7 @@ def periodic_bits(options):
                                  f"each at most once")
             bits |= PERIODIC_BITS[letter]
     for name in ("pbx", "pby", "pbz"):
-        if options.get(name):
+        if _flag(options.get(name), name):
             bits |= PERIODIC_BITS[name[2]]
     return bits
 
@@ -91,9 +93,50 @@ def _choice(table, value, name):
         if key not in table:
             raise ValueError(f"{name}={value!r}: expected one of {sorted(table)}")
         return table[key]
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name}={value!r}: expected a name or an integer")
-    return int(value)
+    return _int(value, name)
+
+
+_INT_MIN, _INT_MAX = -2**31, 2**31 - 1
+_TRUE_WORDS = ("true", "t", ".true.", "yes", "on", "1")
+_FALSE_WORDS = ("false", "f", ".false.", "no", "off", "0")
+
+
+def _int(value, name):
+    """An integer option as C's int takes it: an integral number (41 or 41.0), never a bool,
+    a fraction or a value C's int would wrap."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, str):
+        raise TypeError(f"{name}={value!r}: expected an integer")
+    try:
+        number = float(value) if not isinstance(value, (int, np.integer)) else int(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}={value!r}: expected an integer") from None
+    if isinstance(number, float):
+        if not math.isfinite(number) or number != math.floor(number):
+            raise ValueError(f"{name}={value!r}: expected an integer")
+        number = int(number)
+    if not _INT_MIN <= number <= _INT_MAX:
+        raise ValueError(f"{name}={value!r}: out of range (a C int: {_INT_MIN} to {_INT_MAX})")
+    return number
+
+
+def _flag(value, name):
+    """A yes/no option: a bool, 0 or 1, or DelPhi's words (true/false, t/f, yes/no, on/off)."""
+    if isinstance(value, str):
+        key = value.strip().lower()
+        if key in _TRUE_WORDS:
+            return True
+        if key in _FALSE_WORDS:
+            return False
+        raise ValueError(f"{name}={value!r}: expected True or False (or true/false, yes/no, "
+                         f"on/off)")
+    if value is None:
+        return False
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
+                                               and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name}={value!r}: expected True or False")
 
 
 def _vec3(value, name):
@@ -108,12 +151,12 @@ def _vec3(value, name):
 
 def _valences(value, name):
     try:
-        pair = [int(v) for v in value]
+        items = list(value)
     except TypeError:
         raise TypeError(f"{name}={value!r}: expected (cation, anion) valences") from None
-    if len(pair) != 2:
+    if len(items) != 2:
         raise ValueError(f"{name}={value!r}: expected (cation, anion) valences")
-    return pair
+    return [_int(v, name) for v in items]
 
 
 def energy_flags(value):
@@ -121,7 +164,11 @@ def energy_flags(value):
     if isinstance(value, str):
         items = [v.strip() for v in value.replace(";", ",").split(",") if v.strip()]
     else:
-        items = list(value)
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"energies={value!r}: expected names or letters such as 'g,s,c' "
+                            f"(grid, coulombic, reaction_field, ionic)") from None
     flags = 0
     for item in items:
         key = str(item).lower()
@@ -148,7 +195,7 @@ def params_from_options(lib, **options):
     if "perfil" in options:
         p.perfil = float(get("perfil"))
     if "gsize" in options:
-        p.grid_size = int(get("gsize"))
+        p.grid_size = _int(get("gsize"), "gsize")
         if "perfil" in options and "scale" not in options:
             p.scale = 0.0  # DelPhi: gsize and perfil give the scale
     if "acenter" in options and "center" in options:
@@ -187,7 +234,7 @@ def params_from_options(lib, **options):
     if "energies" in options:
         p.energies = energy_flags(get("energies"))
     if "solvation_two_run" in options:
-        p.solvation_two_run = 1 if get("solvation_two_run") else 0
+        p.solvation_two_run = 1 if _flag(get("solvation_two_run"), "solvation_two_run") else 0
     if "coarse_perfil" in options:
         p.coarse_perfil = float(get("coarse_perfil"))
     if "coarse_scale" in options:
@@ -199,9 +246,9 @@ def params_from_options(lib, **options):
     if "precision" in options:
         o.precision = _choice(api.PRECISIONS, get("precision"), "precision")
     if "device" in options:
-        o.device = int(get("device"))
+        o.device = _int(get("device"), "device")
     if "threads" in options:
-        o.num_threads = int(get("threads"))
+        o.num_threads = _int(get("threads"), "threads")
     if "solver" in options:
         o.solver = _choice(api.SOLVERS, get("solver"), "solver")
     # The nonlinear PB method, as the program's --nonlinear (default: Newton's method on the
@@ -216,14 +263,14 @@ def params_from_options(lib, **options):
     if "relfac" in options:
         o.spectral_radius = float(get("relfac"))
     if "linit" in options:
-        o.iterations = int(get("linit"))
-        o.run_until_converged = 1 if get("autoc") else 0
+        o.iterations = _int(get("linit"), "linit")
+        o.run_until_converged = 1 if _flag(get("autoc"), "autoc") else 0
     elif "autoc" in options:
         raise ValueError("autoc only applies with linit")
     if "conint" in options:
-        o.check_interval = int(get("conint"))
+        o.check_interval = _int(get("conint"), "conint")
     if "confra" in options:
-        o.check_stride = int(get("confra"))
+        o.check_stride = _int(get("confra"), "confra")
     for name, field in (("rmsc", "rms_change_tol"), ("maxc", "max_change_tol"),
                         ("normc", "norm_change_tol")):
         if name in options:
@@ -231,8 +278,8 @@ def params_from_options(lib, **options):
     if "relpar" in options:
         o.relpar = float(get("relpar"))
     if "max_iterations" in options:
-        o.max_iterations = int(get("max_iterations"))
-    nonit = int(get("nonit", 0) or 0)
+        o.max_iterations = _int(get("max_iterations"), "max_iterations")
+    nonit = _int(get("nonit", 0) or 0, "nonit")
     if "equation" in options:
         o.equation = _choice(api.EQUATIONS, get("equation"), "equation")
     elif nonit > 0 and salts:

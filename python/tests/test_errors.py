@@ -62,3 +62,54 @@ def test_gsize_with_perfil_derives_the_scale(backend):
     assert g.n == 41 and g.scale != 2.0
     # The molecule's extent (14 A with radii) fills about half of the 40 spacings.
     assert 14.0 * g.scale == pytest.approx(0.5 * 40, rel=0.1)
+
+
+def test_integer_and_flag_options_are_strict():
+    """Integer options never wrap or truncate (C's int takes them), yes/no options read DelPhi's
+    words, and a missing array is named."""
+    pos, q, r = np.zeros((1, 3)), np.ones(1), np.full(1, 2.0)
+    for name, value in (("gsize", 2**32 + 41), ("linit", 2**32 + 20),
+                        ("max_iterations", 2**32 + 3)):
+        with pytest.raises(ValueError, match="out of range"):
+            dg.Calculation(**{name: value})
+    for name, value in (("gsize", 41.7), ("linit", 2.9), ("valence", (1.7, 1))):
+        options = {name: value, "salt": 0.1} if name == "valence" else {name: value}
+        with pytest.raises(ValueError, match=name):
+            dg.Calculation(**options)
+    with pytest.raises(TypeError, match="gsize"):
+        dg.Calculation(gsize="41")
+    with pytest.raises(ValueError, match="pbx"):
+        dg.Calculation(pbx="maybe")
+    with pytest.raises(TypeError, match="energies"):
+        dg.Calculation(energies=None)
+    with pytest.raises(TypeError, match="charges"):
+        dg.Calculation(pos, None, r)
+    # Integral floats and DelPhi's words are taken at their value.
+    a = dg.Calculation(pos, q, r, backend="cpu", gsize=41.0, pbx="no", solvation_two_run="no")
+    b = dg.Calculation(pos, q, r, backend="cpu", gsize=41)
+    assert a.grid.n == b.grid.n == 41
+    with pytest.raises(ValueError, match="partner"):
+        b.binding(np.array([2**32 + 1]))
+    c = dg.Calculation(backend="cpu")
+    with pytest.raises(ValueError, match="set_atoms"):
+        c.reaction_forces()
+
+
+def test_maps_need_a_finite_centre(tmp_path):
+    with pytest.raises(ValueError, match="center"):
+        dg.GridMap(np.zeros((3, 3, 3)), 2.0, (0.0, float("nan"), 0.0))
+    with pytest.raises(ValueError, match="scale"):
+        dg.GridMap(np.zeros((3, 3, 3)), 0.0, (0.0, 0.0, 0.0))
+
+
+def test_failed_options_then_good_ones(backend):
+    """Options whose grid the atoms cannot have fail; good ones afterwards place it again."""
+    pos, q, r = np.zeros((1, 3)), np.ones(1), np.full(1, 2.0)
+    calc = dg.Calculation(pos, q, r, backend=backend, scale=2, perfil=20, bndcon=4,
+                          maxc=1e-4, energies="g")
+    first = calc.run()
+    with pytest.raises(dg.InvalidInputError):
+        calc.set_options(scale=1e-300)
+    calc.set_options(scale=2)
+    again = calc.run()
+    assert again.energies["grid"] == first.energies["grid"]

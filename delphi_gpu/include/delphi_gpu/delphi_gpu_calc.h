@@ -58,7 +58,9 @@ typedef enum dg_surface_kind {
 typedef enum dg_center_mode {
     DG_CENTER_BOX = 0,      /**< centre of the atoms' bounding box */
     DG_CENTER_ABSOLUTE = 1, /**< center[] in Angstrom (acenter) */
-    DG_CENTER_OFFSET = 2    /**< box centre plus center[] in grid units (center) */
+    DG_CENTER_OFFSET = 2    /**< DelPhi's center(): the molecule moved center[] grid units from
+                                 the grid's middle; the grid centre is the box centre minus
+                                 center[] / scale */
 } dg_center_mode;
 
 /** Energy terms (bit flags for dg_calc_params.energies). */
@@ -108,7 +110,9 @@ typedef struct dg_calc_params {
     dg_options solver;
 
     /* Stage progress (surface, medium, energies ... of large inputs): called when a stage starts
-       and ends and, for long stages, with a fraction in [0, 1].  NULL = silent. */
+       and ends and, for long stages, with a fraction in [0, 1].  NULL = silent.  This callback
+       and solver.progress may not use the handle that is running: its functions return
+       DG_ERR_STATE until dg_calc_run returns (dg_calc_destroy does nothing then). */
     void (*stage_progress)(const char *stage, double fraction, void *user_data);
     void *stage_progress_user_data;
 
@@ -223,13 +227,17 @@ DG_API void dg_calc_default_params(dg_calc_params *params);
  *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
 DG_API int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
 
-/** New parameters for the same handle (batch runs): checked like dg_calc_create.  The solver
- *  (backend, tuned shape) is kept when backend, precision, device, threads, block shape,
- *  autotune, method and communicator are unchanged, else a new one is started; the atoms stay
- *  and the grid is placed again from them. */
+/** New parameters for the same handle (batch runs): checked like dg_calc_create (refused
+ *  parameters change nothing).  The solver (backend, tuned shape) is kept when backend,
+ *  precision, device, threads, block shape, autotune, method and communicator are unchanged,
+ *  else a new one is started; the atoms stay and the grid is placed again from them.  When
+ *  they do not fit the new grid (DG_ERR_INVALID_ARGUMENT, "grid: ...") the parameters are
+ *  taken all the same and the handle runs again after dg_calc_set_atoms with atoms that fit or
+ *  dg_calc_set_params with parameters that fit the held ones. */
 DG_API int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
 
-/** Free everything.  NULL allowed. */
+/** Free everything.  NULL allowed.  From the handle's own progress callback: does nothing
+ *  (dg_calc_last_error says so). */
 DG_API void dg_calc_destroy(dg_calc calc);
 
 /** Message of the last failure ("" after success); NULL handle gives a generic message. */
@@ -258,7 +266,9 @@ DG_API int dg_calc_set_focus_map(dg_calc calc, const double *phi, int n, double 
                                  const double center[3]);
 
 /** Run the calculation for the current atoms.  A solve that does not converge is reported in
- *  result->solve.outcome (status DG_OK); a requested energy that is not finite is an error. */
+ *  result->solve.outcome (status DG_OK); a requested energy that is not finite is an error.
+ *  With any other status than DG_OK the outcomes in result say nothing (a solve that did not
+ *  run reads 0, DG_OUTCOME_CONVERGED): check the status first. */
 DG_API int dg_calc_run(dg_calc calc, dg_calc_result *result);
 
 /** The electrostatic binding energy of two partners of the current atoms: partner[i] (0 or 1)
@@ -290,7 +300,7 @@ DG_API int dg_calc_potential_f(dg_calc calc, float *phi);
 DG_API int dg_calc_potential_d(dg_calc calc, double *phi);
 
 /** Potential (kT/e) at points (3 per point, Angstrom) by trilinear interpolation of the last
- *  run's map; NaN outside the grid. */
+ *  run's map; NaN outside the grid or where a coordinate is NaN. */
 DG_API int dg_calc_potentials_at(dg_calc calc, const double *points, long count, double *potential);
 
 /** Reaction-field potential (kT/e) at points (3 per point, Angstrom, anywhere): the potential

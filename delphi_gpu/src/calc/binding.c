@@ -128,11 +128,25 @@ static int run_partner(dg_calc c, const calc_molecule *part, const long *index, 
     return atom_energy ? atom_parts(c, index, -1.0, atom_energy) : DG_OK;
 }
 
+static int run_binding(dg_calc c, const int *partner, dg_calc_result *result,
+                       dg_calc_binding *binding, double *atom_energy);
+
 int dg_calc_run_binding(dg_calc c, const int *partner, dg_calc_result *result,
                         dg_calc_binding *binding, double *atom_energy) {
     int st = calc_usable(c);
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
+    c->running = 1;
+    st = run_binding(c, partner, result, binding, atom_energy);
+    c->running = 0;
+    if (st == DG_OK) c->error[0] = '\0'; /* a refused call from a callback left its message */
+    return st;
+}
+
+/* dg_calc_run_binding on a usable handle with placed atoms. */
+static int run_binding(dg_calc c, const int *partner, dg_calc_result *result,
+                       dg_calc_binding *binding, double *atom_energy) {
+    int st = DG_OK;
     if (!partner || !binding)
         return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "partner or binding is NULL");
     if (c->params.boundary == DG_BOUNDARY_FOCUSING)

@@ -19,6 +19,10 @@ int calc_fail(dg_calc c, int status, const char *fmt, ...) {
 
 int calc_usable(dg_calc c) {
     if (!c) return DG_ERR_INVALID_ARGUMENT;
+    if (c->running)
+        return calc_fail(c, DG_ERR_STATE,
+                         "the calculation is running (a call from its own progress callback); "
+                         "call it again after dg_calc_run returns");
     c->error[0] = '\0';
     if (!c->valid)
         return calc_fail(c, DG_ERR_STATE, "the calculation was not created successfully");
@@ -50,6 +54,9 @@ static int same_solver(const dg_options *a, const dg_options *b) {
            a->mpi_comm == b->mpi_comm && a->periodic == b->periodic;
 }
 
+/* Parameters that fail their checks (the solver's options included) or whose solver cannot
+   start change nothing.  Parameters that pass are taken; the grid is then placed for the held
+   atoms, and when they do not fit it the handle needs atoms (or other parameters) first. */
 int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
     int st = calc_usable(c);
     if (st != DG_OK) return st;
@@ -66,12 +73,14 @@ int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
         c->solver = solver;
     }
     c->params = *params;
-    c->geometry_current = c->ran = 0;
-    if (c->grid_placed) {
+    c->geometry_current = c->ran = c->grid_placed = 0;
+    if (c->mol.atoms) { /* also when the last parameters did not fit them */
         char msg[1024];
-        c->grid_placed = 0;
         if (calc_place_grids(c, msg, sizeof msg) != 0)
-            return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
+                             "grid: %s (the parameters are taken; the held atoms do not fit "
+                             "them: set atoms that do, or other parameters)",
+                             msg);
         c->grid_placed = 1;
     }
     return DG_OK;
@@ -79,6 +88,12 @@ int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
 
 void dg_calc_destroy(dg_calc c) {
     if (!c) return;
+    if (c->running) {
+        calc_fail(c, DG_ERR_STATE,
+                  "dg_calc_destroy during the calculation's own run (from its progress "
+                  "callback) does nothing; destroy it after dg_calc_run returns");
+        return;
+    }
     calc_result_free(&c->r);
     surface_model_free(&c->surface);
     free(c->mol.atoms);
@@ -235,7 +250,14 @@ int dg_calc_set_focus_map(dg_calc c, const double *phi, int n, double scale,
     if (n < 2) return calc_fail(c, DG_ERR_INVALID_GRID, "n = %d (must be >= 2)", n);
     if (!(scale > 0.0) || !isfinite(scale))
         return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "scale = %g (must be > 0)", scale);
+    for (int a = 0; a < 3; ++a)
+        if (!isfinite(center[a]))
+            return calc_fail(c, DG_ERR_NONFINITE_INPUT, "center[%d] = %g", a, center[a]);
     const size_t points = (size_t)n * n * n;
+    for (size_t w = 0; w < points; ++w)
+        if (!isfinite(phi[w]))
+            return calc_fail(c, DG_ERR_NONFINITE_INPUT, "phi at (%zu,%zu,%zu) = %g", w % (size_t)n,
+                             w / (size_t)n % (size_t)n, w / ((size_t)n * n), phi[w]);
     double *copy = malloc(points * sizeof *copy);
     if (!copy) return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for a %d^3 map", n);
     memcpy(copy, phi, points * sizeof *copy);
@@ -307,9 +329,12 @@ int dg_calc_run(dg_calc c, dg_calc_result *result) {
     if (st != DG_OK) return st;
     if (!c->grid_placed) return calc_fail(c, DG_ERR_STATE, "dg_calc_set_atoms comes first");
     c->r.binding_part = 0;
+    c->running = 1;
     st = calc_run(c);
+    c->running = 0;
     if (result) calc_fill_result(c, result);
     if (st != DG_OK) return calc_fail(c, st, "%s", c->r.message);
+    c->error[0] = '\0'; /* a refused call from a callback left its message */
     if (result) return calc_check_energies(c, result);
     return DG_OK;
 }

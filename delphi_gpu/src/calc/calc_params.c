@@ -5,6 +5,7 @@
 
 #include "calc_checks.h"
 #include "physics_constants.h"
+#include "solver_internal.h"
 
 void dg_calc_default_params(dg_calc_params *p) {
     if (!p) return;
@@ -122,5 +123,10 @@ int calc_check_params(const dg_calc_params *p, char *msg, size_t size) {
         REJECT(DG_ERR_INVALID_ARGUMENT, "energies = %d (bits of dg_energy_flag)", p->energies);
     if (p->solvation_two_run != 0 && p->solvation_two_run != 1)
         REJECT(DG_ERR_INVALID_ARGUMENT, "solvation_two_run = %d (0 or 1)", p->solvation_two_run);
+    /* The solver's options as dg_create checks them, so that dg_calc_set_params, which may keep
+       the solver, refuses what dg_calc_create refuses. */
+    char solver_msg[512];
+    const int solver_st = dg_validate_options(&p->solver, solver_msg, sizeof solver_msg);
+    if (solver_st != DG_OK) REJECT(solver_st, "solver: %s", solver_msg);
     return check_coarse(p, msg, size);
 }

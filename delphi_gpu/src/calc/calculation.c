@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "boundary.h"
+#include "mg/mg.h"
 #include "periodic_images.h"
 #include "pb_solve.h"
 #include "physics_constants.h"
@@ -74,13 +75,26 @@ static int stage_grid(dg_calc c) {
     size_t focus_points = c->focus.data ? (size_t)c->focus.n * c->focus.n * c->focus.n : 0;
     if (c->coarse_grid.n)
         focus_points = grid_points(&c->coarse_grid) * (c->salt_free && r->salt.salt_count ? 2 : 1);
+    /* On the CPU backend multigrid (asked, or AUTO's choice from its edge for a linear
+       equation) and Newton's workspace live in host memory too. */
+    int backend = DG_BACKEND_CPU;
+    (void)dg_get_backend(c->solver, &backend);
+    const int cpu = backend == DG_BACKEND_CPU;
+    const int newton = r->nonlinear && s->solver.nonlinear_method == DG_NONLINEAR_NEWTON;
+    const int fixed_count = s->solver.iterations > 0 && !(s->solver.max_change_tol > 0.0) &&
+                            !(s->solver.rms_change_tol > 0.0) && !(s->solver.norm_change_tol > 0.0);
+    const int multigrid = s->solver.solver == DG_SOLVER_MULTIGRID ||
+                          (s->solver.solver == DG_SOLVER_AUTO && !r->nonlinear && !fixed_count &&
+                           r->grid.n >= DG_MG_AUTO_EDGE_CPU);
     memory_plan plan = {r->grid.n,
                         dbl,
                         r->salt.salt_count > 0,
                         s->solvation_two_run || c->salt_free, /* one more map */
                         focus_points,
                         c->map_copy && !dbl,
-                        s->solver.precision == DG_PRECISION_MIXED};
+                        s->solver.precision == DG_PRECISION_MIXED,
+                        cpu && multigrid,
+                        cpu && newton};
     r->memory_estimate = memory_estimate_bytes(&plan);
     if (memory_check(&plan, msg, sizeof msg) != 0)
         return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "grid", msg);

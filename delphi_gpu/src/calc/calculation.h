@@ -154,6 +154,8 @@ struct dg_calc_s {
     int site_columns; /* calc_site_column bits beyond the potential */
     int map_copy;     /* the program writes a double copy of a float potential (memory plan) */
     int ran;          /* a run completed with a potential */
+    int running;      /* inside dg_calc_run or dg_calc_run_binding: every other call on the
+                         handle (from a progress callback) is refused, destroy does nothing */
     int salt_free;    /* dg_calc_run_binding: also solve without the salt (salt runs only) */
     int salt_free_at_atoms; /* ... and keep that solve's potential at the atoms */
     calc_hooks hooks;

@@ -43,15 +43,16 @@ static double sizing_extent(const grid_spec *g, const double center[3], int cent
     return 2.0 * reach;
 }
 
-/* The grid centre: the box centre, an absolute point, or the box centre plus an offset in grid
- * units of the given scale. */
+/* The grid centre: the box centre, an absolute point, or DelPhi's center(): the molecule offset
+ * from the grid's middle by center[] grid units of the given scale, so the grid centre is the box
+ * centre minus center[] / scale. */
 static void place_center(const dg_calc_params *s, double scale, grid_spec *g) {
     for (int a = 0; a < 3; ++a) {
         const double middle = 0.5 * (g->box_min[a] + g->box_max[a]);
         if (s->center_mode == DG_CENTER_ABSOLUTE)
             g->center[a] = s->center[a];
         else if (s->center_mode == DG_CENTER_OFFSET)
-            g->center[a] = middle + s->center[a] / scale;
+            g->center[a] = middle - s->center[a] / scale;
         else
             g->center[a] = middle;
     }

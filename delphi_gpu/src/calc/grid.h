@@ -74,6 +74,8 @@ typedef struct memory_plan {
     size_t focus_points;  /* points of the focusing source map (0 = none) */
     int map_copy;         /* a double copy of a float potential for the map writers */
     int mixed;            /* mixed precision: the library also holds a float rhs (see memory.c) */
+    int host_multigrid;   /* multigrid on the CPU backend: its arrays in host memory */
+    int host_newton;      /* Newton's method on the CPU backend: its workspace in host memory */
 } memory_plan;
 
 /* Bytes the run needs at its peak (host side: maps, medium, the library's half grids). */

@@ -15,6 +15,12 @@ double memory_estimate_bytes(const memory_plan *p) {
     per_point += p->mixed ? 8.0 : 0.0;    /* mixed: float correction and rhs beside the double */
     per_point += real * 0.5;              /* its convergence snapshot (even points) */
     per_point += p->map_copy ? 8.0 : 0.0; /* double copy of a float map for output */
+    /* The CPU backend's multigrid (docs/MULTIGRID.md, "Memory": 45 B per point in double and
+       mixed, 29 in float, and a 4 B index map while it builds the levels) and Newton workspace
+       (its step, snapshot and two coefficients in float, start value in the working precision,
+       residual and inverse diagonal in double, a 4 B boundary map: 44 B, 40 in float). */
+    if (p->host_multigrid) per_point += (p->double_precision ? 45.0 : 29.0) + 4.0;
+    if (p->host_newton) per_point += p->double_precision ? 44.0 : 40.0;
     double bytes = points * per_point;
     bytes += (double)p->focus_points * 8.0; /* focusing source map */
     bytes += 64.0 * 1024 * 1024;            /* lists, surface points, program */

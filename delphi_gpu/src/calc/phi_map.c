@@ -27,12 +27,12 @@ void phi_map_free(phi_map *m) {
 }
 
 /* The cell of the grid around p: its lowest corner and the fractions along the axes; -1 when p
- * lies outside the grid by more than 1e-6 spacings. */
+ * lies outside the grid by more than 1e-6 spacings or a coordinate is not a number. */
 static int cell_of(const phi_map *m, const double p[3], int base[3], double f[3]) {
     const int n = m->n;
     for (int a = 0; a < 3; ++a) {
         double g = phi_map_coordinate(m, a, p[a]);
-        if (g < -1e-6 || g > n - 1 + 1e-6) return -1;
+        if (!(g >= -1e-6 && g <= n - 1 + 1e-6)) return -1;
         g = fmin(fmax(g, 0.0), n - 1.0);
         base[a] = (int)floor(g);
         if (base[a] > n - 2) base[a] = n - 2;

@@ -401,7 +401,92 @@ static void check_medium_maps(void) {
     dg_calc_destroy(c);
 }
 
+/* A progress callback that calls its own running handle: every call is refused with
+   DG_ERR_STATE (destroy does nothing) and the run's result is a plain run's, bit for bit. */
+static dg_calc reentry_calc;
+static int reentry_mode, reentry_status[2];
+
+static void reentry_call(int slot) {
+    if (reentry_status[slot] != -1) return; /* once per callback kind */
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    p.scale = 4.0;
+    const double moved[12] = {0.2, 0, 0, 1.6, 0.2, 0, -0.4, 1.5, 0.3, 0.5, -0.6, 1.4};
+    const dg_atoms other = {4, moved, charge, radius};
+    const double at[3] = {0, 0, 0};
+    double v = 0.0;
+    dg_calc_result r;
+    int st = DG_OK;
+    switch (reentry_mode) {
+    case 0:
+        st = dg_calc_run(reentry_calc, &r);
+        break;
+    case 1:
+        st = dg_calc_set_atoms(reentry_calc, &other);
+        break;
+    case 2:
+        st = dg_calc_set_params(reentry_calc, &p);
+        break;
+    case 3:
+        st = dg_calc_set_positions(reentry_calc, moved);
+        break;
+    case 4:
+        st = dg_calc_potentials_at(reentry_calc, at, 1, &v);
+        break;
+    case 5:
+        dg_calc_destroy(reentry_calc);
+        st = strstr(dg_calc_last_error(reentry_calc), "does nothing") ? DG_ERR_STATE : DG_OK;
+        break;
+    }
+    reentry_status[slot] = st;
+}
+static int reentry_solver_progress(const dg_progress *pr, void *user) {
+    (void)pr, (void)user;
+    reentry_call(0);
+    return 0;
+}
+static void reentry_stage_progress(const char *stage, double fraction, void *user) {
+    (void)fraction, (void)user;
+    if (!strcmp(stage, "medium")) reentry_call(1);
+}
+
+static void check_reentry(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    const dg_atoms atoms = {4, xyz, charge, radius};
+    dg_calc_result plain;
+    CHECK(fresh_run(&p, xyz, charge, &plain) == DG_OK);
+    p.solver.progress = reentry_solver_progress;
+    p.stage_progress = reentry_stage_progress;
+    for (reentry_mode = 0; reentry_mode < 6; ++reentry_mode) {
+        reentry_status[0] = reentry_status[1] = -1;
+        CHECK(dg_calc_create(&reentry_calc, &p) == DG_OK);
+        CHECK(dg_calc_set_atoms(reentry_calc, &atoms) == DG_OK);
+        dg_calc_result r;
+        CHECK(dg_calc_run(reentry_calc, &r) == DG_OK);
+        CHECK(reentry_status[0] == DG_ERR_STATE && reentry_status[1] == DG_ERR_STATE);
+        CHECK(!dg_calc_last_error(reentry_calc)[0]); /* the run succeeded */
+        CHECK(r.energies.grid == plain.energies.grid &&
+              r.energies.reaction_field == plain.energies.reaction_field &&
+              r.solve.iterations == plain.solve.iterations);
+        /* After the run the handle takes calls again. */
+        dg_calc_grid g;
+        CHECK(dg_calc_get_grid(reentry_calc, &g) == DG_OK && g.scale == 3.0);
+        dg_calc_destroy(reentry_calc);
+    }
+    /* The same from dg_calc_run_binding's runs. */
+    reentry_mode = 0, reentry_status[0] = reentry_status[1] = -1;
+    CHECK(dg_calc_create(&reentry_calc, &p) == DG_OK);
+    CHECK(dg_calc_set_atoms(reentry_calc, &atoms) == DG_OK);
+    const int partner[4] = {0, 0, 1, 1};
+    dg_calc_binding b;
+    CHECK(dg_calc_run_binding(reentry_calc, partner, NULL, &b, NULL) == DG_OK);
+    CHECK(reentry_status[0] == DG_ERR_STATE && reentry_status[1] == DG_ERR_STATE);
+    dg_calc_destroy(reentry_calc);
+}
+
 int main(void) {
+    check_reentry();
     check_params();
     check_medium_maps();
     check_reaction_forces();
@@ -460,6 +545,27 @@ int main(void) {
     CHECK(r.reference_solve.outcome == DG_OUTCOME_CONVERGED);
     CHECK_NEAR(r.energies.solvation_two_run, r.energies.grid - r.energies.grid_reference, 1e-12);
     CHECK_REL(r.energies.solvation_two_run, fresh.energies.solvation_two_run, 1e-12);
+    /* Solver options that dg_calc_create refuses are refused here too (also when the solver is
+       kept), changing nothing; parameters whose grid the held atoms cannot have are taken, and
+       valid ones place the grid again (the handle stayed without a grid). */
+    dg_calc_params bad = p;
+    bad.solver.max_change_tol = NAN;
+    CHECK(dg_calc_set_params(c, &bad) != DG_OK && strstr(dg_calc_last_error(c), "max_change_tol"));
+    bad = p, bad.solver.check_interval = 0;
+    CHECK(dg_calc_set_params(c, &bad) != DG_OK && strstr(dg_calc_last_error(c), "check_interval"));
+    bad = p, bad.solver.omega = 5.0;
+    CHECK(dg_calc_set_params(c, &bad) != DG_OK && strstr(dg_calc_last_error(c), "omega"));
+    CHECK(dg_calc_get_grid(c, &g) == DG_OK && g.n == 33 && g.scale == 3.0);
+    double kept_phi[1];
+    const double centre[3] = {0.3, 0.4, 0.5};
+    CHECK(dg_calc_potentials_at(c, centre, 1, kept_phi) == DG_OK && isfinite(kept_phi[0]));
+    bad = p, bad.scale = 1e-300;
+    CHECK(dg_calc_set_params(c, &bad) == DG_ERR_INVALID_ARGUMENT &&
+          strstr(dg_calc_last_error(c), "grid"));
+    CHECK(dg_calc_run(c, &r) == DG_ERR_STATE);
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_run(c, &r) == DG_OK);
+    same_energies(&r, &fresh);
 
     /* Potentials: the map at a grid point and the interpolation there agree. */
     double *phi = malloc(33 * 33 * 33 * sizeof *phi);
@@ -473,6 +579,11 @@ int main(void) {
     CHECK_REL(v[0], phi[10 + 33 * (12 + 33 * 14)], 1e-9);
     CHECK_REL(phi_f[10 + 33 * (12 + 33 * 14)], phi[10 + 33 * (12 + 33 * 14)], 1e-6);
     CHECK(isnan(v[1]));
+    /* A coordinate that is not a number is no point of the grid (it was clamped to a face). */
+    const double nan_at[9] = {NAN, 0.4, 0.5, 0.3, NAN, NAN, 0.3, 0.4, 0.5};
+    double w[3];
+    CHECK(dg_calc_potentials_at(c, nan_at, 3, w) == DG_OK);
+    CHECK(isnan(w[0]) && isnan(w[1]) && isfinite(w[2]));
     free(phi), free(phi_f);
     dg_calc_destroy(c);
     CHECK_DONE();

@@ -121,6 +121,18 @@ static void same_as_two_runs(int nonlinear) {
     memcpy(fine.center, one.grid.center, sizeof fine.center);
     CHECK(dg_calc_create(&h, &fine) == DG_OK);
     CHECK(dg_calc_set_atoms(h, &atoms) == DG_OK);
+    /* A map whose centre or values are not numbers is refused (it would place the map nowhere
+       and the faces took its corner values), naming them. */
+    const double nan_center[3] = {first.grid.center[0], NAN, first.grid.center[2]};
+    CHECK(dg_calc_set_focus_map(h, phi_coarse, n, first.grid.scale, nan_center) ==
+              DG_ERR_NONFINITE_INPUT &&
+          strstr(dg_calc_last_error(h), "center[1]"));
+    const double kept = phi_coarse[5];
+    phi_coarse[5] = NAN;
+    CHECK(dg_calc_set_focus_map(h, phi_coarse, n, first.grid.scale, first.grid.center) ==
+              DG_ERR_NONFINITE_INPUT &&
+          strstr(dg_calc_last_error(h), "(5,0,0)"));
+    phi_coarse[5] = kept;
     CHECK(dg_calc_set_focus_map(h, phi_coarse, n, first.grid.scale, first.grid.center) == DG_OK);
     dg_calc_result second;
     CHECK(dg_calc_run(h, &second) == DG_OK, "%s", dg_calc_last_error(h));
@@ -348,7 +360,9 @@ static void refusals(void) {
     CHECK(strstr(dg_calc_last_error(c), "coarse_scale 1 is not below the grid's scale 1") != NULL,
           "%s", dg_calc_last_error(c));
     p.coarse_scale = 0.0, p.coarse_perfil = 90.0; /* the molecule fills 80 % already */
-    CHECK(dg_calc_set_params(c, &p) == DG_OK);
+    CHECK(dg_calc_set_params(c, &p) == DG_ERR_INVALID_ARGUMENT); /* placed for the held atoms */
+    CHECK(strstr(dg_calc_last_error(c), "lower coarse_perfil") != NULL, "%s",
+          dg_calc_last_error(c));
     CHECK(dg_calc_set_atoms(c, &atoms) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "lower coarse_perfil") != NULL, "%s",
           dg_calc_last_error(c));

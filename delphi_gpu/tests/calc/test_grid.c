@@ -84,10 +84,12 @@ int main(void) {
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
     CHECK_NEAR(g.center[0], -3, 1e-12);
     CHECK_NEAR(g.center[2], 7, 1e-12);
+    /* DelPhi's center(): the molecule moved 4 and -2 grid units from the grid's middle, so the
+       grid centre is the box centre (5, ., 0) minus the offset / scale. */
     s.center_mode = 2, s.center[0] = 4, s.center[1] = 0, s.center[2] = -2;
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
-    CHECK_NEAR(g.center[0], 5.0 + 2.0, 1e-12);
-    CHECK_NEAR(g.center[2], 0.0 - 1.0, 1e-12);
+    CHECK_NEAR(g.center[0], 5.0 - 2.0, 1e-12);
+    CHECK_NEAR(g.center[2], 0.0 + 1.0, 1e-12);
 
     /* Refusals: too small a grid, no atoms, bad perfil. */
     test_default_params(&s);
@@ -145,9 +147,16 @@ int main(void) {
     CHECK(calc_plan_grid(&s, &atoms, &n) == -1);
 
     /* Memory: a 101^3 double run is tens of MB; 20001^3 cannot fit anywhere. */
-    memory_plan plan = {101, 1, 1, 0, 0, 0, 0};
+    memory_plan plan = {101, 1, 1, 0, 0, 0, 0, 0, 0};
     const double bytes = memory_estimate_bytes(&plan);
     CHECK(bytes > 101.0 * 101 * 101 * 20 && bytes < 1e9);
+    /* The CPU backend's multigrid and Newton workspace count (about 49 and 44 B per point). */
+    plan.host_multigrid = 1;
+    const double with_mg = memory_estimate_bytes(&plan);
+    plan.host_newton = 1;
+    CHECK_NEAR((with_mg - bytes) / (101.0 * 101 * 101), 49.0, 1e-9);
+    CHECK_NEAR((memory_estimate_bytes(&plan) - with_mg) / (101.0 * 101 * 101), 44.0, 1e-9);
+    plan.host_multigrid = plan.host_newton = 0;
     CHECK(memory_check(&plan, msg, sizeof msg) == 0);
     plan.n = 20001;
     if (memory_available_bytes() > 0) {
