@@ -73,6 +73,7 @@ typedef struct run_settings {
     double salt;        /* mol/L of salt 1 (0) */
     double salt2;       /* mol/L of salt 2 (0) */
     int valence[4];     /* val+1, val-1, val+2, val-2 (1,1,1,1) */
+    int valence_given;  /* bit i: valence[i] was given */
     double temperature; /* K (297.3342; the file's temper is in Celsius) */
     int surface;        /* enum surface_kind */
 

@@ -9,6 +9,7 @@
 #include "io_settings.h"
 #include "io_text.h"
 #include "pipeline.h"
+#include "temp_files.h"
 
 /* Files of a batch by their canonical names (path_identity.h): for the outputs, how many runs
  * write each and whether an earlier run reads it; for the inputs, the names alone. */
@@ -76,6 +77,8 @@ typedef struct batch_plan {
     int *models;         /* runs of each input (its models with --frames, else 1) */
     batch_files outputs; /* after planning, the outputs that get the runs' tags */
     batch_files read;    /* the input files of the runs planned so far */
+    batch_files taken;   /* files no run may write: the --jsonl, list and parameter files, and
+                            what the runs so far wrote */
 } batch_plan;
 
 static int add_input(batch_plan *b, const char *path) {
@@ -96,7 +99,7 @@ static void plan_free(batch_plan *b) {
     for (int i = 0; i < b->input_count; ++i)
         free(b->inputs[i]);
     free(b->inputs), free(b->common), free(b->models);
-    files_free(&b->outputs), files_free(&b->read);
+    files_free(&b->outputs), files_free(&b->read), files_free(&b->taken);
     memset(b, 0, sizeof *b);
 }
 
@@ -235,14 +238,15 @@ static void put_json_string(FILE *fp, const char *text) {
  * file's JSON on one line: raw newlines only occur between tokens). */
 static void write_json_line(FILE *jsonl, int run, const char *input, int model, const pipeline *p,
                             const char *summary) {
+    const char *error = p->message[0] ? p->message : p->log.first_error;
     fprintf(jsonl, "{\"run\": %d, \"input\": ", run);
     if (input)
         put_json_string(jsonl, input);
     else
         fputs("null", jsonl);
     fprintf(jsonl, ", \"model\": %d, \"exit_status\": %d, \"error\": ", model, p->exit_code);
-    if (p->message[0])
-        put_json_string(jsonl, p->message);
+    if (error[0])
+        put_json_string(jsonl, error);
     else
         fputs("null", jsonl);
     fputs(", \"summary\": ", jsonl);
@@ -296,8 +300,23 @@ static int run_one(batch_plan *b, int k, int model, int models, dg_calc *calc, F
                           tag,
                           jsonl ? summary : NULL,
                           (const char *const *)b->outputs.name,
-                          b->outputs.count};
+                          b->outputs.count,
+                          (const char *const *)b->taken.name,
+                          b->taken.count,
+                          (const char *const *)b->read.name,
+                          b->read.count};
     const int status = pipeline_execute_batch(p, argc, argv, out, &how);
+    if (status == EXIT_OK || status == EXIT_NOT_CONVERGED) { /* what it wrote stays */
+        char *paths[SETTINGS_MAX_OUTPUTS + 16];
+        size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
+        const int n = pipeline_output_paths(&p->settings, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
+        path_identity id;
+        for (int i = 0; i < n; ++i) {
+            path_identity_of(paths[i], &id);
+            if (id.canonical[0] && strcmp(paths[i], summary) != 0)
+                file_entry(&b->taken, id.canonical);
+        }
+    }
     if (jsonl) {
         const char *written = p->settings.json_file[0] ? p->settings.json_file : summary;
         const int wrote = status == EXIT_OK || status == EXIT_NOT_CONVERGED;
@@ -325,13 +344,7 @@ int batch_execute(int argc, char **argv, FILE *out) {
         free(p);
         return status;
     }
-    FILE *jsonl = NULL;
     if (app_mpi_rank() != 0) b.jsonl_file = NULL; /* under mpirun only rank 0 writes */
-    if (b.jsonl_file && !(jsonl = fopen(b.jsonl_file, "w"))) {
-        fprintf(stderr, "delphi-gpu: error: --jsonl: cannot write %s\n", b.jsonl_file);
-        plan_free(&b);
-        return EXIT_BAD_INPUT;
-    }
     /* Each input's runs and files, before any run: an output that only one run writes keeps
        its name (a later run may read it, as DelPhi's focused run reads the coarse run's
        phimap); one that several write, or that an earlier run read, gets each run's tag. */
@@ -351,11 +364,52 @@ int batch_execute(int argc, char **argv, FILE *out) {
         planned = b.models[k] > 0;
     if (!planned) {
         fprintf(stderr, "delphi-gpu: error: out of memory planning the batch\n");
-        if (jsonl) fclose(jsonl);
         plan_free(&b);
         return EXIT_SOLVER_FAILED;
     }
     keep_tagged(&b.outputs);
+    /* The batch's own files: no run writes them, and --jsonl is none of its inputs. */
+    path_identity id;
+    const char *own[2] = {b.list_file, b.jsonl_file};
+    for (int i = 0; i < 2 + b.input_count; ++i) {
+        const char *path = i < 2 ? own[i] : b.inputs[i - 2];
+        if (!path) continue;
+        path_identity_of(path, &id);
+        if (id.canonical[0] && file_entry(&b.taken, id.canonical) < 0) {
+            fprintf(stderr, "delphi-gpu: error: out of memory planning the batch\n");
+            plan_free(&b);
+            return EXIT_SOLVER_FAILED;
+        }
+    }
+    atomic_file jsonl_file = {0};
+    FILE *jsonl = NULL;
+    if (b.jsonl_file) {
+        io_error err;
+        io_error_clear(&err);
+        int rc = path_check_output(b.jsonl_file, "--jsonl", &err);
+        path_identity jsonl_id, other;
+        path_identity_of(b.jsonl_file, &jsonl_id);
+        const char *clash = NULL;
+        for (int i = 0; rc == IO_OK && !clash && i < b.read.count; ++i)
+            if (!strcmp(jsonl_id.canonical, b.read.name[i])) clash = "an input file of a run";
+        for (int i = -1; rc == IO_OK && !clash && i < b.input_count; ++i) {
+            const char *path = i < 0 ? b.list_file : b.inputs[i];
+            if (!path) continue;
+            path_identity_of(path, &other);
+            if (path_identity_same(&jsonl_id, &other))
+                clash = i < 0 ? "the --batch list" : "a parameter file of the batch";
+        }
+        if (rc == IO_OK && clash)
+            rc = io_fail(&err, IO_ERR_INPUT, NULL, 0, NULL, "--jsonl '%s' would overwrite %s (%s)",
+                         b.jsonl_file, clash, jsonl_id.canonical);
+        if (rc == IO_OK && (rc = atomic_file_open(&jsonl_file, b.jsonl_file, 0, &err)) == IO_OK)
+            temp_files_hold(jsonl_file.temp_path), jsonl = jsonl_file.fp;
+        if (rc != IO_OK) {
+            fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+            plan_free(&b);
+            return EXIT_BAD_INPUT;
+        }
+    }
     dg_calc calc = NULL; /* one handle for the whole batch */
     int status = EXIT_OK, run = 0;
     for (int k = 0; k < inputs; ++k) {
@@ -366,8 +420,10 @@ int batch_execute(int argc, char **argv, FILE *out) {
         }
     }
     dg_calc_destroy(calc);
-    if (jsonl && fclose(jsonl) != 0) {
-        fprintf(stderr, "delphi-gpu: error: --jsonl: cannot write %s\n", b.jsonl_file);
+    io_error err;
+    io_error_clear(&err);
+    if (jsonl && atomic_file_commit(&jsonl_file, &err) != IO_OK) {
+        fprintf(stderr, "delphi-gpu: error: --jsonl: %s\n", err.message);
         if (status == EXIT_OK) status = EXIT_BAD_INPUT;
     }
     if (out) fprintf(out, "== batch: %d runs, exit status %d ==\n", run, status);

@@ -435,10 +435,14 @@ int pipeline_output_paths(run_settings *s, char **paths, size_t *sizes, int max)
 }
 
 /* The batch's tag on the outputs of its list (every output without a list): one that a
- * single run writes and no earlier run read keeps its name, so that a later run can read it. */
-static void tag_outputs(run_settings *s, const pipeline_batch *batch) {
+ * single run writes and no earlier run read keeps its name, so that a later run can read it.
+ * Then the run's outputs as named now: each one writable, none named twice or an input of the
+ * run (as for a single run), none a file the batch keeps (taken), and a tagged one none of the
+ * batch's inputs. */
+static int tag_outputs(run_settings *s, const pipeline_batch *batch, io_error *err) {
     char *paths[SETTINGS_MAX_OUTPUTS + 16];
     size_t sizes[SETTINGS_MAX_OUTPUTS + 16];
+    int tagged[SETTINGS_MAX_OUTPUTS + 16];
     const int n = pipeline_output_paths(s, paths, sizes, SETTINGS_MAX_OUTPUTS + 16);
     path_identity id;
     for (int i = 0; i < n; ++i) {
@@ -446,8 +450,28 @@ static void tag_outputs(run_settings *s, const pipeline_batch *batch) {
         if (!listed) path_identity_of(paths[i], &id);
         for (int k = 0; !listed && k < batch->tagged_count; ++k)
             listed = !strcmp(id.canonical, batch->tagged[k]);
+        tagged[i] = listed && batch->tag && batch->tag[0];
         if (listed) tag_path(paths[i], sizes[i], batch->tag);
     }
+    int rc = settings_check_outputs(s, err);
+    for (int i = 0; rc == IO_OK && i < n; ++i) {
+        path_identity_of(paths[i], &id);
+        if (!id.canonical[0]) continue; /* no such directory: checked above */
+        for (int k = 0; rc == IO_OK && k < batch->taken_count; ++k)
+            if (!strcmp(id.canonical, batch->taken[k]))
+                rc = io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                             "the output '%s' would overwrite %s, the batch's own (its --jsonl, "
+                             "--batch list or a parameter file) or an earlier run's output; give "
+                             "this run's outputs names of their own",
+                             paths[i], batch->taken[k]);
+        for (int k = 0; rc == IO_OK && tagged[i] && k < batch->input_count; ++k)
+            if (!strcmp(id.canonical, batch->inputs[k]))
+                rc = io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                             "the output '%s' (named with this run's tag '%s') would overwrite "
+                             "%s, an input of the batch; give the outputs names of their own",
+                             paths[i], batch->tag, batch->inputs[k]);
+    }
+    return rc;
 }
 
 /* --backend auto, one run in one process: the CPU when the grid is small enough that the CPU
@@ -510,12 +534,17 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     io_notes_clear(&p->notes);
     if (settings_load(&p->settings, argc, argv, &p->notes, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+        snprintf(p->message, sizeof p->message, "%s", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
     app_mpi_quiet_outputs(&p->settings); /* under mpirun only rank 0 writes */
     if (batch) {
         p->settings.model = batch->model;
-        tag_outputs(&p->settings, batch);
+        if (tag_outputs(&p->settings, batch, &err) != IO_OK) {
+            fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+            snprintf(p->message, sizeof p->message, "%s", err.message);
+            return p->exit_code = EXIT_BAD_INPUT;
+        }
         p->summary_private = !p->settings.json_file[0] && batch->summary_path;
         if (p->summary_private)
             snprintf(p->settings.json_file, sizeof p->settings.json_file, "%s",
@@ -542,6 +571,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     if (log_open(&p->log, s->log_file, s->quiet, &err) != IO_OK) {
         temp_files_stage_end(0, NULL);
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+        snprintf(p->message, sizeof p->message, "%s", err.message);
         return p->exit_code = EXIT_BAD_INPUT;
     }
     log_set_streams(&p->log, out, out ? stderr : NULL);

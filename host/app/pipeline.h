@@ -65,6 +65,12 @@ typedef struct pipeline_batch {
                                   (path_identity.h): those that several runs of the batch write
                                   or an earlier run read (batch.c); NULL = every output */
     int tagged_count;
+    const char *const *taken; /* files no output of this run may be, by canonical name: the
+                                 batch's --jsonl, list and parameter files and what earlier runs
+                                 wrote */
+    int taken_count;
+    const char *const *inputs; /* every run's input files: no tagged output may be one */
+    int input_count;
 } pipeline_batch;
 
 /* The run's output file names (the fields of s that hold them, the empty ones left out) into

@@ -102,6 +102,9 @@ int cube_read(const char *path, map_grid *m, io_error *err) {
         if (lineno == 3 &&
             sscanf(line, "%ld %lf %lf %lf", &natoms, &origin[0], &origin[1], &origin[2]) != 4)
             rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL, "expected 'natoms x y z'");
+        if (lineno == 3 && rc == IO_OK &&
+            (!isfinite(origin[0]) || !isfinite(origin[1]) || !isfinite(origin[2])))
+            rc = io_fail(err, IO_ERR_INPUT, path, lineno, "origin", "the origin is not finite");
         if (lineno == 3 && natoms < 0)
             rc = io_fail(err, IO_ERR_UNSUPPORTED, path, lineno, NULL,
                          "cube files with orbital data (negative atom count) are not supported");
@@ -109,6 +112,8 @@ int cube_read(const char *path, map_grid *m, io_error *err) {
             int a = lineno - 4;
             if (sscanf(line, "%d %lf %lf %lf", &n[a], &axis[a][0], &axis[a][1], &axis[a][2]) != 4)
                 rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL, "expected 'n dx dy dz'");
+            else if (!isfinite(axis[a][0]) || !isfinite(axis[a][1]) || !isfinite(axis[a][2]))
+                rc = io_fail(err, IO_ERR_INPUT, path, lineno, NULL, "a spacing is not finite");
         }
     }
     /* Units: Bohr, unless the counts are negative (Angstrom). */

@@ -67,6 +67,8 @@ static int parse_header_line(const char *path, int lineno, const char *line, dx_
     if (strncmp(line, "origin", 6) == 0) {
         if (sscanf(line + 6, "%lf %lf %lf", &h->origin[0], &h->origin[1], &h->origin[2]) != 3)
             return io_fail(err, IO_ERR_INPUT, path, lineno, "origin", "expected three numbers");
+        if (!isfinite(h->origin[0]) || !isfinite(h->origin[1]) || !isfinite(h->origin[2]))
+            return io_fail(err, IO_ERR_INPUT, path, lineno, "origin", "the origin is not finite");
         h->have_origin = 1;
     } else if (strncmp(line, "delta", 5) == 0) {
         if (h->deltas == 3)
@@ -74,6 +76,8 @@ static int parse_header_line(const char *path, int lineno, const char *line, dx_
         double *d = h->delta[h->deltas++];
         if (sscanf(line + 5, "%lf %lf %lf", &d[0], &d[1], &d[2]) != 3)
             return io_fail(err, IO_ERR_INPUT, path, lineno, "delta", "expected three numbers");
+        if (!isfinite(d[0]) || !isfinite(d[1]) || !isfinite(d[2]))
+            return io_fail(err, IO_ERR_INPUT, path, lineno, "delta", "a spacing is not finite");
     } else if (strncmp(line, "object", 6) == 0) {
         const char *counts = strstr(line, "counts");
         if (strstr(line, "gridpositions")) {

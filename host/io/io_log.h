@@ -10,11 +10,12 @@
 #include "io_common.h"
 
 typedef struct io_log {
-    int quiet;        /* 1: progress lines are not shown on the terminal */
-    int has_file;     /* 1: a log file is being written */
-    atomic_file file; /* the log copy */
-    FILE *out;        /* terminal stream (stdout) */
-    FILE *errors;     /* error stream (stderr) */
+    int quiet;              /* 1: progress lines are not shown on the terminal */
+    int has_file;           /* 1: a log file is being written */
+    atomic_file file;       /* the log copy */
+    FILE *out;              /* terminal stream (stdout) */
+    FILE *errors;           /* error stream (stderr) */
+    char first_error[1024]; /* the first error logged, "" if none */
 } io_log;
 
 /** Start a log.  path NULL or "" = terminal only. */

@@ -42,6 +42,10 @@ int settings_apply_args(run_settings *s, int argc, char **argv, io_notes *notes,
  *  run (an input molecule; in(phi) with bndcon=3; distinct output names). */
 int settings_resolve(run_settings *s, io_notes *notes, io_error *err);
 
+/** Every output can be written (path_check_output), none is named twice, none is an input
+ *  (settings_resolve checks this; a batch again after it renamed the outputs). */
+int settings_check_outputs(const run_settings *s, io_error *err);
+
 /** Defaults, parameter file and options, not resolved: the names as written (a batch plans
  *  its runs' outputs with it before an earlier run has written a later one's input). */
 int settings_read(run_settings *s, int argc, char **argv, io_notes *notes, io_error *err);

@@ -58,6 +58,12 @@ void log_warning(io_log *log, const char *fmt, ...) {
 void log_error(io_log *log, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    if (!log->first_error[0]) {
+        va_list copy;
+        va_copy(copy, ap);
+        vsnprintf(log->first_error, sizeof log->first_error, fmt, copy);
+        va_end(copy);
+    }
     emit(log, log->errors, "error: ", fmt, ap);
     va_end(ap);
 }

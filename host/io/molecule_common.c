@@ -192,6 +192,14 @@ int read_atom_lines(const char *path, const char *what, int skip_lines, atom_lin
             recovered++;
         }
         if (model > 0 && current != model) continue;
+        const char *tab = whitespace_form ? NULL : strchr(line, '\t');
+        if (tab) { /* its columns would be read shifted, silently */
+            rc = io_fail(&shape_err, IO_ERR_INPUT, path, lineno, NULL,
+                         "a tab at column %d of an atom record: the fixed columns of a %s "
+                         "cannot be read (write spaces)",
+                         (int)(tab - line) + 1, what);
+            break;
+        }
         if (lines == line_cap) {
             atom_line *grown = realloc(todo, 2 * line_cap * sizeof *todo);
             if (!grown) free(todo);

@@ -39,7 +39,9 @@ int molecule_count_models(const char *path, int *count, io_error *err) {
         if (pdb_line_is_atom(line)) atoms_since = 1;
         if (!pdb_line_ends_model(line)) continue;
         if (strncmp(line, "ENDMDL", 6) != 0) break;
-        models += atoms_since, atoms_since = 0;
+        /* every block counts, an empty one too (the readers number them so; its run fails
+           and says so, and the models after it still run) */
+        models += 1, atoms_since = 0;
     }
     models += atoms_since;
     free(line);

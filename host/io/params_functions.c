@@ -241,9 +241,44 @@ int scrg_format_parse(param_context *ctx, const char *field, const char *format)
     return IO_OK;
 }
 
+/* A single-file output named again: the later name replaces the earlier one, with a warning
+ * (one such file per run; maps can be several). */
+static void set_single_output(param_context *ctx, const char *field, char *slot, const char *path) {
+    if (slot[0] && strcmp(slot, path) != 0)
+        io_note(ctx->notes, IO_NOTE_WARNING,
+                "%s: %s given again: '%s' replaces '%s' (one such file per run)", params_where(ctx),
+                field, path, slot);
+    snprintf(slot, SETTINGS_PATH_MAX, "%s", path);
+}
+
+/* out(kind,off): DelPhi's way to turn an output off (one given earlier, or a default one). */
+static int apply_out_off(param_context *ctx, const char *kind, const char *field) {
+    run_settings *s = ctx->s;
+    if (strcmp(kind, "phi") == 0)
+        s->map_count = 0;
+    else if (strcmp(kind, "frc") == 0)
+        s->frc_out_file[0] = '\0';
+    else if (strcmp(kind, "unpdb") == 0)
+        s->unpdb_out_file[0] = '\0';
+    else if (strcmp(kind, "modpdb") == 0 || strcmp(kind, "modpdb4") == 0)
+        s->modpdb_out_file[0] = '\0';
+    else if (strcmp(kind, "scrg") == 0)
+        s->scrg_out_file[0] = '\0';
+    else if (strcmp(kind, "gcrg") == 0)
+        s->gcrg_out_file[0] = '\0';
+    else if (strcmp(kind, "eps") == 0)
+        s->eps_out_file[0] = '\0';
+    else if (strcmp(kind, "srf") != 0 && strcmp(kind, "energy") != 0 &&
+             strcmp(kind, "unfrc") != 0 && strcmp(kind, "log") != 0 && strcmp(kind, "hsurf") != 0 &&
+             strcmp(kind, "db") != 0 && strcmp(kind, "surfen") != 0)
+        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
+                       "unknown output kind '%s'", kind);
+    return IO_OK;
+}
+
 static int apply_out(param_context *ctx, const func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
-    static const char *not_written[] = {"srf", "energy", "unfrc", "log"};
+    static const char *not_written[] = {"srf", "energy", "unfrc", "log", "hsurf", "db", "surfen"};
     if (a->count == 0 || a->key[0][0])
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, "out",
                        "the first argument must say what is written (phi, frc, ...)");
@@ -251,6 +286,8 @@ static int apply_out(param_context *ctx, const func_args *a) {
     params_lower(kind, sizeof kind, a->value[0]);
     char field[48];
     snprintf(field, sizeof field, "out(%s)", kind);
+    if (a->count == 2 && !a->key[1][0] && io_iequal(a->value[1], "off"))
+        return apply_out_off(ctx, kind, field);
     const char *file, *format;
     int rc = get_keys(ctx, field, a, &file, &format);
     if (rc) return rc;
@@ -281,16 +318,15 @@ static int apply_out(param_context *ctx, const func_args *a) {
     if (strcmp(kind, "frc") == 0) {
         rc = frc_format_parse(ctx, field, format);
         if (rc) return rc;
-        snprintf(ctx->s->frc_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_FRC_OUT);
+        set_single_output(ctx, field, ctx->s->frc_out_file, file ? file : SETTINGS_DEFAULT_FRC_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "unpdb") == 0) {
         if (format)
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
                            "takes no format= (DelPhi's unformatted PDB has one layout)");
-        snprintf(ctx->s->unpdb_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_UNPDB_OUT);
+        set_single_output(ctx, field, ctx->s->unpdb_out_file,
+                          file ? file : SETTINGS_DEFAULT_UNPDB_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "modpdb") == 0 || strcmp(kind, "modpdb4") == 0) {
@@ -302,24 +338,24 @@ static int apply_out(param_context *ctx, const func_args *a) {
                            "unknown modified PDB format '%s' (pqr, or none for DelPhi's PDB "
                            "format %d)",
                            format, fmt);
-        snprintf(ctx->s->modpdb_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_MODPDB_OUT);
+        set_single_output(ctx, field, ctx->s->modpdb_out_file,
+                          file ? file : SETTINGS_DEFAULT_MODPDB_OUT);
         ctx->s->modpdb_format = fmt;
         return IO_OK;
     }
     if (strcmp(kind, "scrg") == 0) {
         rc = scrg_format_parse(ctx, field, format);
         if (rc) return rc;
-        snprintf(ctx->s->scrg_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_SCRG_OUT);
+        set_single_output(ctx, field, ctx->s->scrg_out_file,
+                          file ? file : SETTINGS_DEFAULT_SCRG_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "gcrg") == 0) {
         if (format)
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, field,
                            "takes no format= (DelPhi's grid-charge file has one layout)");
-        snprintf(ctx->s->gcrg_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_GCRG_OUT);
+        set_single_output(ctx, field, ctx->s->gcrg_out_file,
+                          file ? file : SETTINGS_DEFAULT_GCRG_OUT);
         return IO_OK;
     }
     if (strcmp(kind, "eps") == 0) {
@@ -328,8 +364,7 @@ static int apply_out(param_context *ctx, const func_args *a) {
                            "dielectric map format '%s' is not supported (only DelPhi's compact "
                            "layout is written; leave out format=)",
                            format);
-        snprintf(ctx->s->eps_out_file, SETTINGS_PATH_MAX, "%s",
-                 file ? file : SETTINGS_DEFAULT_EPS_OUT);
+        set_single_output(ctx, field, ctx->s->eps_out_file, file ? file : SETTINGS_DEFAULT_EPS_OUT);
         return IO_OK;
     }
     for (size_t i = 0; i < sizeof not_written / sizeof not_written[0]; i++)
@@ -518,11 +553,11 @@ int params_apply_function(param_context *ctx, const char *name, const char *args
             rc = apply_energy(ctx, a);
         else if (!strcmp(name, "site"))
             rc = apply_site(ctx, a);
-        else if (!strcmp(name, "acenter"))
-            rc = apply_center(ctx, name, a, 1);
-        else if (!strcmp(name, "center"))
-            rc = apply_center(ctx, name, a, 2);
-        else if (!strcmp(name, "buffz") || !strcmp(name, "insobj"))
+        else if (!strcmp(name, "acenter") || !strcmp(name, "acent")) /* DelPhi: both names */
+            rc = apply_center(ctx, "acenter", a, 1);
+        else if (!strcmp(name, "center") || !strcmp(name, "cent"))
+            rc = apply_center(ctx, "center", a, 2);
+        else if (!strcmp(name, "buffz") || !strcmp(name, "insobj") || !strcmp(name, "qpref"))
             io_note(ctx->notes, IO_NOTE_WARNING,
                     "%s: %s(...) is a DelPhi function this program does not use; ignored",
                     params_where(ctx), name);

@@ -149,7 +149,8 @@ static int set_valence(param_context *ctx, const char *name, const char *value) 
     int rc = get_int(ctx, name, value, 1, 4, &v);
     if (rc) return rc;
     for (int i = 0; i < 4; i++)
-        if (strcmp(name, names[i]) == 0) ctx->s->valence[i] = (int)v;
+        if (strcmp(name, names[i]) == 0)
+            ctx->s->valence[i] = (int)v, ctx->s->valence_given |= 1 << i;
     return IO_OK;
 }
 
@@ -310,14 +311,101 @@ static const statement_def statements[] = {
     {"vdropx", NULL, ignore_option},
     {"vdropy", NULL, ignore_option},
     {"vdropz", NULL, ignore_option},
+    {"memdat", NULL, ignore_option},
+    {"logpot", NULL, ignore_option},
+    {"loggrp", NULL, ignore_option},
+    {"radpr2", NULL, ignore_option},
 };
 
-static const statement_def *find_statement(const char *name) {
+/* DelPhi's other names of the statements above: its two-letter codes beyond the table's, and
+ * the long names it matches whole (stock DelPhi 2010's list; its "ci" is chebit, as above).
+ * maxconvergence and normconvergence are taken too, which that release lists but never
+ * matches. */
+static const struct {
+    const char *alias, *name;
+} aliases[] = {
+    {"ac", "autoc"},
+    {"automaticconvergence", "autoc"},
+    {"autoconvergence", "autoc"},
+    {"autocon", "autoc"},
+    {"ad", "atompotdist"},
+    {"boxfill", "perfil"},
+    {"percentboxfill", "perfil"},
+    {"percentfill", "perfil"},
+    {"boundarycondition", "bndcon"},
+    {"boundaryconditions", "bndcon"},
+    {"convergenceinterval", "conint"},
+    {"cf", "confra"},
+    {"convergencefraction", "confra"},
+    {"exteriordielectric", "exdi"},
+    {"externaldielectric", "exdi"},
+    {"xu", "exitun"},
+    {"exituniformdielectric", "exitun"},
+    {"fc", "fcrg"},
+    {"fancycharge", "fcrg"},
+    {"sphericalchargedistribution", "fcrg"},
+    {"gridsize", "gsize"},
+    {"gridconvergence", "grdcon"},
+    {"ionradius", "ionrad"},
+    {"interiordielectric", "indi"},
+    {"iteration", "linit"},
+    {"iterations", "linit"},
+    {"lineariteration", "linit"},
+    {"lineariterations", "linit"},
+    {"lp", "logpot"},
+    {"logfilepotentials", "logpot"},
+    {"lg", "loggrp"},
+    {"logfileconvergence", "loggrp"},
+    {"md", "memdat"},
+    {"membranedata", "memdat"},
+    {"nonlineariteration", "nonit"},
+    {"nonlineariterations", "nonit"},
+    {"px", "pbx"},
+    {"py", "pby"},
+    {"pz", "pbz"},
+    {"periodicboundaryx", "pbx"},
+    {"periodicboundaryy", "pby"},
+    {"periodicboundaryz", "pbz"},
+    {"proberadius", "prbrad"},
+    {"relaxationfactor", "relfac"},
+    {"rl", "radpol"},
+    {"radpolext", "radpol"},
+    {"rr", "relpar"},
+    {"mc", "rmsc"},
+    {"rmsconvergence", "rmsc"},
+    {"xc", "maxc"},
+    {"maxconvergence", "maxc"},
+    {"nc", "normc"},
+    {"normconvergence", "normc"},
+    {"saltconc", "salt"},
+    {"saltconcentration", "salt"},
+    {"s2", "salt2"},
+    {"r2", "radpr2"},
+    {"+1", "val+1"},
+    {"-1", "val-1"},
+    {"+2", "val+2"},
+    {"-2", "val-2"},
+    {"sp", "solvpb"},
+    {"cs", "clcsrf"},
+    {"temperature", "temper"},
+    {"vx", "vdropx"},
+    {"vy", "vdropy"},
+    {"vz", "vdropz"},
+};
+
+static const statement_def *find_canonical(const char *name) {
     for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++) {
         if (strcmp(name, statements[i].name) == 0) return &statements[i];
         if (statements[i].code && strcmp(name, statements[i].code) == 0) return &statements[i];
     }
     return NULL;
+}
+
+static const statement_def *find_statement(const char *name) {
+    const statement_def *def = find_canonical(name);
+    for (size_t i = 0; !def && i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(name, aliases[i].alias) == 0) def = find_canonical(aliases[i].name);
+    return def;
 }
 
 int params_is_assignment_name(const char *name) {

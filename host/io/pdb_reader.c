@@ -222,8 +222,10 @@ int molecule_read_pdb(const char *pdb_path, const char *siz_path, const char *cr
     if (rc) return rc;
     pdb_tables t = {&siz, &crg, 0, 0};
     rc = read_atom_lines(pdb_path, "PDB file", 0, pdb_line, &t, 0, mol, notes, err);
+    /* Atoms without a charge entry are common (DelPhi gives them 0): a note; every atom without
+       one, a likely wrong charge file: a warning. */
     if (rc == IO_OK && t.uncharged > 0)
-        io_note(notes, IO_NOTE_INFO,
+        io_note(notes, t.uncharged == mol->count ? IO_NOTE_WARNING : IO_NOTE_INFO,
                 "%s: %zu of %zu atoms have no entry in the charge file %s and get charge 0 "
                 "(first at line %d)",
                 pdb_path, t.uncharged, mol->count, crg_path, t.first_uncharged_line);

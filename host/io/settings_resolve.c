@@ -2,6 +2,7 @@
  * are found, and the checks that need the whole set of settings. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "delphi_gpu/delphi_gpu_types.h"
 #include "io_settings.h"
@@ -69,9 +70,16 @@ static int require_input(run_settings *s, int kind, io_error *err) {
         io_directory_of(s->param_file, dir, sizeof dir);
         searched_dir = dir[0] != '\0';
     }
+    struct stat st;
+    const int exists = stat(path, &st) == 0;
+    const char *what = !exists                ? "file not found or not readable"
+                       : S_ISDIR(st.st_mode)  ? "is a directory, not a file"
+                       : !S_ISREG(st.st_mode) ? "is not a regular file (pipes and devices are "
+                                                "not read)"
+                                              : "file not readable";
     return io_fail(err, IO_ERR_FILE, path, 0, params_input_name(kind),
-                   "file not found or not readable (%s; looked in the current directory%s%s%s)",
-                   how, searched_dir ? " and in '" : "", searched_dir ? dir : "",
+                   "%s (%s; looked in the current directory%s%s%s)", what, how,
+                   searched_dir ? " and in '" : "", searched_dir ? dir : "",
                    searched_dir ? "'" : "");
 }
 
@@ -95,7 +103,7 @@ int settings_input_identities(const run_settings *s, path_identity *id, int max)
 /* Checked before any work: every output can be written (its directory exists and is
    writable), no two outputs are one file and no output is an input, comparing resolved paths
    and device/inode (so ./m.pqr, an absolute name, a symbolic or hard link are all caught). */
-static int check_outputs(const run_settings *s, io_error *err) {
+int settings_check_outputs(const run_settings *s, io_error *err) {
     /* The single-file outputs after the maps. */
     const struct {
         const char *path, *what;
@@ -335,13 +343,28 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
+    /* DelPhi's second salt has valences 0 until val+2 and val-2 are both given (stock DelPhi
+       2010), which leaves it out of the ionic strength. */
+    if (s->salt2 > 0.0 && (s->valence_given & 12) != 12) {
+        io_note(notes, IO_NOTE_WARNING,
+                "salt2=%g M without both val+2 and val-2: DelPhi's valences of the second salt "
+                "are 0 until both are given, which leaves it out of the ionic strength; it is "
+                "left out here too (give val+2 and val-2, e.g. 1 and 1, to include it)",
+                s->salt2);
+        s->salt2 = 0.0;
+    }
     rc = resolve_periodic(s, err);
     if (rc) return rc;
     if (s->nonit > 0 && s->salt <= 0.0 && s->salt2 <= 0.0)
         io_note(notes, IO_NOTE_INFO,
                 "nonit=%d has no effect without salt (the linear equation is solved)", s->nonit);
+    if (s->energy_ionic && !(s->nonit > 0 && (s->salt > 0.0 || s->salt2 > 0.0)))
+        io_note(notes, IO_NOTE_WARNING,
+                "energy(ion): the ionic terms (rho*phi/2, osmotic) are those of nonlinear PB "
+                "(nonit > 0 with salt); this run solves the linear equation and reports none "
+                "(DelPhi's linear-run 'total ionic direct contribution' is not computed)");
     if (s->binding_residues_file[0] && !s->binding[0])
         return io_fail(err, IO_ERR_INPUT, NULL, 0, "--binding-residues",
                        "needs --binding (the partners whose binding it decomposes)");
-    return check_outputs(s, err);
+    return settings_check_outputs(s, err);
 }

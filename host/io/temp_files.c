@@ -13,7 +13,7 @@ enum { TEMP_SLOTS = 64, TEMP_PATH_MAX = SETTINGS_PATH_MAX + 16 };
 
 /* A slot is in use when its state is not SLOT_FREE; the signal handler reads only paths of
  * slots in use, and a path is written before its slot is marked used. */
-enum { SLOT_FREE = 0, SLOT_OPEN = 1, SLOT_FINISHED = 2 };
+enum { SLOT_FREE = 0, SLOT_OPEN = 1, SLOT_FINISHED = 2, SLOT_HELD = 3 };
 
 static char temp_path_of[TEMP_SLOTS][TEMP_PATH_MAX];
 static char final_path_of[TEMP_SLOTS][SETTINGS_PATH_MAX];
@@ -51,6 +51,11 @@ void temp_files_stage_begin(void) {
     staging = 1;
 }
 
+void temp_files_hold(const char *temp_path) {
+    const int i = find(temp_path);
+    if (i >= 0) slot_state[i] = SLOT_HELD;
+}
+
 void temp_files_stage_done(const char *temp_path) {
     const int i = find(temp_path);
     if (i >= 0) slot_state[i] = SLOT_FINISHED;
@@ -60,7 +65,7 @@ int temp_files_stage_end(int keep, io_error *err) {
     int rc = IO_OK;
     staging = 0;
     for (int i = 0; i < TEMP_SLOTS; ++i) {
-        if (slot_state[i] == SLOT_FREE) continue;
+        if (slot_state[i] == SLOT_FREE || slot_state[i] == SLOT_HELD) continue;
         if (keep && rc == IO_OK && slot_state[i] == SLOT_FINISHED) {
             if (rename(temp_path_of[i], final_path_of[i]) != 0) {
                 const int e = errno;
@@ -81,9 +86,24 @@ void temp_files_remove_all(void) {
         if (slot_state[i] != SLOT_FREE) unlink(temp_path_of[i]);
 }
 
+/* The first signal cleans up, on whichever thread it lands; a signal that lands on another
+ * thread meanwhile (Ctrl-C twice, a crash elsewhere) waits for that cleanup to end the
+ * process instead of ending it at once with the default action. */
+static volatile sig_atomic_t cleaning;
+
 static void on_signal(int sig) {
+    if (__atomic_exchange_n(&cleaning, 1, __ATOMIC_SEQ_CST)) {
+        for (;;)
+            pause();
+    }
     temp_files_remove_all();
-    /* SA_RESETHAND restored the default action: deliver the signal again to end as it would. */
+    /* The default action again, then the signal once more to end as it would (it stays
+       pending, as every handled signal is blocked here, until the handler returns). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
     raise(sig);
 }
 
@@ -96,8 +116,11 @@ void temp_files_install_signal_cleanup(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sa.sa_flags = (int)SA_RESETHAND;
+    sa.sa_flags = 0;
+    /* A second signal on this thread waits until the first one's cleanup is done. */
     sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
+        sigaddset(&sa.sa_mask, signals[i]);
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
         sigaction(signals[i], &sa, NULL);
 }

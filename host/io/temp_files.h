@@ -22,6 +22,9 @@ void temp_files_forget(const char *temp_path);
 int temp_files_staging(void);
 /** Start staging committed outputs. */
 void temp_files_stage_begin(void);
+/** Keep a temporary out of the stages (a batch's --jsonl, open across its runs' stages): only
+ *  its own commit or abort, or a signal, ends it. */
+void temp_files_hold(const char *temp_path);
 /** Mark a committed temporary as finished (renamed at stage_end(1)). */
 void temp_files_stage_done(const char *temp_path);
 /** End staging: keep = 1 renames every finished temporary onto its final name (the first

@@ -60,7 +60,7 @@ int main(void) {
        small grid would take the CPU where the batch takes a GPU: backend_choice.h). */
     pipeline *p = calloc(1, sizeof *p);
     char *reference[] = {"delphi-gpu", (char *)prm, "--quiet", "--json", "single.json", NULL};
-    pipeline_batch alone = {NULL, 0, "", NULL, NULL, 0};
+    pipeline_batch alone = {NULL, 0, "", NULL, NULL, 0, NULL, 0, NULL, 0};
     CHECK(pipeline_execute_batch(p, 5, reference, NULL, &alone) == EXIT_OK);
     pipeline_free(p);
     free(p);
@@ -94,11 +94,22 @@ int main(void) {
     count_lines("f.jsonl", "\"model\": 2,", &ok);
     CHECK(ok == 1);
     CHECK(!file_exists("f.jsonl.run1.tmp") && !file_exists("f.jsonl.run2.tmp"));
+    /* An empty model is a run that fails; the models after it still run. */
+    write_text("gap.pqr",
+               "MODEL 1\nATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n"
+               "ENDMDL\nMODEL 2\nENDMDL\nMODEL 3\n"
+               "ATOM      1  NA  ION     1       0.500   0.000   0.000  1.0000 2.0000\nENDMDL\n");
+    char *gap[] = {"delphi-gpu", "--pqr",   "gap.pqr", "--scale", "2",
+                   "--frames",   "--jsonl", "g.jsonl", "--quiet", NULL};
+    CHECK(run_batch(0, gap) == EXIT_BAD_INPUT);
+    CHECK(count_lines("g.jsonl", "\"run\"", &ok) == 3);
+    count_lines("g.jsonl", "\"model\": 3, \"exit_status\": 0", &ok);
+    CHECK(ok == 1);
     /* Model 2 alone equals the batch's second run. */
     p = calloc(1, sizeof *p);
     char *one[] = {"delphi-gpu", "--pqr",   "two.pqr", "--scale", "2",
                    "--json",     "m2.json", "--quiet", NULL};
-    pipeline_batch how = {NULL, 2, "", NULL, NULL, 0};
+    pipeline_batch how = {NULL, 2, "", NULL, NULL, 0, NULL, 0, NULL, 0};
     CHECK(pipeline_execute_batch(p, 8, one, NULL, &how) == EXIT_OK);
     CHECK(p->mol.count == 2);
     pipeline_free(p);
@@ -145,5 +156,60 @@ int main(void) {
     CHECK(count_lines("x.jsonl", "\"run\"", &ok) == 2 && ok == 2);
     count_lines("x.jsonl", "\"exit_status\": 1,", &ok);
     CHECK(ok == 1);
+    count_lines("x.jsonl", "missing.pqr", &ok); /* the failed run's error is its line's */
+    CHECK(ok == 1);
+
+    /* The batch's own files are never outputs: --jsonl naming an input, a parameter file or
+       the --batch list is refused before any run, and nothing is written over them. */
+    struct stat was, now;
+    CHECK(stat("born_ion.pqr", &was) == 0);
+    char *over_input[] = {"delphi-gpu", "coarse.prm", "--quiet", "--jsonl", "born_ion.pqr", NULL};
+    CHECK(run_batch(0, over_input) == EXIT_BAD_INPUT);
+    char *over_prm[] = {"delphi-gpu", "coarse.prm", "--quiet", "--jsonl", "coarse.prm", NULL};
+    CHECK(run_batch(0, over_prm) == EXIT_BAD_INPUT);
+    char *over_list[] = {"delphi-gpu", "--batch",  "list.txt", "--quiet",
+                         "--jsonl",    "list.txt", NULL};
+    CHECK(run_batch(0, over_list) == EXIT_BAD_INPUT);
+    CHECK(stat("born_ion.pqr", &now) == 0 && now.st_size == was.st_size &&
+          now.st_mtime == was.st_mtime);
+    char *list = read_file("list.txt"), *coarse = read_file("coarse.prm");
+    CHECK(list && strstr(list, "born/run.prm") && coarse && strstr(coarse, "gsize=33"));
+    free(list), free(coarse);
+    /* ... nor a run's output over them: the run fails, the file stays. */
+    char *json_over_list[] = {"delphi-gpu", "--batch",  "list.txt", "--quiet",
+                              "--json",     "list.txt", NULL};
+    CHECK(run_batch(0, json_over_list) == EXIT_BAD_INPUT);
+    char *json_over_jsonl[] = {"delphi-gpu", "coarse.prm", "--quiet",  "--jsonl",
+                               "same.out",   "--json",     "same.out", NULL};
+    CHECK(run_batch(0, json_over_jsonl) == EXIT_BAD_INPUT);
+    list = read_file("list.txt");
+    CHECK(list && strstr(list, "born/run.prm"));
+    free(list);
+    char *same = read_file("same.out"); /* the JSON lines, not a summary */
+    CHECK(same && strstr(same, "\"run\": 1") && strstr(same, "same.out"));
+    free(same);
+    /* A tagged output that is an input of the batch (run 2's frc, tagged, is its molecule),
+       and a tagged output that an earlier run wrote: those runs fail, the files stay. */
+    write_text("t1.pqr", "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
+    write_text("t2.pqr", "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
+    write_text("t.2.pqr",
+               "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 2.0000\n");
+    write_text("ta.prm", "in(pqr,file=\"t1.pqr\")\ngsize=17\nscale=1\nout(frc,file=\"t.pqr\")\n"
+                         "site(p)\nin(frc,file=\"self\")\n");
+    write_text("tb.prm", "in(pqr,file=\"t.2.pqr\")\ngsize=17\nscale=1\nout(frc,file=\"t.pqr\")\n"
+                         "site(p)\nin(frc,file=\"self\")\n");
+    char *tagged_input[] = {"delphi-gpu", "ta.prm", "tb.prm", "--quiet", NULL};
+    CHECK(run_batch(0, tagged_input) == EXIT_BAD_INPUT);
+    char *t2 = read_file("t.2.pqr");
+    CHECK(t2 && strstr(t2, "ATOM      1  NA") && file_exists("t.1.pqr"));
+    free(t2);
+    write_text("xa.prm", "in(pqr,file=\"t1.pqr\")\ngsize=17\nscale=1\nout(phi,file=\"x.phi\")\n"
+                         "out(frc,file=\"x.2.phi\")\nsite(p)\nin(frc,file=\"self\")\n");
+    write_text("xb.prm", "in(pqr,file=\"t2.pqr\")\ngsize=17\nscale=1\nout(phi,file=\"x.phi\")\n");
+    char *tagged_written[] = {"delphi-gpu", "xa.prm", "xb.prm", "--quiet", NULL};
+    CHECK(run_batch(0, tagged_written) == EXIT_BAD_INPUT);
+    char *frc = read_file("x.2.phi"); /* run 1's frc file, not run 2's map */
+    CHECK(frc && strstr(frc, "DELPHI SITE POTENTIAL FILE"));
+    free(frc);
     CHECK_DONE();
 }

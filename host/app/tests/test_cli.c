@@ -88,6 +88,22 @@ int main(void) {
                       "acenter(1.5,1.5,0.5)", "--quiet", NULL) == EXIT_OK);
     CHECK(p->result && p->result->energy_grid == energy);
     pipeline_free(p);
+    /* center(x,y,z): DelPhi's offset moves the molecule that many grid units from the grid's
+       middle, so the grid centre is the box centre minus the offset / scale (stock DelPhi 2010,
+       ubiquitin at scale 1 with center(0.5,-3.0,0.0): "system geometric center in (A): 30.5399
+       29.4191 17.9425", "grid box is centered in (A): 30.0399 32.4191 17.9425"). */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "2", "--quiet", NULL) ==
+          EXIT_OK);
+    double box_centre[3] = {NAN, NAN, NAN};
+    if (p->result) memcpy(box_centre, p->result->grid.center, sizeof box_centre);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "2", "--set",
+                      "center(0.5,-3,1)", "--quiet", NULL) == EXIT_OK);
+    if (p->result) memcpy(centred, p->result->grid.center, sizeof centred);
+    CHECK_NEAR(centred[0], box_centre[0] - 0.25, 1e-12);
+    CHECK_NEAR(centred[1], box_centre[1] + 1.5, 1e-12);
+    CHECK_NEAR(centred[2], box_centre[2] - 0.5, 1e-12);
+    pipeline_free(p);
     /* site(rf) and site(tf) are the atoms' forces: written with the atoms as sites (also
        DelPhi's in(frc,file="self")), refused with a warning for the sites of an in(frc) file.
        site(tf) alone writes only the total force, the sum of the other two. */

@@ -193,6 +193,16 @@ static void readers_say_everything(pipeline *p) {
     CHECK(run_program(p, 0, "--pdb", "shift.pdb", "--siz", "r.siz", "--crg", "r.crg", NULL) ==
           EXIT_BAD_INPUT);
     pipeline_free(p);
+    /* ... nor one with a tab in it (read shifted, it got no charge entry). */
+    write_text("tab.pdb", "ATOM\t    1  N   ALA A   1       0.000   0.000   0.000\n");
+    char *tab[] = {"delphi-gpu", "--pdb", "tab.pdb", "--siz", "r.siz", "--crg", "r.crg", NULL};
+    CHECK(run_captured(p, tab, 7) == EXIT_BAD_INPUT && strstr(err_text, "a tab at column 5"));
+    pipeline_free(p);
+    /* A directory given as an input is named as one. */
+    mkdir("adir", 0755);
+    char *dir[] = {"delphi-gpu", "--pqr", "adir", NULL};
+    CHECK(run_captured(p, dir, 3) == EXIT_BAD_INPUT && strstr(err_text, "is a directory"));
+    pipeline_free(p);
 }
 
 /* Items 7, 8: "converged" only when a criterion was met; the outcome string whole. */

@@ -74,6 +74,10 @@ static void test_overrides(void) {
                     "0.1",
                     "--salt2",
                     "0.2",
+                    "--val+2", /* the second salt counts with both of its valences */
+                    "1",
+                    "--val-2",
+                    "1",
                     "--bndcon",
                     "4",
                     "--linit",

@@ -302,6 +302,21 @@ static void test_text_map_errors(void) {
          "delta 0 1 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 2 "
          "data follows\n1 nan\n",
          "NaN", IO_ERR_INPUT},
+        /* a header that places the map nowhere (it was read, and its faces were taken from
+           the corner values) */
+        {"nanorigin.dx",
+         "object 1 class gridpositions counts 2 2 2\norigin nan 0 0\ndelta 1 0 0\n"
+         "delta 0 1 0\ndelta 0 0 1\nobject 3 class array type double rank 0 items 8 "
+         "data follows\n1 2 3 4 5 6 7 8\n",
+         "origin is not finite", IO_ERR_INPUT},
+        {"infdelta.dx",
+         "object 1 class gridpositions counts 2 2 2\norigin 0 0 0\ndelta 1e400 0 0\n"
+         "delta 0 1e400 0\ndelta 0 0 1e400\nobject 3 class array type double rank 0 items 8 "
+         "data follows\n1 2 3 4 5 6 7 8\n",
+         "not finite", IO_ERR_INPUT},
+        {"nanorigin.cube",
+         "t\nt\n1 nan 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 2 3 4 5 6 7 8\n",
+         "origin is not finite", IO_ERR_INPUT},
         {"mo.cube", "t\nt\n-1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 1\n1 2 3 4 5 6 7 8\n",
          "orbital", IO_ERR_UNSUPPORTED},
         {"short.cube", "t\nt\n1 0 0 0\n2 1 0 0\n2 0 1 0\n2 0 0 1\n8 0 0 0 0\n1 2 3\n",

@@ -113,6 +113,71 @@ static void test_short_names(void) {
     CHECK(notes_contain(&notes, "chebit"));
 }
 
+/* DelPhi's other names (stock DelPhi 2010 reads them all): its long names, the rest of its
+ * two-letter codes and six-letter names, cent/acent, out(kind,off); the second salt's
+ * valences are 0 there until val+2 and val-2 are given. */
+static void test_delphi_aliases(void) {
+    static const char *text = "GRIDSIZE=41, PERCENTFILL=40, INTERIORDIELECTRIC=3\n"
+                              "EXTERNALDIELECTRIC=78, PROBERADIUS=1.2, IONRADIUS=1.8\n"
+                              "SALTCONCENTRATION=0.05, BOUNDARYCONDITIONS=4, TEMPERATURE=30\n"
+                              "LINEARITERATIONS=200, NONLINEARITERATION=40, RELAXATIONFACTOR=0.9\n"
+                              "CONVERGENCEINTERVAL=7, CONVERGENCEFRACTION=2, AUTOCON=false\n"
+                              "RMSCONVERGENCE=1e-5, MAXCONVERGENCE=1e-4, NORMCONVERGENCE=1e-3\n"
+                              "PERIODICBOUNDARYX=true, pz=t, RR=0.7, s2=0.02, +1=2, -1=1\n"
+                              "+2=1, -2=3, xc=2e-4, mc=3e-5, nc=4e-3, ad=0.7\n"
+                              "memdat=0, LOGFILEPOTENTIALS=true, radpr2=1.0, cf=3\n"
+                              "cent(1,2,3)\nqpref(x)\nout(phi,file=\"a.phi\")\nout(phi,off)\n"
+                              "out(frc,file=\"b.frc\")\nout(frc,off)\nout(hsurf)\n";
+    run_settings s;
+    io_notes notes;
+    io_error err;
+    int rc = parse("aliases.prm", text, &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.gsize == 41 && s.perfil == 40.0 && s.indi == 3.0 && s.exdi == 78.0);
+    CHECK(s.prbrad == 1.2 && s.ionrad == 1.8 && s.salt == 0.05 && s.bndcon == BC_COULOMBIC);
+    CHECK_NEAR(s.temperature, 303.15, 1e-12);
+    CHECK(s.linit == 200 && s.nonit == 40 && s.relfac == 0.9 && s.conint == 7);
+    CHECK(s.confra == 3 && s.autoc == 0 && s.relpar == 0.7 && s.salt2 == 0.02);
+    CHECK(s.valence[0] == 2 && s.valence[1] == 1 && s.valence[2] == 1 && s.valence[3] == 3);
+    CHECK(s.maxc == 2e-4 && s.rmsc == 3e-5 && s.normc == 4e-3 && s.atpods == 0.7);
+    CHECK(s.periodic == (1 | 4)); /* x and z */
+    CHECK(s.center_mode == 2 && s.center[0] == 1.0 && s.center[2] == 3.0);
+    CHECK(s.map_count == 0 && !s.frc_out_file[0]);
+    CHECK(notes_contain(&notes, "memdat") && notes_contain(&notes, "logpot") &&
+          notes_contain(&notes, "qpref") && notes_contain(&notes, "out(hsurf)"));
+    /* A single-file output named twice: the later name, with a warning. */
+    rc = parse("twice.prm", "out(frc,file=\"f1\")\nout(frc,file=\"f2\")\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(!strcmp(s.frc_out_file, "f2") && notes_contain(&notes, "'f2' replaces 'f1'"));
+    /* acent is acenter. */
+    rc = parse("acent.prm", "acent(1,2,3)\n", &s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.center_mode == 1 && s.center[1] == 2.0);
+
+    /* salt2 without both of its valences: left out, as DelPhi leaves it out, with a warning. */
+    write_text("m.pqr", "ATOM      1  C   ALA A   1       0.000   0.000   0.000  1.00 2.00\n");
+    rc = parse("s2.prm", "in(pqr,file=\"m.pqr\")\nsalt=0.1\nsalt2=0.05\nval+2=2\n", &s, &notes,
+               &err);
+    CHECK_OK(rc, err);
+    rc = settings_resolve(&s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.salt == 0.1 && s.salt2 == 0.0 && notes_contain(&notes, "val-2"));
+    rc = parse("s2b.prm", "in(pqr,file=\"m.pqr\")\nsalt2=0.05\nval+2=2\nval-2=1\n", &s, &notes,
+               &err);
+    CHECK_OK(rc, err);
+    rc = settings_resolve(&s, &notes, &err);
+    CHECK_OK(rc, err);
+    CHECK(s.salt2 == 0.05 && s.valence[2] == 2 && !notes_contain(&notes, "val-2"));
+    /* energy(ion) of a linear run: nothing to report, which a warning says. */
+    rc = parse("ion.prm", "in(pqr,file=\"m.pqr\")\nsalt=0.1\nenergy(g,ion)\n", &s, &notes, &err);
+    CHECK(rc == IO_OK && settings_resolve(&s, &notes, &err) == IO_OK);
+    CHECK(notes_contain(&notes, "energy(ion)"));
+    rc = parse("ion2.prm", "in(pqr,file=\"m.pqr\")\nsalt=0.1\nnonit=30\nenergy(g,ion)\n", &s,
+               &notes, &err);
+    CHECK(rc == IO_OK && settings_resolve(&s, &notes, &err) == IO_OK);
+    CHECK(!notes_contain(&notes, "energy(ion)"));
+}
+
 static void test_syntax(void) {
     static const char *text = "  \n"
                               "! a comment line, with commas (and brackets)\n"
@@ -417,6 +482,7 @@ int main(void) {
     test_defaults();
     test_long_names();
     test_short_names();
+    test_delphi_aliases();
     test_syntax();
     test_functions();
     test_delphi_driver();
