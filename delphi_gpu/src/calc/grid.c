@@ -117,8 +117,16 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
         long n = points_for(sizing, g->scale, g->perfil);
         if (n < DG_MIN_GRID_SIZE) n = DG_MIN_GRID_SIZE;
         if (n > 100001) {
-            snprintf(msg, msg_size, "scale %g and perfil %g give %ld points per side: far too many",
-                     g->scale, g->perfil, n);
+            const char *why = s->center_mode == DG_CENTER_ABSOLUTE
+                                  ? " (the grid must reach the atoms from the centre acenter "
+                                    "places far from them)"
+                              : s->center_mode == DG_CENTER_OFFSET
+                                  ? " (the grid must reach the atoms from the centre the "
+                                    "center() offset places far from them)"
+                                  : "";
+            snprintf(msg, msg_size,
+                     "scale %g and perfil %g give %ld points per side: far too many%s", g->scale,
+                     g->perfil, n, why);
             return -1;
         }
         g->n = (int)n;

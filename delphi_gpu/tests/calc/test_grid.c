@@ -106,6 +106,10 @@ int main(void) {
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
     s.scale = 1e5;
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "far too many"));
+    /* ... and a centre placed far from the atoms says so. */
+    test_default_params(&s);
+    s.center_mode = DG_CENTER_ABSOLUTE, s.center[0] = 1e9;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) != 0 && strstr(msg, "acenter"));
     /* A scale so small that the box is wider than any molecule's (its cell volume would be
        infinite at 1e-300): refused with the scale and the box width, given directly or derived
        from gsize and a tiny perfil.  The widest box accepted is GRID_MAX_BOX. */
