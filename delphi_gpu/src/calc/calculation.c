@@ -159,6 +159,24 @@ static int stage_medium(dg_calc c) {
     return CALC_OK;
 }
 
+/* Every axis periodic and no mobile ion on the grid (no salt, or none that reaches a point): a
+ * net charge has no potential (each period adds the same charge; the solve only drifts). */
+static int periodic_net_charge(dg_calc c, int ions, const char *stage) {
+    const int all = DG_PERIODIC_X | DG_PERIODIC_Y | DG_PERIODIC_Z;
+    const double net = c->r.charges.net_charge;
+    if ((c->params.solver.periodic & all) != all || ions || !(fabs(net) > 1e-6)) return CALC_OK;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "a net charge (%.4f e) in a box periodic along x, y and z with no mobile ion on the "
+             "grid (%s) has no potential: every period adds the same charge; add salt that "
+             "reaches the solvent or leave an axis non-periodic",
+             net,
+             c->r.salt.salt_count == 0 || strcmp(stage, "charges") != 0
+                 ? "no salt"
+                 : "the ion-exclusion layer covers every point");
+    return fail(&c->r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, stage, msg);
+}
+
 /* Charges, and the medium derived once: installed on the solver, its sparse counts and (after
  * new positions) the dielectric-boundary list from the same derivation. */
 static int stage_charges(dg_calc c, pb_medium *pm) {
@@ -183,6 +201,8 @@ static int stage_charges(dg_calc c, pb_medium *pm) {
                  first + 1, second + 1, r->grid.n - 2, (r->grid.n - 2) / r->grid.scale);
         return fail(r, CALC_BAD_INPUT, DG_ERR_INVALID_ARGUMENT, "charges", msg);
     }
+    const int ions = r->salt.salt_count > 0 && r->medium.ion_accessible_points > 0;
+    if (periodic_net_charge(c, ions, "charges") != CALC_OK) return CALC_BAD_INPUT;
     if (r->charges.atoms_outside)
         add_note(r,
                  "focusing: %d charged atoms lie (partly) outside the box interior; their "
@@ -425,6 +445,7 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
                            double *grid_energy, double **at_atoms, phi_map *keep) {
     const dg_calc_params *s = &c->params;
     calc_result *r = &c->r;
+    if (periodic_net_charge(c, 0, stage) != CALC_OK) return CALC_BAD_INPUT;
     pb_medium medium;
     pb_medium_init(&medium, &r->grid, &r->medium, &r->charges, NULL, s->epsilon_in, eps_out,
                    s->temperature);

@@ -236,6 +236,12 @@ int main(void) {
     CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
                       "--salt", "0.1", "--solvation-two-run", "--quiet", NULL) == EXIT_BAD_INPUT);
     pipeline_free(p);
+    /* ... and so has salt that no grid point admits (an ion radius wider than the box): refused
+       by the calculation once the ion map is known (it drifted for thousands of sweeps). */
+    CHECK(run_program(p, 0, "--pqr", born, "--scale", "2", "--perfil", "40", "--periodic", "xyz",
+                      "--salt", "0.1", "--ionrad", "30", "--quiet", NULL) == EXIT_BAD_INPUT);
+    CHECK(strstr(p->message, "no mobile ion") != NULL);
+    pipeline_free(p);
     /* A molecule across the periodic z face (one charge's cell on it) and the same molecule 20
        spacings (10 A) lower, in the middle of the box: its periodic images shape the surface
        at the faces and the charge's shares go to the points the face stands for, so the two
