@@ -13,6 +13,8 @@ typedef struct atom {
     char record[7]; /* "ATOM" or "HETATM" */
     int serial;
     char name[6];    /* atom name, trimmed */
+    char name_at_13; /* 1: the name started in column 13 of a fixed-column record (a two-letter
+                        element such as ZN, or four characters); 0: column 14, or not known */
     char residue[5]; /* residue name, trimmed */
     char chain;      /* ' ' if none */
     int residue_number;

@@ -284,6 +284,18 @@ int dg_cached_spectral_radius(dg_solver s, double *spectral_radius) {
     return DG_OK;
 }
 
+int dg_check_grid(dg_solver s, long nx, long ny, long nz) {
+    if (!s) return DG_ERR_INVALID_ARGUMENT;
+    dg_clear_error(s);
+    if (!s->has_medium) return dg_fail(s, DG_ERR_STATE, "no medium set (dg_set_*_medium first)");
+    const dg_prepared *p = &s->prep;
+    if (nx != p->nx || ny != p->ny || nz != p->nz)
+        return dg_fail(s, DG_ERR_COUNT_MISMATCH,
+                       "phi is %ld x %ld x %ld but the medium's grid is %d x %d x %d", nx, ny, nz,
+                       p->nx, p->ny, p->nz);
+    return DG_OK;
+}
+
 int dg_estimate_spectral_radius(dg_solver s, double *spectral_radius) {
     if (!s || !spectral_radius) return DG_ERR_INVALID_ARGUMENT;
     if (dg_reject_reentry(s, "dg_estimate_spectral_radius") != DG_OK) return DG_ERR_STATE;

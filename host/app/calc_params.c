@@ -41,7 +41,8 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
 void calc_params_from_settings(const run_settings *s, dg_calc_params *p) {
     dg_calc_default_params(p);
     p->grid_size = s->gsize_given ? s->gsize : 0;
-    p->scale = s->scale_given || !s->gsize_given ? s->scale : 0.0;
+    /* DelPhi: gsize with perfil derives the scale; gsize alone keeps the default scale 1.2 */
+    p->scale = s->scale_given || !s->gsize_given || !s->perfil_given ? s->scale : 0.0;
     p->perfil = s->perfil_given ? s->perfil : 0.0;
     p->center_mode = s->center_mode;
     memcpy(p->center, s->center, sizeof p->center);

@@ -4,11 +4,14 @@
 
 #include "io_modpdb.h"
 
-/* Columns 1-30 of a PDB atom record: record, serial, name (a name of fewer than 4 characters
- * starts in column 14), residue, chain, residue number and insertion code. */
+/* Columns 1-30 of a PDB atom record: record, serial, name (where the input had it: a name of
+ * fewer than 4 characters starts in column 14 unless it started in column 13, as a two-letter
+ * element's does, ZN; DelPhi copies the columns), residue, chain, residue number and insertion
+ * code. */
 static void atom_columns(const atom *a, char *out, size_t size) {
     char name[8];
-    snprintf(name, sizeof name, strlen(a->name) < 4 ? " %-3s" : "%-4s", a->name);
+    snprintf(name, sizeof name, strlen(a->name) < 4 && !a->name_at_13 ? " %-3s" : "%-4s",
+             a->name);
     snprintf(out, size, "%-6s%5d %-4.4s %3.3s %c%4d%c   ", a->record[0] ? a->record : "ATOM",
              a->serial % 100000, name, a->residue, a->chain ? a->chain : ' ',
              a->residue_number % 10000, a->insertion ? a->insertion : ' ');

@@ -276,7 +276,7 @@ static int apply_out_off(param_context *ctx, const char *kind, const char *field
     return IO_OK;
 }
 
-static int apply_out(param_context *ctx, const func_args *a) {
+static int apply_out(param_context *ctx, func_args *a) {
     /* DelPhi outputs that this program does not write: a warning, not an error. */
     static const char *not_written[] = {"srf", "energy", "unfrc", "log", "hsurf", "db", "surfen"};
     if (a->count == 0 || a->key[0][0])
@@ -288,6 +288,9 @@ static int apply_out(param_context *ctx, const func_args *a) {
     snprintf(field, sizeof field, "out(%s)", kind);
     if (a->count == 2 && !a->key[1][0] && io_iequal(a->value[1], "off"))
         return apply_out_off(ctx, kind, field);
+    /* out(kind,on): DelPhi writes what is not turned off */
+    if (a->count >= 2 && !a->key[a->count - 1][0] && io_iequal(a->value[a->count - 1], "on"))
+        a->count--;
     const char *file, *format;
     int rc = get_keys(ctx, field, a, &file, &format);
     if (rc) return rc;

@@ -418,7 +418,7 @@ int params_apply_assignment(param_context *ctx, const char *name, const char *va
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
                        "unknown statement '%s=%s'", name, value);
     /* Messages name the statement by its long name (the 2-letter code is shown in brackets). */
-    char shown[32];
+    char shown[64];
     if (strcmp(name, def->name) != 0)
         snprintf(shown, sizeof shown, "%s (%s)", def->name, name);
     else

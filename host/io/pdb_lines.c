@@ -34,6 +34,7 @@ void pdb_fixed_identifiers(const char *line, size_t len, atom *a) {
     io_columns(line, len, 7, 11, buf, sizeof buf);
     a->serial = io_parse_int(buf, &v) == 0 ? (int)v : 0;
     io_columns(line, len, 13, 16, a->name, sizeof a->name);
+    a->name_at_13 = len >= 13 && line[12] != ' ';
     io_columns(line, len, 18, 21, a->residue, sizeof a->residue);
     a->chain = len >= 22 && line[21] != ' ' ? line[21] : ' ';
     io_columns(line, len, 23, 26, buf, sizeof buf);

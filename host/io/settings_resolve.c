@@ -343,6 +343,16 @@ int settings_resolve(run_settings *s, io_notes *notes, io_error *err) {
         if (rc) return rc;
     }
     resolve_frc_columns(s, notes);
+    /* DelPhi places the grid centre before it knows a scale it derives (gsize with perfil, or
+       the default 1.2): a center() offset there is divided by its "unset" marker, 10000. */
+    if (s->center_mode == 2 /* offset */ && !s->scale_given &&
+        (s->center[0] != 0.0 || s->center[1] != 0.0 || s->center[2] != 0.0)) {
+        io_note(notes, IO_NOTE_WARNING,
+                "center(%g,%g,%g): an offset in grid units needs scale=; without it stock DelPhi "
+                "2010 leaves the grid at the molecule's box centre, and so does this program",
+                s->center[0], s->center[1], s->center[2]);
+        s->center[0] = s->center[1] = s->center[2] = 0.0;
+    }
     /* DelPhi's second salt has valences 0 until val+2 and val-2 are both given (stock DelPhi
        2010), which leaves it out of the ionic strength. */
     if (s->salt2 > 0.0 && (s->valence_given & 12) != 12) {

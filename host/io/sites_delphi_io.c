@@ -1,4 +1,5 @@
 /* Site potentials in DelPhi's frc layout (io_sites.h says what the file holds). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,11 +83,12 @@ static void put_descriptor(FILE *fp, const atom *a) {
     char d[21];
     memset(d, ' ', 20);
     d[20] = '\0';
+    /* upper case, as DelPhi writes the names it read */
     for (int k = 0; k < 4 && a->name[k]; ++k)
-        d[k] = a->name[k];
+        d[k] = (char)toupper((unsigned char)a->name[k]);
     for (int k = 0; k < 3 && a->residue[k]; ++k)
-        d[5 + k] = a->residue[k];
-    if (a->chain && a->chain != ' ') d[9] = a->chain;
+        d[5 + k] = (char)toupper((unsigned char)a->residue[k]);
+    if (a->chain && a->chain != ' ') d[9] = (char)toupper((unsigned char)a->chain);
     char number[16] = "";
     if (a->residue_number || a->name[0] || a->residue[0])
         snprintf(number, sizeof number, "%d", a->residue_number);
@@ -193,7 +195,9 @@ int sites_write_delphi(const char *path, const molecule *sites, const site_value
             else
                 put_value(fp, needed[c][i]);
         }
-        if (columns & FRC_BIT(FRC_COL_POTENTIAL)) energy += q * v->potential[i];
+        /* a site outside the grid (potential NaN) adds nothing, as in DelPhi */
+        if ((columns & FRC_BIT(FRC_COL_POTENTIAL)) && isfinite(v->potential[i]))
+            energy += q * v->potential[i];
         if (v->reaction) reaction += q * v->reaction[i];
         if (v->coulombic) coulombic += q * v->coulombic[i];
         fprintf(fp, "%*s\n", pad, "");

@@ -24,6 +24,7 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
             v->coulombic_force ? " CFx CFy CFz (kT/A)" : "",
             v->total_force ? " TFx TFy TFz (kT/A)" : "");
     double energy = 0.0, reaction = 0.0, coulombic = 0.0;
+    size_t outside = 0;
     for (size_t i = 0; i < sites->count; i++) {
         const atom *a = &sites->atoms[i];
         fprintf(fp, "%-6s %6d %-5s %-4s %c %5d %10.4f %10.4f %10.4f %9.5f %15.7e",
@@ -48,7 +49,10 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
             fprintf(fp, " %15.7e %15.7e %15.7e", v->total_force[3 * i], v->total_force[3 * i + 1],
                     v->total_force[3 * i + 2]);
         fputc('\n', fp);
-        energy += 0.5 * a->charge * v->potential[i];
+        if (isfinite(v->potential[i]))
+            energy += 0.5 * a->charge * v->potential[i];
+        else
+            ++outside; /* outside the grid: left out of the sum */
         if (v->reaction) reaction += 0.5 * a->charge * v->reaction[i];
         if (v->coulombic) coulombic += 0.5 * a->charge * v->coulombic[i];
     }
@@ -62,6 +66,8 @@ int sites_write(const char *path, const molecule *sites, const site_values *v, c
                 "# sum of charge*coulombic/2 = %.8e kT (with the molecule's atoms as sites: the "
                 "Coulombic energy)\n",
                 coulombic);
-    fprintf(fp, "# sites %zu, sum of charge*potential/2 = %.8e kT\n", sites->count, energy);
+    fprintf(fp, "# sites %zu, sum of charge*potential/2 = %.8e kT", sites->count, energy);
+    if (outside) fprintf(fp, " (%zu sites outside the grid left out)", outside);
+    fputc('\n', fp);
     return atomic_file_commit(&af, err);
 }

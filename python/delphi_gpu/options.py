@@ -106,8 +106,13 @@ _FALSE_WORDS = ("false", "f", ".false.", "no", "off", "0")
 def _int(value, name):
     """An integer option as C's int takes it: an integral number (41 or 41.0), never a bool,
     a fraction or a value C's int would wrap."""
-    if isinstance(value, (bool, np.bool_)) or isinstance(value, str):
+    if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name}={value!r}: expected an integer")
+    if isinstance(value, str):  # '41', as float options take '2.0'
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise ValueError(f"{name}={value!r}: expected an integer") from None
     try:
         number = float(value) if not isinstance(value, (int, np.integer)) else int(value)
     except (TypeError, ValueError):

@@ -76,8 +76,8 @@ def test_integer_and_flag_options_are_strict():
         options = {name: value, "salt": 0.1} if name == "valence" else {name: value}
         with pytest.raises(ValueError, match=name):
             dg.Calculation(**options)
-    with pytest.raises(TypeError, match="gsize"):
-        dg.Calculation(gsize="41")
+    with pytest.raises(ValueError, match="gsize"):
+        dg.Calculation(gsize="41.5")
     with pytest.raises(ValueError, match="pbx"):
         dg.Calculation(pbx="maybe")
     with pytest.raises(TypeError, match="energies"):

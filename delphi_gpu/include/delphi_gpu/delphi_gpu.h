@@ -152,6 +152,11 @@ DG_API int dg_estimate_iterations(double spectral_radius);
 DG_API int dg_solve_f(dg_solver solver, float *phi, dg_result *result);
 DG_API int dg_solve_d(dg_solver solver, double *phi, dg_result *result);
 
+/** DG_OK when a phi of nx x ny x nz points is the medium's grid, else DG_ERR_COUNT_MISMATCH
+ *  naming both (DG_ERR_STATE without a medium): for callers that know phi's shape (the
+ *  Fortran binding's 3-D solve checks it before dg_solve). */
+DG_API int dg_check_grid(dg_solver solver, long nx, long ny, long nz);
+
 /* ---- Boundary values ------------------------------------------------------------------- */
 
 /** Debye-Hueckel (screened Coulomb) potential of point charges at every point of the six faces

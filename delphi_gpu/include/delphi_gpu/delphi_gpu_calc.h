@@ -227,13 +227,11 @@ DG_API void dg_calc_default_params(dg_calc_params *params);
  *  and starts the backend.  Hands back a handle even on failure (for dg_calc_last_error). */
 DG_API int dg_calc_create(dg_calc *calc, const dg_calc_params *params);
 
-/** New parameters for the same handle (batch runs): checked like dg_calc_create (refused
- *  parameters change nothing).  The solver (backend, tuned shape) is kept when backend,
- *  precision, device, threads, block shape, autotune, method and communicator are unchanged,
- *  else a new one is started; the atoms stay and the grid is placed again from them.  When
- *  they do not fit the new grid (DG_ERR_INVALID_ARGUMENT, "grid: ...") the parameters are
- *  taken all the same and the handle runs again after dg_calc_set_atoms with atoms that fit or
- *  dg_calc_set_params with parameters that fit the held ones. */
+/** New parameters for the same handle (batch runs): checked like dg_calc_create.  The solver
+ *  (backend, tuned shape) is kept when backend, precision, device, threads, block shape,
+ *  autotune, method and communicator are unchanged, else a new one is started; the atoms stay
+ *  and the grid is placed again from them.  Parameters that fail (a check, a grid that cannot
+ *  be placed for the held atoms, a solver that cannot start) change nothing. */
 DG_API int dg_calc_set_params(dg_calc calc, const dg_calc_params *params);
 
 /** Free everything.  NULL allowed.  From the handle's own progress callback: does nothing
@@ -248,7 +246,8 @@ DG_API const char *dg_calc_last_error(dg_calc calc);
 DG_API const char *dg_calc_notes(dg_calc calc);
 
 /** Set the atoms (copied).  Places the grid from them unless grid_size and an absolute centre
- *  fix it; a later call with other atoms places it again. */
+ *  fix it; a later call with other atoms places it again.  Atoms that fail (a check, or a grid
+ *  that cannot be placed for them) change nothing: the handle keeps its atoms and grid. */
 DG_API int dg_calc_set_atoms(dg_calc calc, const dg_atoms *atoms);
 
 /** New positions for the same atoms (3 per atom): the grid stays where it is (MD frames);

@@ -54,35 +54,41 @@ static int same_solver(const dg_options *a, const dg_options *b) {
            a->mpi_comm == b->mpi_comm && a->periodic == b->periodic;
 }
 
-/* Parameters that fail their checks (the solver's options included) or whose solver cannot
-   start change nothing.  Parameters that pass are taken; the grid is then placed for the held
-   atoms, and when they do not fit it the handle needs atoms (or other parameters) first. */
+/* Parameters that fail change nothing (their checks, the solver's options included; the grid
+   they place for the held atoms; the solver they need): the handle keeps its parameters, grid,
+   solver and last run, so that a wrapper's copy of its state stays right. */
 int dg_calc_set_params(dg_calc c, const dg_calc_params *params) {
     int st = calc_usable(c);
     if (st != DG_OK) return st;
     if ((st = calc_check_params(params, c->error, sizeof c->error)) != DG_OK) return st;
+    const dg_calc_params old = c->params;
+    const grid_spec old_grid = c->r.grid, old_coarse = c->coarse_grid;
+    if (c->mol.atoms) {
+        char msg[1024];
+        c->params = *params;
+        const int placed = calc_place_grids(c, msg, sizeof msg);
+        c->params = old;
+        if (placed != 0) {
+            c->r.grid = old_grid, c->coarse_grid = old_coarse;
+            return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s (the parameters before stay)",
+                             msg);
+        }
+    }
     if (!same_solver(&c->params.solver, &params->solver)) {
         dg_solver solver = NULL;
         st = dg_create(&solver, &params->solver);
         if (st != DG_OK) {
             calc_fail(c, st, "solver: %s: %s", dg_status_string(st), dg_last_error(solver));
             dg_destroy(solver);
+            c->r.grid = old_grid, c->coarse_grid = old_coarse;
             return st;
         }
         dg_destroy(c->solver);
         c->solver = solver;
     }
     c->params = *params;
-    c->geometry_current = c->ran = c->grid_placed = 0;
-    if (c->mol.atoms) { /* also when the last parameters did not fit them */
-        char msg[1024];
-        if (calc_place_grids(c, msg, sizeof msg) != 0)
-            return calc_fail(c, DG_ERR_INVALID_ARGUMENT,
-                             "grid: %s (the parameters are taken; the held atoms do not fit "
-                             "them: set atoms that do, or other parameters)",
-                             msg);
-        c->grid_placed = 1;
-    }
+    c->geometry_current = c->ran = 0;
+    c->grid_placed = c->mol.atoms != NULL;
     return DG_OK;
 }
 
@@ -153,12 +159,19 @@ int dg_calc_set_atoms(dg_calc c, const dg_atoms *atoms) {
     calc_atom *copy = copy_atoms(atoms);
     if (!copy)
         return calc_fail(c, DG_ERR_OUT_OF_MEMORY, "out of memory for %ld atoms", atoms->count);
-    free(c->mol.atoms);
+    /* Atoms whose grid cannot be placed change nothing: the handle keeps its atoms, grid and
+       last run (a wrapper that counts the atoms it handed over stays right). */
+    const calc_molecule old = c->mol;
+    const grid_spec old_grid = c->r.grid, old_coarse = c->coarse_grid;
     c->mol.atoms = copy, c->mol.count = (size_t)atoms->count;
-    c->grid_placed = c->geometry_current = c->ran = 0;
     char msg[1024];
-    if (calc_place_grids(c, msg, sizeof msg) != 0)
+    if (calc_place_grids(c, msg, sizeof msg) != 0) {
+        free(copy);
+        c->mol = old, c->r.grid = old_grid, c->coarse_grid = old_coarse;
         return calc_fail(c, DG_ERR_INVALID_ARGUMENT, "grid: %s", msg);
+    }
+    free(old.atoms);
+    c->geometry_current = c->ran = 0;
     c->grid_placed = 1;
     return DG_OK;
 }

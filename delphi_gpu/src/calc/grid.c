@@ -44,14 +44,16 @@ static double sizing_extent(const grid_spec *g, const double center[3], int cent
 }
 
 /* The grid centre: the box centre, an absolute point, or DelPhi's center(): the molecule offset
- * from the grid's middle by center[] grid units of the given scale, so the grid centre is the box
- * centre minus center[] / scale. */
+ * from the grid's middle by center[] grid units, so the grid centre is the box centre minus
+ * center[] / scale.  DelPhi places the centre before it derives a scale from gsize or perfil, so
+ * an offset counts only with a given scale (stock DelPhi 2010 divides it by its "unset" marker,
+ * 10000, otherwise: the box centre); scale is 0 here then. */
 static void place_center(const dg_calc_params *s, double scale, grid_spec *g) {
     for (int a = 0; a < 3; ++a) {
         const double middle = 0.5 * (g->box_min[a] + g->box_max[a]);
         if (s->center_mode == DG_CENTER_ABSOLUTE)
             g->center[a] = s->center[a];
-        else if (s->center_mode == DG_CENTER_OFFSET)
+        else if (s->center_mode == DG_CENTER_OFFSET && scale > 0.0)
             g->center[a] = middle - s->center[a] / scale;
         else
             g->center[a] = middle;
@@ -75,12 +77,21 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
                  s->perfil);
         return -1;
     }
-    const double extent = g->largest_extent;
-    if (s->grid_size <= 0) place_center(s, scale_given ? s->scale : GRID_DEFAULT_SCALE, g);
+    /* DelPhi's order: the centre first, then the size from twice the largest distance of a box
+       face from it (the box's largest side for a grid centred on the box). */
+    place_center(s, scale_given ? s->scale : 0.0, g);
+    if (s->center_mode == DG_CENTER_OFFSET && !scale_given &&
+        (s->center[0] != 0.0 || s->center[1] != 0.0 || s->center[2] != 0.0))
+        snprintf(g->note, sizeof g->note,
+                 "center() offset %g %g %g not applied: its grid units need a given scale (stock "
+                 "DelPhi 2010 leaves such a grid at the box centre too)",
+                 s->center[0], s->center[1], s->center[2]);
+    const double extent = sizing_extent(g, g->center, s->center_mode == DG_CENTER_BOX);
     if (s->grid_size > 0) {
         long n = s->grid_size;
         if (n % 2 == 0) {
-            snprintf(g->note, sizeof g->note, "gsize %ld is even, made odd: %ld", n, n + 1);
+            snprintf(g->note + strlen(g->note), sizeof g->note - strlen(g->note),
+                     "%sgsize %ld is even, made odd: %ld", g->note[0] ? "; " : "", n, n + 1);
             ++n;
         }
         if (n < DG_MIN_GRID_SIZE) {
@@ -113,8 +124,7 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
                      "the molecule has no extent (one atom of radius 0): give gsize and scale");
             return -1;
         }
-        const double sizing = sizing_extent(g, g->center, s->center_mode == DG_CENTER_BOX);
-        long n = points_for(sizing, g->scale, g->perfil);
+        long n = points_for(extent, g->scale, g->perfil);
         if (n < DG_MIN_GRID_SIZE) n = DG_MIN_GRID_SIZE;
         if (n > 100001) {
             const char *why = s->center_mode == DG_CENTER_ABSOLUTE
@@ -149,7 +159,6 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
                  "to resolve it",
                  g->note[0] ? "; " : "", g->largest_extent, g->largest_extent * g->scale,
                  1.0 / g->scale);
-    place_center(s, g->scale, g);
     return 0;
 }
 

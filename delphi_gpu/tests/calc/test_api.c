@@ -545,11 +545,14 @@ int main(void) {
     CHECK(r.reference_solve.outcome == DG_OUTCOME_CONVERGED);
     CHECK_NEAR(r.energies.solvation_two_run, r.energies.grid - r.energies.grid_reference, 1e-12);
     CHECK_REL(r.energies.solvation_two_run, fresh.energies.solvation_two_run, 1e-12);
-    /* Solver options that dg_calc_create refuses are refused here too (also when the solver is
-       kept), changing nothing; parameters whose grid the held atoms cannot have are taken, and
-       valid ones place the grid again (the handle stayed without a grid). */
+    /* Parameters that fail change nothing: solver options that dg_calc_create refuses (also
+       when the solver would be kept), a grid the held atoms cannot have; the handle keeps its
+       grid and its last run, and takes valid parameters again. */
     dg_calc_params bad = p;
-    bad.solver.max_change_tol = NAN;
+    bad.scale = 1e-300;
+    CHECK(dg_calc_set_params(c, &bad) == DG_ERR_INVALID_ARGUMENT &&
+          strstr(dg_calc_last_error(c), "grid"));
+    bad = p, bad.solver.max_change_tol = NAN;
     CHECK(dg_calc_set_params(c, &bad) != DG_OK && strstr(dg_calc_last_error(c), "max_change_tol"));
     bad = p, bad.solver.check_interval = 0;
     CHECK(dg_calc_set_params(c, &bad) != DG_OK && strstr(dg_calc_last_error(c), "check_interval"));
@@ -559,10 +562,17 @@ int main(void) {
     double kept_phi[1];
     const double centre[3] = {0.3, 0.4, 0.5};
     CHECK(dg_calc_potentials_at(c, centre, 1, kept_phi) == DG_OK && isfinite(kept_phi[0]));
-    bad = p, bad.scale = 1e-300;
-    CHECK(dg_calc_set_params(c, &bad) == DG_ERR_INVALID_ARGUMENT &&
-          strstr(dg_calc_last_error(c), "grid"));
-    CHECK(dg_calc_run(c, &r) == DG_ERR_STATE);
+    /* Atoms whose grid cannot be placed change nothing either (a wrapper counting the atoms it
+       handed over stays right): 2 atoms 1e6 A apart at a fixed scale. */
+    const double far_xyz[6] = {0, 0, 0, 1e6, 0, 0}, far_q[2] = {1, -1}, far_r[2] = {1, 1};
+    dg_calc_params sized = p;
+    sized.grid_size = 0, sized.center_mode = DG_CENTER_BOX;
+    CHECK(dg_calc_set_params(c, &sized) == DG_OK);
+    const dg_atoms far = {2, far_xyz, far_q, far_r};
+    CHECK(dg_calc_set_atoms(c, &far) == DG_ERR_INVALID_ARGUMENT);
+    double four_forces[12];
+    CHECK(dg_calc_set_params(c, &p) == DG_OK && dg_calc_run(c, &r) == DG_OK);
+    CHECK(dg_calc_reaction_forces(c, four_forces) == DG_OK); /* four atoms, not two */
     CHECK(dg_calc_set_params(c, &p) == DG_OK);
     CHECK(dg_calc_run(c, &r) == DG_OK);
     same_energies(&r, &fresh);

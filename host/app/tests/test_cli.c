@@ -104,6 +104,16 @@ int main(void) {
     CHECK_NEAR(centred[1], box_centre[1] + 1.5, 1e-12);
     CHECK_NEAR(centred[2], box_centre[2] - 0.5, 1e-12);
     pipeline_free(p);
+    /* Without scale= DelPhi places the centre before it has a scale and leaves the offset out;
+       gsize alone keeps the default scale 1.2 (stock DelPhi 2010: "scale,in grids/A: 1.2" for
+       gsize=65 alone, where a scale from perfil 80 would be 1.28 for ubiquitin). */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--set", "center(0.5,-3,1)",
+                      "--quiet", NULL) == EXIT_OK);
+    CHECK(p->result && p->result->grid.scale == 1.2 && p->result->grid.n == 33);
+    if (p->result) memcpy(centred, p->result->grid.center, sizeof centred);
+    CHECK(centred[0] == box_centre[0] && centred[1] == box_centre[1] &&
+          centred[2] == box_centre[2]);
+    pipeline_free(p);
     /* site(rf) and site(tf) are the atoms' forces: written with the atoms as sites (also
        DelPhi's in(frc,file="self")), refused with a warning for the sites of an in(frc) file.
        site(tf) alone writes only the total force, the sum of the other two. */
@@ -132,6 +142,16 @@ int main(void) {
                   strstr(p->notes.text[i], "site(tf)") != NULL;
     frc = read_file("other.frc");
     CHECK(warned == 2 && frc && !strstr(frc, "RFx") && !strstr(frc, "TFx"));
+    free(frc);
+    pipeline_free(p);
+    /* DelPhi writes the site descriptors in upper case, whatever case the file had. */
+    write_text("lower.pdb", "atom      5  cb  ala a  42       1.000   1.000   1.000  1.00  0.00\n");
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--set", "site(a,p)", "--set",
+                      "in(frc,file=\"lower.pdb\")", "--frc", "lower.frc", "--quiet", NULL) ==
+          EXIT_OK);
+    frc = read_file("lower.frc");
+    CHECK(frc && strstr(frc, "CB   ALA A 42") && !strstr(frc, "cb"));
     free(frc);
     pipeline_free(p);
     /* The frc file in DelPhi's layout (the default): without site(...) DelPhi's standard

@@ -50,6 +50,14 @@ static void test_sites(void) {
     CHECK_OK(sites_write("field.frc", &mol, &with_field, NULL, &err), err);
     CHECK(sites_write("none.frc", &mol, &none, NULL, &err) == IO_ERR_INPUT);
     CHECK(!file_exists("none.frc"));
+    /* A site outside the grid (potential NaN) is left out of the energy sum, which said nan. */
+    double phi_out[3] = {1.25, -3.5e-3, NAN};
+    const site_values outside = {phi_out, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    CHECK_OK(sites_write("outside.frc", &mol, &outside, NULL, &err), err);
+    char *outside_text = read_text("outside.frc");
+    CHECK(outside_text && strstr(outside_text, "(1 sites outside the grid left out)") &&
+          !strstr(outside_text, "= nan"));
+    free(outside_text);
 
     /* Read the lines back: 11 (or 14) fields each, values to printed precision. */
     const char *files[2] = {"sites.frc", "field.frc"};
@@ -324,6 +332,21 @@ static void test_modpdb(void) {
     }
     CHECK(modpdb_write("none.pdb", &mol, MODPDB_NONE, &err) == IO_ERR_INPUT);
     CHECK(!file_exists("none.pdb"));
+    /* A name read from column 13 (zinc: "ZN", not the nitrogen "N" of column 14) stays there,
+       as DelPhi copies the columns; one from column 14 stays in 14. */
+    atoms[2].name_at_13 = 1;
+    snprintf(atoms[2].name, sizeof atoms[2].name, "ZN");
+    CHECK_OK(modpdb_write("zn.pdb", &mol, MODPDB_DELPHI1, &err), err);
+    char *zn = read_text("zn.pdb");
+    CHECK(zn && strstr(zn, "ATOM      9 ZN   HOH W   3") && strstr(zn, "    7  CA ") &&
+          strstr(zn, "    8 HD21"));
+    free(zn);
+    molecule back = {0};
+    io_notes notes;
+    io_notes_clear(&notes);
+    CHECK_OK(molecule_read_delphi_pdb("zn.pdb", &back, &notes, &err), err);
+    CHECK(back.count == 3 && back.atoms[2].name_at_13 && !back.atoms[0].name_at_13);
+    molecule_free(&back);
 }
 
 static void test_log(void) {

@@ -127,7 +127,8 @@ static void test_delphi_aliases(void) {
                               "+2=1, -2=3, xc=2e-4, mc=3e-5, nc=4e-3, ad=0.7\n"
                               "memdat=0, LOGFILEPOTENTIALS=true, radpr2=1.0, cf=3\n"
                               "cent(1,2,3)\nqpref(x)\nout(phi,file=\"a.phi\")\nout(phi,off)\n"
-                              "out(frc,file=\"b.frc\")\nout(frc,off)\nout(hsurf)\n";
+                              "out(frc,file=\"b.frc\")\nout(frc,off)\nout(hsurf)\n"
+                              "out(eps,on)\n";
     run_settings s;
     io_notes notes;
     io_error err;
@@ -142,7 +143,7 @@ static void test_delphi_aliases(void) {
     CHECK(s.maxc == 2e-4 && s.rmsc == 3e-5 && s.normc == 4e-3 && s.atpods == 0.7);
     CHECK(s.periodic == (1 | 4)); /* x and z */
     CHECK(s.center_mode == 2 && s.center[0] == 1.0 && s.center[2] == 3.0);
-    CHECK(s.map_count == 0 && !s.frc_out_file[0]);
+    CHECK(s.map_count == 0 && !s.frc_out_file[0] && s.eps_out_file[0]);
     CHECK(notes_contain(&notes, "memdat") && notes_contain(&notes, "logpot") &&
           notes_contain(&notes, "qpref") && notes_contain(&notes, "out(hsurf)"));
     /* A single-file output named twice: the later name, with a warning. */
