@@ -10,8 +10,7 @@
  * code. */
 static void atom_columns(const atom *a, char *out, size_t size) {
     char name[8];
-    snprintf(name, sizeof name, strlen(a->name) < 4 && !a->name_at_13 ? " %-3s" : "%-4s",
-             a->name);
+    snprintf(name, sizeof name, strlen(a->name) < 4 && !a->name_at_13 ? " %-3s" : "%-4s", a->name);
     snprintf(out, size, "%-6s%5d %-4.4s %3.3s %c%4d%c   ", a->record[0] ? a->record : "ATOM",
              a->serial % 100000, name, a->residue, a->chain ? a->chain : ' ',
              a->residue_number % 10000, a->insertion ? a->insertion : ' ');

@@ -360,7 +360,7 @@ static void refusals(void) {
     CHECK(strstr(dg_calc_last_error(c), "coarse_scale 1 is not below the grid's scale 1") != NULL,
           "%s", dg_calc_last_error(c));
     p.coarse_scale = 0.0, p.coarse_perfil = 90.0; /* the molecule fills 80 % already */
-    CHECK(dg_calc_set_params(c, &p) == DG_OK); /* no atoms held: the failed ones were not kept */
+    CHECK(dg_calc_set_params(c, &p) == DG_OK);    /* no atoms held: the failed ones were not kept */
     CHECK(dg_calc_set_atoms(c, &atoms) == DG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(dg_calc_last_error(c), "lower coarse_perfil") != NULL, "%s",
           dg_calc_last_error(c));

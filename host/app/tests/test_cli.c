@@ -148,8 +148,8 @@ int main(void) {
     write_text("lower.pdb", "atom      5  cb  ala a  42       1.000   1.000   1.000  1.00  0.00\n");
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(a,p)", "--set",
-                      "in(frc,file=\"lower.pdb\")", "--frc", "lower.frc", "--quiet", NULL) ==
-          EXIT_OK);
+                      "in(frc,file=\"lower.pdb\")", "--frc", "lower.frc", "--quiet",
+                      NULL) == EXIT_OK);
     frc = read_file("lower.frc");
     CHECK(frc && strstr(frc, "CB   ALA A 42") && !strstr(frc, "cb"));
     free(frc);
