@@ -328,6 +328,52 @@ static int run_one(batch_plan *b, int k, int model, int models, dg_calc *calc, F
     return status;
 }
 
+/* The batch's own files (the --batch list, --jsonl, the parameter files) into taken: no run
+ * writes them.  EXIT_OK, or EXIT_SOLVER_FAILED (out of memory, said). */
+static int protect_own_files(batch_plan *b) {
+    path_identity id;
+    const char *own[2] = {b->list_file, b->jsonl_file};
+    for (int i = 0; i < 2 + b->input_count; ++i) {
+        const char *path = i < 2 ? own[i] : b->inputs[i - 2];
+        if (!path) continue;
+        path_identity_of(path, &id);
+        if (id.canonical[0] && file_entry(&b->taken, id.canonical) < 0) {
+            fprintf(stderr, "delphi-gpu: error: out of memory planning the batch\n");
+            return EXIT_SOLVER_FAILED;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* --jsonl, checked as any output (writable, not a directory or device) and against the batch's
+ * inputs, parameter files and list, opened under a temporary name that no run's stage removes
+ * (renamed when the batch ends, removed by a signal).  EXIT_OK, or EXIT_BAD_INPUT (said). */
+static int open_jsonl(const batch_plan *b, atomic_file *af) {
+    io_error err;
+    io_error_clear(&err);
+    int rc = path_check_output(b->jsonl_file, "--jsonl", &err);
+    path_identity jsonl_id, other;
+    path_identity_of(b->jsonl_file, &jsonl_id);
+    const char *clash = NULL;
+    for (int i = 0; rc == IO_OK && !clash && i < b->read.count; ++i)
+        if (!strcmp(jsonl_id.canonical, b->read.name[i])) clash = "an input file of a run";
+    for (int i = -1; rc == IO_OK && !clash && i < b->input_count; ++i) {
+        const char *path = i < 0 ? b->list_file : b->inputs[i];
+        if (!path) continue;
+        path_identity_of(path, &other);
+        if (path_identity_same(&jsonl_id, &other))
+            clash = i < 0 ? "the --batch list" : "a parameter file of the batch";
+    }
+    if (rc == IO_OK && clash)
+        rc = io_fail(&err, IO_ERR_INPUT, NULL, 0, NULL, "--jsonl '%s' would overwrite %s (%s)",
+                     b->jsonl_file, clash, jsonl_id.canonical);
+    if (rc == IO_OK && (rc = atomic_file_open(af, b->jsonl_file, 0, &err)) == IO_OK)
+        temp_files_hold(af->temp_path);
+    if (rc == IO_OK) return EXIT_OK;
+    fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
+    return EXIT_BAD_INPUT;
+}
+
 int batch_execute(int argc, char **argv, FILE *out) {
     batch_plan b;
     if (plan_batch(argc, argv, &b) != 0) {
@@ -368,48 +414,15 @@ int batch_execute(int argc, char **argv, FILE *out) {
         return EXIT_SOLVER_FAILED;
     }
     keep_tagged(&b.outputs);
-    /* The batch's own files: no run writes them, and --jsonl is none of its inputs. */
-    path_identity id;
-    const char *own[2] = {b.list_file, b.jsonl_file};
-    for (int i = 0; i < 2 + b.input_count; ++i) {
-        const char *path = i < 2 ? own[i] : b.inputs[i - 2];
-        if (!path) continue;
-        path_identity_of(path, &id);
-        if (id.canonical[0] && file_entry(&b.taken, id.canonical) < 0) {
-            fprintf(stderr, "delphi-gpu: error: out of memory planning the batch\n");
-            plan_free(&b);
-            return EXIT_SOLVER_FAILED;
-        }
-    }
     atomic_file jsonl_file = {0};
     FILE *jsonl = NULL;
-    if (b.jsonl_file) {
-        io_error err;
-        io_error_clear(&err);
-        int rc = path_check_output(b.jsonl_file, "--jsonl", &err);
-        path_identity jsonl_id, other;
-        path_identity_of(b.jsonl_file, &jsonl_id);
-        const char *clash = NULL;
-        for (int i = 0; rc == IO_OK && !clash && i < b.read.count; ++i)
-            if (!strcmp(jsonl_id.canonical, b.read.name[i])) clash = "an input file of a run";
-        for (int i = -1; rc == IO_OK && !clash && i < b.input_count; ++i) {
-            const char *path = i < 0 ? b.list_file : b.inputs[i];
-            if (!path) continue;
-            path_identity_of(path, &other);
-            if (path_identity_same(&jsonl_id, &other))
-                clash = i < 0 ? "the --batch list" : "a parameter file of the batch";
-        }
-        if (rc == IO_OK && clash)
-            rc = io_fail(&err, IO_ERR_INPUT, NULL, 0, NULL, "--jsonl '%s' would overwrite %s (%s)",
-                         b.jsonl_file, clash, jsonl_id.canonical);
-        if (rc == IO_OK && (rc = atomic_file_open(&jsonl_file, b.jsonl_file, 0, &err)) == IO_OK)
-            temp_files_hold(jsonl_file.temp_path), jsonl = jsonl_file.fp;
-        if (rc != IO_OK) {
-            fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
-            plan_free(&b);
-            return EXIT_BAD_INPUT;
-        }
+    int opened = protect_own_files(&b);
+    if (opened == EXIT_OK && b.jsonl_file) opened = open_jsonl(&b, &jsonl_file);
+    if (opened != EXIT_OK) {
+        plan_free(&b);
+        return opened;
     }
+    if (b.jsonl_file) jsonl = jsonl_file.fp;
     dg_calc calc = NULL; /* one handle for the whole batch */
     int status = EXIT_OK, run = 0;
     for (int k = 0; k < inputs; ++k) {
