@@ -1250,11 +1250,14 @@ int dg_cuda_mg_upload_phi(mg_device *d, dg_error *err) {
     }
     if (nonzero) {
         /* on the legacy stream, which does not wait for the build's (non-blocking) stream; a
-           pageable copy may return before its DMA ends, so the conversion below waits for it */
+           pageable copy may return before its DMA ends, so wait for it: the kernels below on
+           the solve's stream (the conversion, the periodic faces' wrap) read what it writes.
+           (Without the wait for a same-type copy the wrap could read the interior before the
+           DMA wrote it and write stale faces after: a solve from its own answer then took 15
+           cycles instead of 1, once in 30 runs with a periodic z.) */
         DG_CUDA_TRY(cudaMemcpy(target, phi, n * pelem, cudaMemcpyHostToDevice),
                     "cudaMemcpy (multigrid phi)");
-        if (pelem != welem)
-            DG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy), "cudaMemcpy (multigrid phi)");
+        DG_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy), "cudaMemcpy (multigrid phi)");
     } else {
         /* gathered on the host threads: a face walk touches every row of the caller's grid */
         const size_t faces = dg_face_count((int)nx, (int)ny, (int)nz);
