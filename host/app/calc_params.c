@@ -55,9 +55,16 @@ void calc_params_from_settings(const run_settings *s, dg_calc_params *p) {
     for (int k = 0; k < 2; ++k) {
         if (!(conc[k] > 0.0)) continue;
         dg_salt *salt = &p->salts[p->salt_count++];
-        salt->concentration = conc[k];
         salt->cation_valence = s->valence[2 * k];
         salt->anion_valence = s->valence[2 * k + 1];
+        /* DelPhi counts a salt as M_(z-) X_(z+), not reduced (ionic strength
+           c z+ z- (z+ + z-) / 2); the library's is the reduced formula unit: g times as much */
+        int g = salt->cation_valence, r = salt->anion_valence;
+        while (r) {
+            const int remainder = g % r;
+            g = r, r = remainder;
+        }
+        salt->concentration = conc[k] * g;
     }
     p->boundary = s->bndcon;
     p->energies = DG_ENERGY_GRID | (s->energy_coulombic ? DG_ENERGY_COULOMBIC : 0) |

@@ -290,7 +290,11 @@ typedef struct dg_options {
 DG_DECLARE_SPARSE_MEDIUM(float, f)  /* dg_sparse_medium_f */
 DG_DECLARE_SPARSE_MEDIUM(double, d) /* dg_sparse_medium_d */
 
-/** One salt: concentration (mol/L) of the neutral salt and the valences of its two ions. */
+/** One salt: concentration (mol/L) of the neutral salt and the valences of its two ions.  The
+ *  salt is its smallest neutral formula unit: 0.1 M of a 2:2 salt (MgSO4) holds 0.1 M of each
+ *  ion, ionic strength 0.4 M; 0.1 M of a 2:1 salt (CaCl2) 0.1 M Ca and 0.2 M Cl, 0.3 M.
+ *  (DelPhi's parameter files count a salt as M_(z-) X_(z+), not reduced: their 0.1 M of a 2:2
+ *  salt is 0.2 M here; the delphi-gpu program converts them.) */
 typedef struct dg_salt {
     double concentration;
     int cation_valence; /**< e.g. 1 for Na+, 2 for Mg2+ */

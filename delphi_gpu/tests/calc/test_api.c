@@ -485,8 +485,25 @@ static void check_reentry(void) {
     dg_calc_destroy(reentry_calc);
 }
 
+/* Linear PB depends on the salts through the ionic strength alone: 0.05 M of a 2:2 salt (its
+   ions at 0.05 M each, 0.2 M) is 0.2 M of a 1:1 salt, in the equation and in the Debye-Hueckel
+   boundary values (which took 0.4 M for the 2:2 salt while the equation took 0.2 M). */
+static void check_salt_valences(void) {
+    dg_calc_params p;
+    fixed_grid_params(&p);
+    p.boundary = DG_BOUNDARY_DIPOLAR;
+    p.salt_count = 1, p.salts[0] = (dg_salt){0.05, 2, 2};
+    dg_calc_result two, one;
+    CHECK(fresh_run(&p, xyz, charge, &two) == DG_OK);
+    p.salts[0] = (dg_salt){0.2, 1, 1};
+    CHECK(fresh_run(&p, xyz, charge, &one) == DG_OK);
+    CHECK_REL(two.energies.grid, one.energies.grid, 1e-12);
+    CHECK_REL(two.energies.reaction_field, one.energies.reaction_field, 1e-12);
+}
+
 int main(void) {
     check_reentry();
+    check_salt_valences();
     check_params();
     check_medium_maps();
     check_reaction_forces();

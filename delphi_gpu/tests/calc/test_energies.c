@@ -71,6 +71,17 @@ int main(void) {
     s.salts[0].cation_valence = 2;
     salt_model_from_params(&s, &salt);
     CHECK_NEAR(salt.ionic_strength, 0.45, 1e-12);
+    /* A 2:2 and a 4:2 salt count their reduced formula units (MgSO4: c of each ion, 4c; M X2 of
+       valences 4 and 2: c and 2c, 12c), as the solver's medium counts them (it used 8c and 24c
+       for the boundary values while the solver used 4c and 12c). */
+    s.salts[0].anion_valence = 2;
+    salt_model_from_params(&s, &salt);
+    CHECK_NEAR(salt.ionic_strength, 0.6, 1e-12);
+    CHECK_NEAR(salt.ions[0].number_density, salt.ions[1].number_density, 1e-18);
+    s.salts[0].cation_valence = 4;
+    salt_model_from_params(&s, &salt);
+    CHECK_NEAR(salt.ionic_strength, 0.15 * 12, 1e-12);
+    s.salts[0].cation_valence = 2, s.salts[0].anion_valence = 1;
     s.salts[0].concentration = 0;
     salt_model_from_params(&s, &salt);
     CHECK(salt.salt_count == 0 && isinf(salt.debye_length));

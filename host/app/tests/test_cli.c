@@ -88,6 +88,18 @@ int main(void) {
                       "acenter(1.5,1.5,0.5)", "--quiet", NULL) == EXIT_OK);
     CHECK(p->result && p->result->energy_grid == energy);
     pipeline_free(p);
+    /* DelPhi's salt of valences z+ and z- is M_(z-) X_(z+), not reduced: salt=0.05 of 2:2 is
+       ionic strength 0.4 M (stock DelPhi's rionst), the same run as salt=0.4 of 1:1. */
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "2", "--salt", "0.05",
+                      "--set", "val+1=2, val-1=2", "--quiet", NULL) == EXIT_OK);
+    double divalent = NAN;
+    if (p->result) divalent = p->result->energy_grid;
+    CHECK(p->result && fabs(p->result->salt.ionic_strength - 0.4) < 1e-12);
+    pipeline_free(p);
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "2", "--salt", "0.4",
+                      "--quiet", NULL) == EXIT_OK);
+    CHECK(p->result && fabs(p->result->energy_grid - divalent) <= 1e-10 * fabs(divalent));
+    pipeline_free(p);
     /* center(x,y,z): DelPhi's offset moves the molecule that many grid units from the grid's
        middle, so the grid centre is the box centre minus the offset / scale (stock DelPhi 2010,
        ubiquitin at scale 1 with center(0.5,-3.0,0.0): "system geometric center in (A): 30.5399
