@@ -4,6 +4,7 @@
 
 #include <sched.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "delphi_gpu/delphi_gpu.h"
@@ -12,19 +13,47 @@
 #include <mpi.h>
 
 static MPI_Comm world = MPI_COMM_NULL;
-static int started = 0; /* 1 when this program called MPI_Init */
+static MPI_Comm own = MPI_COMM_NULL; /* the program's agreements and barriers */
+static int started = 0;              /* 1 when this program called MPI_Init */
 
 void app_mpi_init(int *argc, char ***argv) {
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (!initialized) started = MPI_Init(argc, argv) == MPI_SUCCESS;
     world = MPI_COMM_WORLD;
+    if (MPI_Comm_dup(world, &own) != MPI_SUCCESS) own = MPI_COMM_NULL;
 }
 
 void app_mpi_finalize(void) {
+    if (own != MPI_COMM_NULL) MPI_Comm_free(&own);
     if (started) MPI_Finalize();
     started = 0;
     world = MPI_COMM_NULL;
+}
+
+int app_mpi_agree(int status) {
+    if (own == MPI_COMM_NULL || app_mpi_size() == 1) return status;
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, own);
+    return worst;
+}
+
+int app_mpi_all_here(int give_up) {
+    if (own == MPI_COMM_NULL || app_mpi_size() == 1) return 1;
+    MPI_Request request;
+    if (MPI_Ibarrier(own, &request) != MPI_SUCCESS) return 0;
+    struct timespec start, now, nap = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        int done = 0;
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) return 1;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        const double waited =
+            (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec);
+        if (give_up && waited > APP_MPI_WAIT_SECONDS) return 0;
+        nanosleep(&nap, NULL);
+    }
 }
 
 int app_mpi_rank(void) {
@@ -67,6 +96,15 @@ void *app_mpi_comm(void) {
 
 void app_mpi_abort(int status) {
     (void)status;
+}
+
+int app_mpi_agree(int status) {
+    return status;
+}
+
+int app_mpi_all_here(int give_up) {
+    (void)give_up;
+    return 1;
 }
 #endif
 

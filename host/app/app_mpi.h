@@ -35,6 +35,19 @@ void app_mpi_binding_note(int usable, int online, int ranks, int threads_given, 
 /* End every rank of the job with this exit status (MPI_Abort); without MPI, nothing. */
 void app_mpi_abort(int status);
 
+/* The worst (largest) exit status of every rank, on the program's own communicator (never
+   confused with the library's collective steps): each run calls it once, before its first
+   collective step, so that an input one rank cannot read fails the run on every rank.  A
+   single process gets its own status back. */
+int app_mpi_agree(int status);
+
+/* Every rank has got here (a barrier on the program's communicator, polled): 1 when all have;
+   0 when `give_up` is set and they have not after APP_MPI_WAIT_SECONDS (a rank that failed
+   alone, the others left waiting in a collective step: the caller ends the job).  Rank 0 may
+   still be writing its outputs when the others arrive. */
+#define APP_MPI_WAIT_SECONDS 120.0
+int app_mpi_all_here(int give_up);
+
 /* Ranks other than 0 write nothing: no maps, site file, summary, log copy or progress. */
 void app_mpi_quiet_outputs(run_settings *s);
 

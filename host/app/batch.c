@@ -430,6 +430,10 @@ int batch_execute(int argc, char **argv, FILE *out) {
         for (int m = 1; m <= models; ++m) {
             const int st = run_one(&b, k, m, models, &calc, jsonl, ++run, out);
             if (status == EXIT_OK) status = st;
+            /* under mpirun the next run may read what rank 0 just wrote (DelPhi's focusing in
+               two parameter files): every rank waits for the others; a rank that failed alone
+               and is left waiting ends the job */
+            if (!app_mpi_all_here(st != EXIT_OK && st != EXIT_NOT_CONVERGED)) app_mpi_abort(st);
         }
     }
     dg_calc_destroy(calc);

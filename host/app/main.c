@@ -19,10 +19,12 @@ int main(int argc, char **argv) {
     /* A CUDA start-up begun for a run that then failed before using it ends before the
        process does (the driver's start must not be cut off by exit). */
     dg_wait_cuda_start();
-    /* A rank that failed (bad input, a failed solve) under mpirun ends the whole job: another
-       rank may be waiting for it in a collective step.  Its outputs are already removed. */
-    if (status != EXIT_OK && status != EXIT_NOT_CONVERGED && app_mpi_size() > 1)
-        app_mpi_abort(status);
+    /* Under mpirun every rank waits here for the others (rank 0 may still be writing its
+       outputs).  A rank that failed alone (a failure the runs did not agree on) and whose
+       partners do not arrive ends the whole job: they are waiting for it in a collective step.
+       Its outputs are already removed. */
+    const int failed = status != EXIT_OK && status != EXIT_NOT_CONVERGED;
+    if (app_mpi_size() > 1 && !app_mpi_all_here(failed)) app_mpi_abort(status);
     app_mpi_finalize();
     return status;
 }

@@ -142,6 +142,21 @@ static int read_inputs(pipeline *p) {
                   app_mpi_size());
         return EXIT_BAD_INPUT;
     }
+    /* what a split solve does not have, refused by its option before any work (docs/MPI.md) */
+    if (app_mpi_size() > 1 && s->solver_given && s->solver == DG_SOLVER_MULTIGRID) {
+        log_error(&p->log,
+                  "--solver mg: multigrid runs on one process; under mpirun (%d ranks) "
+                  "use --solver sor or auto (auto takes the SOR there)",
+                  app_mpi_size());
+        return EXIT_BAD_INPUT;
+    }
+    if (app_mpi_size() > 1 && s->precision_given && s->precision == DG_PRECISION_MIXED) {
+        log_error(&p->log,
+                  "--precision mixed runs on one process; under mpirun (%d ranks) use double "
+                  "or float",
+                  app_mpi_size());
+        return EXIT_BAD_INPUT;
+    }
     int st = molecule_load(s, &p->mol, &p->notes, &err);
     if (st == IO_OK && s->frc_in_file[0]) {
         st = molecule_read_sites(s->frc_in_file, &p->sites, &p->notes, &err);
@@ -532,10 +547,12 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     io_error err;
     io_error_clear(&err);
     io_notes_clear(&p->notes);
+    /* Under mpirun every return before the calculation, and the inputs' reading, agree with
+       the other ranks (app_mpi_agree): a run that one rank cannot start stops on every rank. */
     if (settings_load(&p->settings, argc, argv, &p->notes, &err) != IO_OK) {
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         snprintf(p->message, sizeof p->message, "%s", err.message);
-        return p->exit_code = EXIT_BAD_INPUT;
+        return p->exit_code = app_mpi_agree(EXIT_BAD_INPUT);
     }
     app_mpi_quiet_outputs(&p->settings); /* under mpirun only rank 0 writes */
     if (batch) {
@@ -543,7 +560,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         if (tag_outputs(&p->settings, batch, &err) != IO_OK) {
             fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
             snprintf(p->message, sizeof p->message, "%s", err.message);
-            return p->exit_code = EXIT_BAD_INPUT;
+            return p->exit_code = app_mpi_agree(EXIT_BAD_INPUT);
         }
         p->summary_private = !p->settings.json_file[0] && batch->summary_path;
         if (p->summary_private)
@@ -557,7 +574,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     if (s->show_help || s->show_version) {
         if (out) fputs(s->show_help ? settings_usage() : "", out);
         if (out && s->show_version) fprintf(out, "delphi-gpu %s\n", dg_version_string());
-        return p->exit_code = EXIT_OK;
+        return p->exit_code = app_mpi_agree(EXIT_OK);
     }
     /* --backend cuda: CUDA's start-up (0.2-0.35 s) begins now, on the library's background
        thread, and overlaps reading the inputs (0.06-0.09 s for 250 000 atoms on 16 threads);
@@ -572,7 +589,7 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
         temp_files_stage_end(0, NULL);
         fprintf(stderr, "delphi-gpu: error: %s\n", err.message);
         snprintf(p->message, sizeof p->message, "%s", err.message);
-        return p->exit_code = EXIT_BAD_INPUT;
+        return p->exit_code = app_mpi_agree(EXIT_BAD_INPUT);
     }
     log_set_streams(&p->log, out, out ? stderr : NULL);
     if (s->threads > 0) omp_set_num_threads(s->threads);
@@ -590,6 +607,14 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
     }
 
     p->exit_code = read_inputs(p);
+    const int worst = app_mpi_agree(p->exit_code);
+    if (p->exit_code == EXIT_OK && worst != EXIT_OK) {
+        log_error(&p->log,
+                  "another MPI rank could not start this run (exit status %d): it stops "
+                  "on every rank",
+                  worst);
+        p->exit_code = worst;
+    }
     p->time_read = omp_get_wtime() - start;
     if (p->exit_code == EXIT_OK) {
         choose_backend(p, !batch);

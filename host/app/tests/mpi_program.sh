@@ -101,3 +101,31 @@ if [ "$rc" != 1 ] || ! grep -q "missing.pqr" bad.log || [ -n "$left" ]; then
   echo "one rank's missing input: exit $rc"; cat bad.log; exit 1
 fi
 echo "one rank's missing input: the job ended with exit 1"
+# Batches under mpirun (rank 0 writes, the others wait for it after each run): DelPhi's focusing
+# in two parameter files, the coarse run's phimap read by the focused run (the other ranks read
+# it before rank 0 had written it), and a batch whose first run fails, whose second run's
+# outputs must stay (the ranks that write nothing ended the job while rank 0 wrote them).
+printf 'in(pqr,file="%s")\ngsize=33\nscale=0.5\nbndcon=4\nout(phi,file="coarse.phi")\n' \
+  "$examples/born/born_ion.pqr" > coarse.prm
+printf 'in(pqr,file="%s")\ngsize=33\nscale=2\nbndcon=3\nin(phi,file="coarse.phi")\nenergy(g,s)\nout(phi,file="fine.phi")\n' \
+  "$examples/born/born_ion.pqr" > fine.prm
+printf 'in(pqr,file="missing.pqr")\n' > broken.prm
+rm -f coarse.phi fine.phi
+"$program" coarse.prm fine.prm --backend "$backend" --quiet --json f1.json > f1.log 2>&1 ||
+  { cat f1.log; exit 1; }
+rm -f coarse.phi fine.phi
+timeout 120 mpirun --oversubscribe -np 2 "$program" coarse.prm fine.prm --backend "$backend" \
+  --quiet --json f2.json > f2.log 2>&1 || { echo "focusing batch on 2 ranks failed"; cat f2.log; exit 1; }
+if [ ! -s fine.phi ] || ! diff <(energies f1.2.json) <(energies f2.2.json); then
+  echo "focusing batch on 2 ranks: no fine map, or energies differ from the single process"
+  exit 1
+fi
+rm -f coarse.phi fine.phi
+rc=0
+timeout 120 mpirun --oversubscribe -np 2 "$program" broken.prm coarse.prm --backend "$backend" \
+  --quiet --dx kept.dx > b2.log 2>&1 || rc=$?
+if [ "$rc" != 1 ] || [ ! -s coarse.phi ] || [ ! -s kept.2.dx ] || ls -A | grep -q 'tmp-'; then
+  echo "a batch with a failed run on 2 ranks: exit $rc, outputs: $(ls -A | tr '\n' ' ')"
+  cat b2.log; exit 1
+fi
+echo "batches on 2 ranks: focusing in two files as one process; a failed run keeps the others' outputs"
