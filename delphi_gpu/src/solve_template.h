@@ -97,7 +97,9 @@ static int SFX(solve_impl)(dg_solver s, REAL *phi, dg_result *result) {
     const int faces_only = by_backend && interior_zero && s->backend->load_phi_faces;
     s->timing.faces_only = faces_only;
     /* a decomposed handle: loading is collective, so first agree that every rank got this far */
+    const int entry = s->mpi_entry_pending; /* not a call from a callback */
     int st = dg_mpi_entry_agree(s, DG_OK, "start its solve");
+    if (st == DG_OK && entry) st = dg_mpi_same_setup(s);
     if (st != DG_OK) return st;
     st = !by_backend  ? DG_OK
          : faces_only ? s->backend->load_phi_faces(s->backend_state, phi, IS_DOUBLE, &err)

@@ -137,6 +137,10 @@ void dg_mpi_entry_begin(dg_solver s);
 /** 1 when flag is non-zero on any rank of a decomposed handle (every rank calls it at the same
  *  point); flag itself otherwise. */
 int dg_mpi_any(dg_solver s, int flag);
+/* Under MPI, after the solve's entry agreement: DG_OK when every rank has the same iteration
+   options and medium scalars, else DG_ERR_INVALID_ARGUMENT naming the first that differs (on
+   every rank).  A single process: DG_OK. */
+int dg_mpi_same_setup(dg_solver s);
 int dg_mpi_entry_agree(dg_solver s, int status, const char *what);
 /** Make every rank use rank 0's value (a no-op without MPI). */
 int dg_mpi_agree_double(dg_solver s, double *value);

@@ -901,6 +901,60 @@ int dg_mpi_entry_agree(dg_solver s, int status, const char *what) {
     return dg_mpi_agree_status(s, status, what);
 }
 
+/* What every rank of a split solve must share beyond the grid (which dg_set_*_medium checks):
+   the options that steer the iterations and the medium's scalars.  A parameter file that
+   differs between nodes gave the ranks different iteration counts (a hang in the halo
+   exchanges) or a silently mixed medium (another salt factor on one rank). */
+int dg_mpi_same_setup(dg_solver s) {
+    if (!s || !s->backend || s->backend != &s->mpi_ops) return DG_OK;
+    const mpi_state *m = s->backend_state;
+    const dg_options *o = &s->options;
+    const dg_prepared *p = &s->prep;
+    const struct {
+        const char *name;
+        double value;
+    } fields[] = {
+        {"precision", o->precision},
+        {"equation", o->equation},
+        {"solver", o->solver},
+        {"omega", o->omega},
+        {"spectral_radius", o->spectral_radius},
+        {"iterations", o->iterations},
+        {"run_until_converged", o->run_until_converged},
+        {"max_iterations", o->max_iterations},
+        {"check_interval", o->check_interval},
+        {"check_stride", o->check_stride},
+        {"rms_change_tol", o->rms_change_tol},
+        {"max_change_tol", o->max_change_tol},
+        {"norm_change_tol", o->norm_change_tol},
+        {"nonlinear_blocks", o->nonlinear_blocks},
+        {"relpar", o->relpar},
+        {"qfact", o->qfact},
+        {"divergence_checks", o->divergence_checks},
+        {"divergence_factor", o->divergence_factor},
+        {"nonlinear_method", o->nonlinear_method},
+        {"nonlinear_term", o->nonlinear_term},
+        {"periodic", o->periodic},
+        {"the medium's salt (has_salt)", p->has_salt},
+        {"the medium's uniform factor", p->factor[0]},
+        {"the medium's salt factor", p->factor[1]},
+        {"the medium's boundary points", (double)p->boundary_count[0] + p->boundary_count[1]},
+        {"the medium's charged points", (double)p->charge_count[0] + p->charge_count[1]}};
+    enum { N = sizeof fields / sizeof fields[0] };
+    double value[N], low[N], high[N];
+    for (int i = 0; i < N; ++i)
+        value[i] = fields[i].value;
+    MPI_Allreduce(value, low, N, MPI_DOUBLE, MPI_MIN, m->comm);
+    MPI_Allreduce(value, high, N, MPI_DOUBLE, MPI_MAX, m->comm);
+    for (int i = 0; i < N; ++i)
+        if (low[i] != high[i])
+            return dg_fail(s, DG_ERR_INVALID_ARGUMENT,
+                           "MPI ranks were given different settings: %s is %g on one rank and "
+                           "%g on another (every rank needs the same options and medium)",
+                           fields[i].name, low[i], high[i]);
+    return DG_OK;
+}
+
 int dg_mpi_any(dg_solver s, int flag) {
     if (!s || !s->backend || s->backend != &s->mpi_ops) return flag;
     const mpi_state *m = s->backend_state;

@@ -249,6 +249,60 @@ static void one_rank_fails(void) {
         printf("%-40s every rank failed, then solved\n", "one rank's bad medium and phi");
 }
 
+/* Ranks given different settings (a parameter file that differs between nodes): another
+   iteration count on the last rank, then another salt in its medium.  Every rank's solve is
+   refused naming the setting (they ran different numbers of sweeps and waited for each other's
+   halos for ever, or solved a mixed medium). */
+static void ranks_differ(void) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int n = 21, last = rank == size - 1;
+    const long points = (long)n * n * n;
+    dense_problem d;
+    build_problem(&d, n, 1);
+    dg_options o;
+    dg_default_options(&o);
+    o.backend = backend, o.iterations = last && size > 1 ? 13 : 11, o.run_until_converged = 0;
+    MPI_Comm world = MPI_COMM_WORLD;
+    o.mpi_comm = &world;
+    dg_solver s = NULL;
+    CHECK_OK(dg_create(&s, &o), s);
+    CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    double *phi = calloc(points, sizeof(double));
+    faces(phi, n);
+    dg_result r;
+    int st = dg_solve_d(s, phi, &r);
+    if (size > 1)
+        CHECK(st == DG_ERR_INVALID_ARGUMENT && strstr(dg_last_error(s), "iterations is 11"),
+              "different iteration counts: status %d (%s)", st, dg_last_error(s));
+    else
+        CHECK_OK(st, s);
+    o.iterations = 11;
+    CHECK_OK(dg_set_options(s, &o), s);
+    const dg_salt *salts = d.medium.salts;
+    if (last && size > 1) {
+        dg_salt other = salts[0];
+        other.concentration *= 2;
+        d.medium.salts = &other;
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+        d.medium.salts = salts;
+    } else {
+        CHECK_OK(dg_set_dense_medium_d(s, &d.medium), s);
+    }
+    memset(phi, 0, points * sizeof(double));
+    faces(phi, n);
+    st = dg_solve_d(s, phi, &r);
+    if (size > 1)
+        CHECK(st == DG_ERR_INVALID_ARGUMENT && strstr(dg_last_error(s), "salt factor"),
+              "different salts: status %d (%s)", st, dg_last_error(s));
+    else
+        CHECK_OK(st, s);
+    dg_destroy(s);
+    free(phi);
+    dense_problem_free(&d);
+    if (rank == 0) printf("%-40s refused on every rank\n", "ranks with different settings");
+}
+
 /* dg_create is collective: options that one rank's create refuses (here a negative thread
    count on the last rank) fail every rank's create instead of leaving the others waiting. */
 static void one_rank_cannot_create(void) {
@@ -383,6 +437,7 @@ int main(int argc, char **argv) {
     gouy_chapman_split();
     reuse();
     one_rank_fails();
+    ranks_differ();
     one_rank_stops(0);
     one_rank_stops(1);
     one_rank_cannot_create();
