@@ -50,6 +50,16 @@ static long first_bad_charge(const dg_grid_charge *list, long n, const dg_prepar
     return first;
 }
 
+void dg_salt_ions(const dg_salt *salt, double *cation, double *anion) {
+    int g = salt->cation_valence, r = salt->anion_valence;
+    while (r) {
+        const int remainder = g % r;
+        g = r, r = remainder;
+    }
+    *cation = salt->concentration * salt->anion_valence / g;
+    *anion = salt->concentration * salt->cation_valence / g;
+}
+
 /* Ionic strength, Debye factor and Taylor coefficients chi2..chi5 of the ionic charge density
    beyond its linear term, from the salts (each neutral, with its two valences). */
 static int compute_salt_terms(const dg_salt *salts, int count, double eps_solvent, double temp,
@@ -66,14 +76,8 @@ static int compute_salt_terms(const dg_salt *salts, int count, double eps_solven
                      i, s->concentration, s->cation_valence, s->anion_valence);
             return isfinite(s->concentration) ? DG_ERR_INVALID_ARGUMENT : DG_ERR_NONFINITE_INPUT;
         }
-        /* Formula unit M_a X_b, neutral: a = z-/g, b = z+/g with g = gcd(z+, z-). */
-        int g = s->cation_valence, r = s->anion_valence;
-        while (r) {
-            int remainder = g % r;
-            g = r, r = remainder;
-        }
-        const double c_cation = s->concentration * s->anion_valence / g;
-        const double c_anion = s->concentration * s->cation_valence / g;
+        double c_cation, c_anion;
+        dg_salt_ions(s, &c_cation, &c_anion);
         for (int k = 0; k <= 6; ++k)
             moment[k] += c_cation * pow(s->cation_valence, k) + c_anion * pow(-s->anion_valence, k);
     }

@@ -90,6 +90,10 @@ void dg_clear_error(dg_solver s);
 /** Validate options; message names the field.  Returns a dg_status. */
 int dg_validate_options(const dg_options *options, char *message, size_t message_size);
 
+/* The ions' concentrations (mol/L) of a salt counted as its smallest neutral formula unit
+ * M_a X_b, a = z- / g, b = z+ / g, g = gcd(z+, z-) (dg_salt's convention; medium_dense.c). */
+void dg_salt_ions(const dg_salt *salt, double *cation, double *anion);
+
 /** Install a freshly prepared medium on the handle (takes ownership of prep's arrays). */
 int dg_install_medium(dg_solver s, dg_prepared *prep);
 

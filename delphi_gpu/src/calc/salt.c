@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "physics_constants.h"
+#include "solver_internal.h"
 
 void salt_model_from_params(const dg_calc_params *s, salt_model *out) {
     memset(out, 0, sizeof *out);
@@ -14,16 +15,10 @@ void salt_model_from_params(const dg_calc_params *s, salt_model *out) {
         if (!(conc > 0.0)) continue;
         dg_salt *salt = &out->salts[out->salt_count++];
         *salt = s->salts[k];
-        /* the neutral formula unit M_a X_b, a = z- / g, b = z+ / g, g = gcd(z+, z-): as the
-           solver counts it (dg_salt), so that the boundary values and energies use its ionic
-           strength */
-        int g = salt->cation_valence, r = salt->anion_valence;
-        while (r) {
-            const int remainder = g % r;
-            g = r, r = remainder;
-        }
-        const double c_cation = conc * salt->anion_valence / g;
-        const double c_anion = conc * salt->cation_valence / g;
+        /* as the solver counts the salt, so that the boundary values and energies use its
+           ionic strength */
+        double c_cation, c_anion;
+        dg_salt_ions(salt, &c_cation, &c_anion);
         out->ions[out->ion_count++] =
             (ion_species){c_cation * IONS_PER_A3_PER_MOLAR, salt->cation_valence};
         out->ions[out->ion_count++] =

@@ -20,8 +20,8 @@ typedef struct salt_model {
     int ion_count;
 } salt_model;
 
-/* Build from the parameters (salts, epsilon_out, temperature).  Each salt is neutral:
- * c(cation) = c * |anion valence|, c(anion) = c * cation valence, as the library counts them. */
+/* Build from the parameters (salts, epsilon_out, temperature).  Each salt is its smallest
+ * neutral formula unit, as the library counts it (dg_salt_ions). */
 void salt_model_from_params(const dg_calc_params *s, salt_model *out);
 
 #endif /* HOST_SALT_H */
