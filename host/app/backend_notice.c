@@ -20,7 +20,7 @@ void backend_notice_early(io_log *log, const run_settings *s, char *said, size_t
         const char *text = dg_notice(probe);
         if (text && text[0]) {
             snprintf(said, size, "%s", text);
-            log_info(log, "notice: %s", said);
+            log_notice(log, "%s", said);
         }
     }
     dg_destroy(probe);

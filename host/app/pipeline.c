@@ -124,8 +124,12 @@ static int split_partners(pipeline *p, io_error *err) {
     return st;
 }
 
+/* An io status as the program's exit status: out of memory is the run's failure (2), not the
+ * input's; every other failure (bad input, a file not read or written) is 1. */
 static int exit_for_io(int status) {
-    return status == IO_OK ? EXIT_OK : EXIT_BAD_INPUT;
+    return status == IO_OK           ? EXIT_OK
+           : status == IO_ERR_MEMORY ? EXIT_SOLVER_FAILED
+                                     : EXIT_BAD_INPUT;
 }
 
 /* Read the inputs: molecule, sites, focusing map.  Returns an exit status. */
@@ -251,7 +255,7 @@ static void print_calc_notes(pipeline *p) {
     while (text && *text) {
         const char *end = strchr(text, '\n');
         const int len = end ? (int)(end - text) : (int)strlen(text);
-        log_info(&p->log, "note: %.*s", len, text);
+        log_note(&p->log, "%.*s", len, text);
         text = end ? end + 1 : NULL;
     }
 }
@@ -272,11 +276,11 @@ static void write_summary(pipeline *p, double start) {
     io_error_clear(&err);
     const outputs_binding binding = {p->has_binding ? &p->binding : NULL,
                                      {p->partner_name[0], p->partner_name[1]}};
-    if (outputs_write_summary(s, r, &p->mol, &t, p->exit_code, &p->notes, p->backend_reason,
+    if (outputs_write_summary(s, r, &p->mol, &t, p->exit_code, &p->log.said, p->backend_reason,
                               &binding, &err) != IO_OK) {
         log_error(&p->log, "%s", err.message);
         if (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)
-            p->exit_code = EXIT_BAD_INPUT;
+            p->exit_code = exit_for_io(err.status);
     } else {
         if (!p->summary_private) log_info(&p->log, "summary written: %s", s->json_file);
     }
@@ -413,18 +417,19 @@ static void run_calc(pipeline *p, dg_calc *shared) {
         calc_failed(p, CALC_SOLVER_FAILED, dg_calc_last_error(p->calc));
 }
 
-/* path with ".tag" inserted before the extension of its last component (unchanged if the
- * result would not fit). */
-static void tag_path(char *path, size_t size, const char *tag) {
-    if (!path[0] || !tag || !tag[0]) return;
+/* path with ".tag" inserted before the extension of its last component; -1 (path unchanged)
+ * if the result would not fit. */
+static int tag_path(char *path, size_t size, const char *tag) {
+    if (!path[0] || !tag || !tag[0]) return 0;
     const size_t len = strlen(path), tag_len = strlen(tag);
-    if (len + tag_len + 2 > size) return;
+    if (len + tag_len + 2 > size) return -1;
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(path, '.');
     const size_t cut = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : len;
     memmove(path + cut + 1 + tag_len, path + cut, len - cut + 1);
     path[cut] = '.';
     memcpy(path + cut + 1, tag, tag_len);
+    return 0;
 }
 
 int pipeline_output_paths(run_settings *s, char **paths, size_t *sizes, int max) {
@@ -466,7 +471,11 @@ static int tag_outputs(run_settings *s, const pipeline_batch *batch, io_error *e
         for (int k = 0; !listed && k < batch->tagged_count; ++k)
             listed = !strcmp(id.canonical, batch->tagged[k]);
         tagged[i] = listed && batch->tag && batch->tag[0];
-        if (listed) tag_path(paths[i], sizes[i], batch->tag);
+        if (listed && tag_path(paths[i], sizes[i], batch->tag) != 0)
+            return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                           "the output '%s' with this run's tag '%s' would be a name of more "
+                           "than %zu characters",
+                           paths[i], batch->tag, sizes[i] - 1);
     }
     int rc = settings_check_outputs(s, err);
     for (int i = 0; rc == IO_OK && i < n; ++i) {
@@ -514,7 +523,7 @@ static void choose_backend(pipeline *p, int single_run) {
     if (!app_cpu_sooner(n, threads, work, p->backend_reason, sizeof p->backend_reason)) return;
     s->backend = DG_BACKEND_CPU;
     p->cpu_for_small_grid = 1;
-    log_info(&p->log, "notice: %s", p->backend_reason);
+    log_notice(&p->log, "%s", p->backend_reason);
 }
 
 /* The JSON's solver.backend_reason once the run has its backend. */
@@ -662,10 +671,17 @@ int pipeline_execute_batch(pipeline *p, int argc, char **argv, FILE *out,
                                                 p->binding.energy, &p->log, &err);
         if (st != IO_OK) {
             log_error(&p->log, "%s", err.message);
-            p->exit_code = EXIT_BAD_INPUT;
+            p->exit_code = exit_for_io(st);
         }
     }
     p->time_outputs = omp_get_wtime() - before_outputs;
+    /* The log on standard output could not be written (a full disk, /dev/full): the run's
+       record is lost, so the run fails as with --log on a full disk. */
+    if (p->log.out_errno && (p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED)) {
+        log_error(&p->log, "writing the log to standard output failed: %s",
+                  strerror(p->log.out_errno));
+        p->exit_code = EXIT_BAD_INPUT;
+    }
     /* A failed run (bad input, solver or device failure) leaves no files behind: no summary
        and no log file; its message is on stderr. */
     const int run_succeeded = p->exit_code == EXIT_OK || p->exit_code == EXIT_NOT_CONVERGED;

@@ -89,7 +89,7 @@ void report_settings(io_log *log, const run_settings *s, const io_notes *notes) 
         if (notes->level[i] == IO_NOTE_WARNING)
             log_warning(log, "%s", notes->text[i]);
         else
-            log_info(log, "note: %s", notes->text[i]);
+            log_note(log, "%s", notes->text[i]);
     }
     if (notes && notes->dropped) log_warning(log, "%d more notes were not kept", notes->dropped);
 }
@@ -180,7 +180,7 @@ static void report_charges(io_log *log, const calc_result *r) {
 
 static void report_solve(io_log *log, const dg_result *res, const progress_state *p,
                          const char *notice, const char *choice, int newton) {
-    if (notice && notice[0]) log_info(log, "notice: %s", notice);
+    if (notice && notice[0]) log_notice(log, "%s", notice);
     log_info(log, "backend              : %s, %s precision",
              res->backend == DG_BACKEND_CUDA ? "cuda" : "cpu", precision_name(res->precision));
     if (choice && choice[0]) log_info(log, "solver choice        : %s", choice);

@@ -9,7 +9,7 @@ void run_log_notes_from(io_log *log, const io_notes *notes, int first) {
         if (notes->level[i] == IO_NOTE_WARNING)
             log_warning(log, "%s", notes->text[i]);
         else
-            log_info(log, "note: %s", notes->text[i]);
+            log_note(log, "%s", notes->text[i]);
     }
 }
 

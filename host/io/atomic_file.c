@@ -54,10 +54,23 @@ int atomic_file_open(atomic_file *af, const char *path, int binary, io_error *er
     return IO_OK;
 }
 
+/* Why an earlier buffered write of fp failed (the stream keeps only that it did): the error of
+ * a write of one block past the file's end, which meets the same full disk or size limit (the
+ * temporary is removed anyway); EIO when that write succeeds. */
+static int failed_write_errno(FILE *fp) {
+    static const char block[65536];
+    const int fd = fileno(fp);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) return EIO;
+    const off_t end = (st.st_size / (off_t)sizeof block + 1) * (off_t)sizeof block;
+    if (pwrite(fd, block, sizeof block, end) < 0 && errno != 0) return errno;
+    return EIO;
+}
+
 int atomic_file_commit(atomic_file *af, io_error *err) {
     if (!af->fp) return io_fail(err, IO_ERR_FILE, af->path, 0, NULL, "output file is not open");
     int failed = ferror(af->fp) != 0;
-    int e = failed ? EIO : 0;
+    int e = failed ? failed_write_errno(af->fp) : 0;
     if (fflush(af->fp) != 0 && !failed) {
         failed = 1;
         e = errno;

@@ -16,6 +16,8 @@ typedef struct io_log {
     FILE *out;              /* terminal stream (stdout) */
     FILE *errors;           /* error stream (stderr) */
     char first_error[1024]; /* the first error logged, "" if none */
+    io_notes said;          /* every warning, note and notice logged, in order (the summary's) */
+    int out_errno;          /* the first failed write to the terminal stream `out` (0: none) */
 } io_log;
 
 /** Start a log.  path NULL or "" = terminal only. */
@@ -33,8 +35,12 @@ void log_set_streams(io_log *log, FILE *out, FILE *errors);
 void log_info(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
 /** A progress line (iterations, timings): hidden on the terminal with --quiet. */
 void log_progress(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
-/** "warning: ..." on stderr (and the file): never hidden by --quiet. */
+/** "warning: ..." on stderr (and the file): never hidden by --quiet; kept in log->said. */
 void log_warning(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
+/** "note: ..." on the terminal stream (and the file), kept in log->said. */
+void log_note(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
+/** "notice: ..." likewise (the backend's choices and fallbacks). */
+void log_notice(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
 /** "error: ..." on stderr. */
 void log_error(io_log *log, const char *fmt, ...) IO_LOG_FORMAT;
 /** Every note: infos as "note: ...", warnings as "warning: ...", and a count of dropped ones.

@@ -1,4 +1,5 @@
 /* The program's log: terminal plus an optional atomic copy. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,13 +24,17 @@ void log_set_streams(io_log *log, FILE *out, FILE *errors) {
     log->errors = errors;
 }
 
-/* Write "prefix" + message + newline to the terminal stream (if any) and the file. */
-static void emit(io_log *log, FILE *terminal, const char *prefix, const char *fmt, va_list ap) {
+/* Write "prefix" + message + newline to the terminal stream (if any) and the file; a note,
+ * notice or warning (level >= 0) is also kept in log->said. */
+static void emit(io_log *log, FILE *terminal, const char *prefix, int level, const char *fmt,
+                 va_list ap) {
     char text[4096];
     vsnprintf(text, sizeof text, fmt, ap);
+    if (level >= 0) io_note(&log->said, level, "%s%s", prefix, text);
     if (terminal) {
-        fprintf(terminal, "%s%s\n", prefix, text);
-        fflush(terminal);
+        errno = 0;
+        const int failed = fprintf(terminal, "%s%s\n", prefix, text) < 0 || fflush(terminal) != 0;
+        if (failed && terminal == log->out && !log->out_errno) log->out_errno = errno ? errno : EIO;
     }
     if (log->has_file && log->file.fp) fprintf(log->file.fp, "%s%s\n", prefix, text);
 }
@@ -37,21 +42,35 @@ static void emit(io_log *log, FILE *terminal, const char *prefix, const char *fm
 void log_info(io_log *log, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    emit(log, log->out, "", fmt, ap);
+    emit(log, log->out, "", -1, fmt, ap);
     va_end(ap);
 }
 
 void log_progress(io_log *log, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    emit(log, log->quiet ? NULL : log->out, "", fmt, ap);
+    emit(log, log->quiet ? NULL : log->out, "", -1, fmt, ap);
     va_end(ap);
 }
 
 void log_warning(io_log *log, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    emit(log, log->errors, "warning: ", fmt, ap);
+    emit(log, log->errors, "warning: ", IO_NOTE_WARNING, fmt, ap);
+    va_end(ap);
+}
+
+void log_note(io_log *log, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, log->out, "note: ", IO_NOTE_INFO, fmt, ap);
+    va_end(ap);
+}
+
+void log_notice(io_log *log, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    emit(log, log->out, "notice: ", IO_NOTE_INFO, fmt, ap);
     va_end(ap);
 }
 
@@ -64,7 +83,7 @@ void log_error(io_log *log, const char *fmt, ...) {
         vsnprintf(log->first_error, sizeof log->first_error, fmt, copy);
         va_end(copy);
     }
-    emit(log, log->errors, "error: ", fmt, ap);
+    emit(log, log->errors, "error: ", -1, fmt, ap);
     va_end(ap);
 }
 
@@ -74,7 +93,7 @@ void log_notes(io_log *log, io_notes *notes) {
         if (notes->level[i] == IO_NOTE_WARNING)
             log_warning(log, "%s", notes->text[i]);
         else
-            log_info(log, "note: %s", notes->text[i]);
+            log_note(log, "%s", notes->text[i]);
     }
     if (notes->dropped) log_warning(log, "%d more notes were not kept", notes->dropped);
     io_notes_clear(notes);

@@ -176,6 +176,10 @@ int settings_parse_text(run_settings *s, const char *text, const char *origin, i
 }
 
 int settings_parse_file(run_settings *s, const char *path, io_notes *notes, io_error *err) {
+    if (strlen(path) >= sizeof s->param_file)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, NULL,
+                       "the parameter file's name is %zu characters long (at most %zu)",
+                       strlen(path), sizeof s->param_file - 1);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return io_fail(err, IO_ERR_FILE, path, 0, NULL, "cannot open parameter file: %s",

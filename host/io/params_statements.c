@@ -27,16 +27,20 @@ static int bad_value(param_context *ctx, const char *name, const char *value, co
                    value, want);
 }
 
+/* open: OPEN_LOW and/or OPEN_HIGH, the ends of [lo, hi] that are excluded. */
+enum { OPEN_LOW = 1, OPEN_HIGH = 2 };
+
 static int get_real(param_context *ctx, const char *name, const char *value, double lo, double hi,
-                    int lo_open, double *out) {
+                    int open, double *out) {
     double v = 0.0;
     int rc = io_parse_real(value, &v);
     if (rc == IO_NOT_FINITE) return bad_value(ctx, name, value, "a finite number");
     if (rc != 0) return bad_value(ctx, name, value, "a number");
-    if ((lo_open ? v <= lo : v < lo) || v > hi) {
+    const int lo_open = (open & OPEN_LOW) != 0, hi_open = (open & OPEN_HIGH) != 0;
+    if ((lo_open ? v <= lo : v < lo) || (hi_open ? v >= hi : v > hi)) {
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
-                       "value %g is out of range (must be %s %g and <= %g)", v,
-                       lo_open ? ">" : ">=", lo, hi);
+                       "value %g is out of range (must be %s %g and %s %g)", v,
+                       lo_open ? ">" : ">=", lo, hi_open ? "<" : "<=", hi);
     }
     *out = v;
     return IO_OK;
@@ -45,7 +49,14 @@ static int get_real(param_context *ctx, const char *name, const char *value, dou
 static int get_int(param_context *ctx, const char *name, const char *value, long lo, long hi,
                    long *out) {
     long v = 0;
-    if (io_parse_int(value, &v) != 0) return bad_value(ctx, name, value, "an integer");
+    if (io_parse_int(value, &v) != 0) {
+        double big =
+            0.0; /* an integer too large for io_parse_int is out of range, not "no integer" */
+        if (io_parse_real(value, &big) == 0 && big == floor(big))
+            return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
+                           "value %s is out of range (%ld to %ld)", value, lo, hi);
+        return bad_value(ctx, name, value, "an integer");
+    }
     if (v < lo || v > hi)
         return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
                        "value %ld is out of range (%ld to %ld)", v, lo, hi);
@@ -75,29 +86,26 @@ static int set_gsize(param_context *ctx, const char *name, const char *value) {
     long v = 0;
     int rc = get_int(ctx, name, value, 5, 4095, &v);
     if (rc) return rc;
-    if (v % 2 == 0) {
-        io_note(ctx->notes, IO_NOTE_INFO, "%s: gsize=%ld is even; using %ld (the grid must be odd)",
-                params_where(ctx), v, v + 1);
-        v++;
-    }
+    /* An even size is kept as given: the calculation makes it odd, after deriving a scale from
+       it as DelPhi does, and says so in its notes. */
     ctx->s->gsize = (int)v;
     ctx->s->gsize_given = 1;
     return IO_OK;
 }
 
-#define REAL_SETTER(fn, field, lo, hi, lo_open, flag)                                              \
+#define REAL_SETTER(fn, field, lo, hi, open, flag)                                                 \
     static int fn(param_context *ctx, const char *name, const char *value) {                       \
         double v = 0;                                                                              \
-        int rc = get_real(ctx, name, value, lo, hi, lo_open, &v);                                  \
+        int rc = get_real(ctx, name, value, lo, hi, open, &v);                                     \
         if (rc) return rc;                                                                         \
         ctx->s->field = v;                                                                         \
         flag;                                                                                      \
         return IO_OK;                                                                              \
     }
 
-REAL_SETTER(set_scale, scale, 0.0, 1000.0, 1, ctx->s->scale_given = 1)
-REAL_SETTER(set_perfil, perfil, 0.0, 100.0, 1, ctx->s->perfil_given = 1)
-REAL_SETTER(set_exdi, exdi, 0.0, 1.0e6, 1, (void)0)
+REAL_SETTER(set_scale, scale, 0.0, 1000.0, OPEN_LOW, ctx->s->scale_given = 1)
+REAL_SETTER(set_perfil, perfil, 0.0, 100.0, OPEN_LOW, ctx->s->perfil_given = 1)
+REAL_SETTER(set_exdi, exdi, 0.0, 1.0e6, OPEN_LOW, (void)0)
 REAL_SETTER(set_prbrad, prbrad, 0.0, 100.0, 0, (void)0)
 REAL_SETTER(set_ionrad, ionrad, 0.0, 100.0, 0, (void)0)
 REAL_SETTER(set_salt, salt, 0.0, 100.0, 0, (void)0)
@@ -109,11 +117,8 @@ REAL_SETTER(set_normc, normc, 0.0, 1.0e30, 0, (void)0)
 /* relpar is a relaxation factor: the library takes (0, 2), both ends open. */
 static int set_relpar(param_context *ctx, const char *name, const char *value) {
     double v = 0;
-    int rc = get_real(ctx, name, value, 0.0, 2.0, 1, &v);
+    int rc = get_real(ctx, name, value, 0.0, 2.0, OPEN_LOW | OPEN_HIGH, &v);
     if (rc) return rc;
-    if (v >= 2.0)
-        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
-                       "value %g is out of range (must be > 0 and < 2)", v);
     ctx->s->relpar = v;
     ctx->s->relpar_given = 1;
     return IO_OK;
@@ -125,7 +130,7 @@ static int set_indi(param_context *ctx, const char *name, const char *value) {
         return io_fail(ctx->err, IO_ERR_UNSUPPORTED, ctx->origin, ctx->line, name,
                        "a negative interior dielectric is DelPhi's \"diff\" option (rerun with a "
                        "uniform dielectric and subtract), which is not supported");
-    int rc = get_real(ctx, name, value, 0.0, 1.0e6, 1, &v);
+    int rc = get_real(ctx, name, value, 0.0, 1.0e6, OPEN_LOW, &v);
     if (rc) return rc;
     ctx->s->indi = v;
     return IO_OK;
@@ -133,11 +138,9 @@ static int set_indi(param_context *ctx, const char *name, const char *value) {
 
 static int set_relfac(param_context *ctx, const char *name, const char *value) {
     double v = 0.0;
-    int rc = get_real(ctx, name, value, 0.0, 1.0, 0, &v);
+    /* the spectral radius of the SOR's Jacobi iteration: [0, 1) */
+    int rc = get_real(ctx, name, value, 0.0, 1.0, OPEN_HIGH, &v);
     if (rc) return rc;
-    if (v >= 1.0)
-        return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
-                       "the spectral radius must be < 1 (got %g)", v);
     ctx->s->relfac = v;
     ctx->s->relfac_given = 1;
     return IO_OK;
@@ -252,7 +255,7 @@ static int set_periodic(param_context *ctx, const char *name, const char *value)
 
 static int set_temper(param_context *ctx, const char *name, const char *value) {
     double v = 0.0;
-    int rc = get_real(ctx, name, value, -273.15, 1.0e4, 1, &v);
+    int rc = get_real(ctx, name, value, -273.15, 1.0e4, OPEN_LOW, &v);
     if (rc) return rc;
     ctx->s->temperature = v + 273.15;
     return IO_OK;

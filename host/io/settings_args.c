@@ -203,6 +203,12 @@ static int apply_one(run_settings *s, const char *name, const char *option, cons
 
     if (value && !value[0] && strcmp(name, "set") != 0)
         return io_fail(err, IO_ERR_INPUT, NULL, 0, option, "empty value");
+    /* Every value but --set's statements is kept in a field of SETTINGS_PATH_MAX: a longer one
+       (a file name) is refused, never cut to another name. */
+    if (value && strcmp(name, "set") != 0 && strlen(value) >= SETTINGS_PATH_MAX)
+        return io_fail(err, IO_ERR_INPUT, NULL, 0, option,
+                       "the value is %zu characters long (at most %d)", strlen(value),
+                       SETTINGS_PATH_MAX - 1);
     if (params_is_assignment_name(name)) {
         char lower[64];
         params_lower(lower, sizeof lower, name);

@@ -111,8 +111,10 @@ void temp_files_install_signal_cleanup(void) {
     static int installed;
     if (installed) return;
     installed = 1;
+    /* SIGPIPE: the log piped into a reader that stopped (| head) ends the run as before, after
+       the cleanup. */
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV,
-                                  SIGBUS, SIGFPE,  SIGILL, SIGABRT};
+                                  SIGBUS, SIGFPE,  SIGILL, SIGABRT, SIGPIPE};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -123,4 +125,11 @@ void temp_files_install_signal_cleanup(void) {
         sigaddset(&sa.sa_mask, signals[i]);
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
         sigaction(signals[i], &sa, NULL);
+    /* A file-size limit (ulimit -f, a scheduler's) makes the write that passes it fail with
+       EFBIG, reported as any failed write, instead of ending the process with no message. */
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGXFSZ, &ignore, NULL);
 }

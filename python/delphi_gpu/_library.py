@@ -51,6 +51,27 @@ def _candidates():
         yield found, "the system library path"
 
 
+def _places_looked():
+    """Where _candidates() looks, each with what it found there (for the not-found message)."""
+    env = os.environ.get("DELPHI_GPU_LIBRARY")
+    if env:
+        return [f"DELPHI_GPU_LIBRARY={env}"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    places = [f"next to the package ({os.path.join(here, 'libdelphi_gpu.so*')}: none)"]
+    try:
+        from ._library_installed import LIBRARY
+        places.append(f"the CMake install ({LIBRARY})")
+    except ImportError:
+        places.append("the CMake install (this package was not installed by cmake --install)")
+    checkout = os.path.dirname(os.path.dirname(here))
+    path = os.path.join(checkout, "build", "delphi_gpu", "libdelphi_gpu.so")
+    places.append(f"the source checkout's build tree ({path}"
+                  f"{'' if os.path.exists(path) else ': absent'})")
+    places.append("the system library path (ldconfig's cache and LD_LIBRARY_PATH"
+                  f"{'' if ctypes.util.find_library('delphi_gpu') else ': none'})")
+    return places
+
+
 class Library:
     """The loaded shared library with its function prototypes."""
 
@@ -232,9 +253,10 @@ def load():
                 continue
             _loaded = Library(handle, getattr(handle, "_name", path))
             return _loaded
-        detail = "; ".join(tried) if tried else "no candidate found"
+        detail = ("could not load: " + "; ".join(tried) + "; ") if tried else ""
         raise LibraryNotFoundError(
-            "libdelphi_gpu not found (" + detail + "). Build it (scripts/configure.sh) and set "
+            "libdelphi_gpu not found (" + detail + "looked in: " + "; ".join(_places_looked()) +
+            "). Build it (scripts/configure.sh) and set "
             "DELPHI_GPU_LIBRARY=/path/to/libdelphi_gpu.so, or install the package with "
             "`pip install ./python` after the build.")
 

@@ -113,3 +113,35 @@ def test_failed_options_then_good_ones(backend):
     calc.set_options(scale=2)
     again = calc.run()
     assert again.energies["grid"] == first.energies["grid"]
+
+
+def _import_fails(package_parent, env):
+    """Run a child that imports the package from package_parent and creates a calculation;
+    its stderr when it failed, else "" (a library found elsewhere on the system)."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import numpy as np, delphi_gpu as dg; "
+            "dg.Calculation(np.zeros((1, 3)), np.ones(1), np.full(1, 2.0))")
+    child_env = {k: v for k, v in os.environ.items() if k != "DELPHI_GPU_LIBRARY"}
+    child_env.update(env)
+    out = subprocess.run([sys.executable, "-c", code, package_parent], env=child_env,
+                         capture_output=True, text=True, timeout=120)
+    return out.stderr if out.returncode != 0 else ""
+
+
+def test_library_not_found_says_where_it_looked(tmp_path):
+    import os
+    import shutil
+    here = os.path.dirname(os.path.dirname(os.path.abspath(dg.__file__)))
+    missing = str(tmp_path / "nowhere" / "libdelphi_gpu.so")
+    err = _import_fails(here, {"DELPHI_GPU_LIBRARY": missing})
+    assert "LibraryNotFoundError" in err and missing in err and "could not load" in err
+    # A copy of the package outside the checkout, no variable: every place is named.
+    shutil.copytree(os.path.dirname(os.path.abspath(dg.__file__)), tmp_path / "pkg" / "delphi_gpu",
+                    ignore=shutil.ignore_patterns("__pycache__", "libdelphi_gpu.so*",
+                                                  "_library_installed.py"))
+    err = _import_fails(str(tmp_path / "pkg"), {"LD_LIBRARY_PATH": ""})
+    if "LibraryNotFoundError" in err:  # else a system-wide install was found
+        assert "next to the package" in err and "build tree" in err
+        assert str(tmp_path) in err

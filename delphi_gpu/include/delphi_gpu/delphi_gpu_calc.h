@@ -83,8 +83,9 @@ typedef struct dg_calc_params {
                            From scale and perfil the size is DelPhi's: scale 100 / perfil x
                            extent truncated, plus one if even (extent: twice the largest
                            distance from the grid centre to the atoms' box, radii included) */
-    int grid_size;    /**< points per axis (odd; an even one is made odd, with a note); 0 = from
-                           scale and perfil; default 0 */
+    int grid_size;    /**< points per axis (odd; an even one is made odd, with a note, after
+                           a scale derived from perfil used it, as DelPhi: n - 1 spacings);
+                           0 = from scale and perfil; default 0 */
     int center_mode;  /**< dg_center_mode; default DG_CENTER_BOX */
     double center[3]; /**< with DG_CENTER_ABSOLUTE / DG_CENTER_OFFSET */
 

@@ -109,10 +109,11 @@ static int stage_grid(dg_calc c) {
     return CALC_OK;
 }
 
-/* A failed stage's kind: bad input (out of memory, invalid data) or a failing solver backend. */
+/* A failed stage's kind: bad input (invalid data) or a failure of the run (the solver backend,
+ * memory that could not be had); a grid refused by the memory check before any allocation is
+ * the input's (it asks for more than the machine has). */
 static int stage_failure(int status) {
-    return status == DG_ERR_OUT_OF_MEMORY || status == DG_ERR_INVALID_ARGUMENT ? CALC_BAD_INPUT
-                                                                               : CALC_SOLVER_FAILED;
+    return status == DG_ERR_INVALID_ARGUMENT ? CALC_BAD_INPUT : CALC_SOLVER_FAILED;
 }
 
 static int stage_surface(dg_calc c) {
@@ -129,7 +130,7 @@ static int stage_surface(dg_calc c) {
     if (r->grid.periodic) {
         const double reach = fmax(2.0 * s->probe_radius, s->ion_radius) + 2.0 / r->grid.scale;
         if (periodic_images(&c->mol, &r->grid, reach, &shaped, &image_of) != 0)
-            return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "surface", "out of memory");
+            return fail(r, CALC_SOLVER_FAILED, DG_ERR_OUT_OF_MEMORY, "surface", "out of memory");
     }
     /* The arc dots on the solver's device (CUDA), else on host threads. */
     const int st = surface_model_build_on(&c->surface, &shaped, s->surface, s->probe_radius,
@@ -191,7 +192,7 @@ static int stage_charges(dg_calc c, pb_medium *pm) {
     long first = -1, second = -1;
     const int repeat = charges_periodic_repeat(&c->mol, &r->grid, &first, &second);
     if (repeat < 0)
-        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "charges", "out of memory");
+        return fail(r, CALC_SOLVER_FAILED, DG_ERR_OUT_OF_MEMORY, "charges", "out of memory");
     if (repeat == 0) {
         r->bad_atom = second;
         snprintf(msg, sizeof msg,
@@ -234,7 +235,7 @@ static int stage_boundary(dg_calc c, phi_map *phi, double eps_out, double debye_
     char msg[1024];
     if (phi_map_alloc(phi, r->grid.n, s->solver.precision != DG_PRECISION_FLOAT, r->grid.scale,
                       r->grid.center) != 0)
-        return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "potential map", "out of memory");
+        return fail(r, CALC_SOLVER_FAILED, DG_ERR_OUT_OF_MEMORY, "potential map", "out of memory");
     boundary_params bp = {
         kind, eps_out, debye_length, s->temperature, focus_source(c, salt_free), c->solver};
     const int st = boundary_apply(phi, &c->mol, &bp, msg, sizeof msg);
@@ -388,7 +389,8 @@ static int site_sums(dg_calc c) {
     }
     r->time_site_sums = omp_get_wtime() - t;
     if (st == DG_ERR_OUT_OF_MEMORY)
-        return fail(r, CALC_BAD_INPUT, st, "site potentials", "out of memory for the site columns");
+        return fail(r, CALC_SOLVER_FAILED, st, "site potentials",
+                    "out of memory for the site columns");
     if (st != DG_OK) return fail(r, CALC_SOLVER_FAILED, st, "site potentials", msg);
     return CALC_OK;
 }
@@ -428,7 +430,7 @@ static int stage_energies(dg_calc c) {
         r->site_count = c->site_count;
         r->site_potential = malloc((c->site_count + 1) * sizeof(double));
         if (!r->site_potential)
-            return fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, "site potentials",
+            return fail(r, CALC_SOLVER_FAILED, DG_ERR_OUT_OF_MEMORY, "site potentials",
                         "out of memory");
         r->sites_outside = site_potentials(&r->phi, c->site_xyz, c->site_count, r->site_potential);
         return site_sums(c);
@@ -472,7 +474,8 @@ static int solve_salt_free(dg_calc c, double eps_out, int kind, const phi_map *s
     if (st == CALC_OK) *grid_energy = energy_grid(&phi, &r->charges);
     if (st == CALC_OK && at_atoms) { /* its potential at the atoms, interpolated */
         *at_atoms = malloc((c->mol.count + 1) * sizeof **at_atoms);
-        if (!*at_atoms) st = fail(r, CALC_BAD_INPUT, DG_ERR_OUT_OF_MEMORY, stage, "out of memory");
+        if (!*at_atoms)
+            st = fail(r, CALC_SOLVER_FAILED, DG_ERR_OUT_OF_MEMORY, stage, "out of memory");
         for (size_t i = 0; *at_atoms && i < c->mol.count; ++i) {
             const calc_atom *a = &c->mol.atoms[i];
             const double p[3] = {a->x, a->y, a->z};

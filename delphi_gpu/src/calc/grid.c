@@ -114,7 +114,9 @@ int grid_choose(const dg_calc_params *s, const calc_molecule *mol, grid_spec *g,
                          "the molecule has no extent (one atom of radius 0): give scale");
                 return -1;
             }
-            g->scale = (g->n - 1) * g->perfil / (100.0 * extent);
+            /* DelPhi derives the scale from the size as given and only then makes it odd: an
+               even gsize of n fills perfil percent of n - 1 spacings, of the n + 1 points. */
+            g->scale = (s->grid_size - 1) * g->perfil / (100.0 * extent);
         }
     } else {
         g->scale = scale_given ? s->scale : GRID_DEFAULT_SCALE;

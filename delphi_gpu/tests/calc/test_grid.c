@@ -77,6 +77,12 @@ int main(void) {
     s.grid_size = 65, s.scale = 0;
     CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
     CHECK_NEAR(g.scale, 64 * 0.8 / 12, 1e-12);
+    /* An even gsize with perfil: the scale from the size as given (63 spacings), then 65
+       points (DelPhi's order; stock DelPhi 2010 gives this scale). */
+    s.grid_size = 64;
+    CHECK(grid_choose(&s, &two, &g, msg, sizeof msg) == 0);
+    CHECK(g.n == 65 && strstr(g.note, "even") != NULL);
+    CHECK_NEAR(g.scale, 63 * 0.8 / 12, 1e-12);
     /* Centre modes: absolute (acenter) and offset in grid units (center). */
     test_default_params(&s);
     s.scale = 2;

@@ -56,6 +56,8 @@ int main(void) {
     char text[8192] = "";
     if (json) text[fread(text, 1, sizeof text - 1, json)] = '\0', fclose(json);
     CHECK(strstr(text, "\"converged\": false") != NULL);
+    /* The summary's notes hold every warning of the run, the solve's too. */
+    CHECK(strstr(text, "\"warning: the solve did not converge") != NULL);
     pipeline_free(p);
 
     /* The Born example through its parameter file (81^3): exact corrected reaction field. */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -281,6 +282,40 @@ static void killed_midway(int sig) {
     CHECK(!file_exists("slow.log") && !file_exists("slow.dx"));
 }
 
+/* A write that fails: a file-size limit (ulimit -f) is a write error naming the file, exit 1,
+ * not the end of the process by SIGXFSZ; the log's standard output on a full device fails the
+ * run. Neither leaves a file behind. */
+static void writes_that_fail(void) {
+    write_text("w.pqr", pair_pqr);
+    const pid_t child = fork();
+    if (child == 0) {
+        temp_files_install_signal_cleanup();
+        struct rlimit limit = {64 * 1024, 64 * 1024};
+        setrlimit(RLIMIT_FSIZE, &limit);
+        pipeline *q = calloc(1, sizeof *q);
+        char *argv[] = {"delphi-gpu", "--pqr", "w.pqr",   "--gsize",   "65",  "--linit", "5",
+                        "--dx",       "w.dx",  "--quiet", "--backend", "cpu", NULL};
+        const int code = pipeline_execute(q, 12, argv, NULL);
+        _exit(code == EXIT_BAD_INPUT && strstr(q->log.first_error, "File too large") ? 0 : 9);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(temporaries() == 0 && !file_exists("w.dx"));
+
+    FILE *full = fopen("/dev/full", "w");
+    if (!full) return; /* not Linux */
+    pipeline *q = calloc(1, sizeof *q);
+    char *argv[] = {"delphi-gpu", "--pqr", "w.pqr", "--gsize",   "21",  "--linit", "5",
+                    "--dx",       "w.dx",  "--quiet", "--backend", "cpu", NULL};
+    CHECK(pipeline_execute(q, 12, argv, full) == EXIT_BAD_INPUT);
+    CHECK(strstr(q->log.first_error, "standard output failed") != NULL);
+    CHECK(temporaries() == 0 && !file_exists("w.dx"));
+    pipeline_free(q);
+    free(q);
+    fclose(full);
+}
+
 /* Item 13: without a GPU, one plain notice before the solve, no CUDA error text.  The grid is
  * above the size for which AUTO picks the CPU without asking for a GPU (backend_choice.h: 71^3
  * on one thread). */
@@ -311,6 +346,8 @@ int main(void) {
     killed_midway(SIGTERM);
     killed_midway(SIGINT);
     killed_midway(SIGSEGV);
+    killed_midway(SIGPIPE);
+    writes_that_fail();
     free(p);
     CHECK_DONE();
 }

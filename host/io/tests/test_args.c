@@ -190,6 +190,22 @@ static void test_overrides(void) {
         CHECK(rc == IO_ERR_INPUT);
         CHECK_CONTAINS(err.message, bad[i].part);
     }
+    /* A file name longer than the settings keep is refused, never cut to another name: an
+       input, an output, the parameter file. */
+    static char longname[SETTINGS_PATH_MAX + 40];
+    memset(longname, 'a', sizeof longname - 5);
+    memcpy(longname + sizeof longname - 5, ".pqr", 5);
+    const char *options[] = {"--pqr", "--phi", "--json", "--frc"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        char *a[] = {"delphi-gpu", "--pqr", "mol.pqr", (char *)options[i], longname};
+        rc = load(ARGC(a), a, &s, &notes, &err);
+        CHECK(rc == IO_ERR_INPUT);
+        CHECK_CONTAINS(err.message, options[i]);
+        CHECK_CONTAINS(err.message, "characters long (at most 1023)");
+    }
+    char *a[] = {"delphi-gpu", longname};
+    CHECK(load(ARGC(a), a, &s, &notes, &err) == IO_ERR_INPUT);
+    CHECK_CONTAINS(err.message, "parameter file's name is");
 }
 
 static void test_help_and_version(void) {

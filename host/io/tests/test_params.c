@@ -196,10 +196,11 @@ static void test_syntax(void) {
     CHECK(s.exdi == 80.0);                        /* inside the comment */
     CHECK(notes_contain(&notes, "syntax.prm:7")); /* ...with a warning */
 
-    /* Even gsize becomes odd; bndcon 6/7 become 2/4. */
+    /* An even gsize is kept as given (the calculation derives a scale from it, then makes it
+       odd, as DelPhi); bndcon 6/7 become 2/4. */
     rc = parse("fix.prm", "gsize=64\nbndcon=6\n", &s, &notes, &err);
     CHECK_OK(rc, err);
-    CHECK(s.gsize == 65 && s.bndcon == BC_DIPOLAR && notes_contain(&notes, "using 65"));
+    CHECK(s.gsize == 64 && s.bndcon == BC_DIPOLAR);
     rc = parse("fix.prm", "bndcon=7\nnonit=0\n", &s, &notes, &err);
     CHECK_OK(rc, err);
     CHECK(s.bndcon == BC_COULOMBIC && s.nonit == 0);
@@ -422,7 +423,10 @@ static void test_errors(void) {
         {"indi=-2", IO_ERR_UNSUPPORTED, "diff"},
         {"exdi=0", IO_ERR_INPUT, "out of range"},
         {"salt=-1", IO_ERR_INPUT, "out of range"},
-        {"relfac=1.0", IO_ERR_INPUT, "< 1"},
+        {"relfac=1.0", IO_ERR_INPUT, ">= 0 and < 1"},
+        {"relfac=-0.1", IO_ERR_INPUT, ">= 0 and < 1"},
+        {"relpar=2", IO_ERR_INPUT, "> 0 and < 2"},
+        {"relpar=0", IO_ERR_INPUT, "> 0 and < 2"},
         {"temper=-300", IO_ERR_INPUT, "out of range"},
         {"atpods=-0.1", IO_ERR_INPUT, "out of range"},
         {"atpods=true", IO_ERR_INPUT, "not a number"},
