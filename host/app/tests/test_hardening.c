@@ -306,7 +306,7 @@ static void writes_that_fail(void) {
     FILE *full = fopen("/dev/full", "w");
     if (!full) return; /* not Linux */
     pipeline *q = calloc(1, sizeof *q);
-    char *argv[] = {"delphi-gpu", "--pqr", "w.pqr", "--gsize",   "21",  "--linit", "5",
+    char *argv[] = {"delphi-gpu", "--pqr", "w.pqr",   "--gsize",   "21",  "--linit", "5",
                     "--dx",       "w.dx",  "--quiet", "--backend", "cpu", NULL};
     CHECK(pipeline_execute(q, 12, argv, full) == EXIT_BAD_INPUT);
     CHECK(strstr(q->log.first_error, "standard output failed") != NULL);
