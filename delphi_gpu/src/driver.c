@@ -259,6 +259,11 @@ static int run_nonlinear(dg_solver s, const solve_plan *plan, dg_monitor *mon, i
         x.fresh = x.pending;
         if (x.pending) {
             relpar = fmax(relpar * x.factor, RELPAR_FLOOR);
+            /* Outside DelPhi's entry points the adaptive relaxation never raises omega past the
+               linear optimum (the nonlinear term only adds to the diagonal, so its optimum is
+               no larger): its x1.2 steps on tiny changes took omega past 2 (maxc 1e-7 on 1ubq,
+               0.15 M: 1.2^5), where the sweeps diverge.  DelPhi's nitit has no ceiling. */
+            if (!manual && !s->stock_behaviour && relpar > plan->omega) relpar = plan->omega;
             x.factor = 1.0, x.pending = 0, x.growing = 0;
             omega = relpar; /* from the first change on, omega is relpar */
             r->final_relpar = relpar;

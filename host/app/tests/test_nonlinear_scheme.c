@@ -58,6 +58,25 @@ int main(void) {
               "DelPhi's scheme is %.2e kT off Newton's fixed point (effect %.2e kT)", e_nl - e_ref,
               e_ref - e_lin);
     }
+    /* A tight maxc: after the criteria are met at a relpar below the linear optimum (where they
+       are scaled down), the max change stays tiny and the adaptive rules raise relpar by 1.2 per
+       block; without a ceiling omega passed 2 and the sweeps diverged (1ubq at maxc 1e-7). Now
+       omega stops at the linear optimum, and the run converges to Newton's fixed point. */
+    pipeline *tight = calloc(1, sizeof *tight);
+    const calc_result *rt = ran(tight,
+                                run_program(tight, 0, SPHERE_RUN, "--maxc", "1e-7", "--nonit", "50",
+                                            "--nonlinear", "delphi", NULL),
+                                "DelPhi's scheme at maxc 1e-7");
+    if (rt && rr) {
+        CHECK(rt->solve.outcome == DG_OUTCOME_CONVERGED);
+        CHECK(rt->solve.final_relpar <= rt->solve.omega + 1e-12, "final relpar %.4f, omega %.4f",
+              rt->solve.final_relpar, rt->solve.omega);
+        const double e_t = rt->energy_grid + rt->ionic.total,
+                     e_ref = rr->energy_grid + rr->ionic.total;
+        CHECK(fabs(e_t - e_ref) < 1e-6 * fabs(e_ref), "%.9f against Newton's %.9f kT", e_t, e_ref);
+    }
+    pipeline_free(tight);
+    free(tight);
     pipeline_free(lin), pipeline_free(nl), pipeline_free(ref);
     free(lin), free(nl), free(ref);
     CHECK_DONE();
