@@ -90,8 +90,22 @@ double energy_coulombic(const calc_molecule *mol, double eps_in, double temperat
     return energy_coulombic_on(NULL, mol, eps_in, temperature, coincident, msg, sizeof msg);
 }
 
+int salt_symmetric(const salt_model *salt) {
+    for (int i = 1; i < salt->ion_count; ++i)
+        if (abs(salt->ions[i].valence) != abs(salt->ions[0].valence)) return 0;
+    return salt->ion_count > 0;
+}
+
+/* e^x - 1 to x^6 (taylor 6) or e^x to x^5 (taylor 5), Horner's form. */
+static double exp_minus_one_6(double x) {
+    return x * (1.0 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120 + x / 720)))));
+}
+static double exp_5(double x) {
+    return 1.0 + x * (1.0 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x / 120))));
+}
+
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
-                  ionic_energy *out) {
+                  int polynomial, ionic_energy *out) {
     out->rho_phi_half = out->osmotic = out->total = 0.0;
     if (!ion_accessible || salt->ion_count == 0) return;
     const size_t points = (size_t)phi->n * phi->n * phi->n;
@@ -121,6 +135,16 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
             if (!ion_accessible[w]) continue;
             const double p = phi_get(phi, w);
             double rho = 0.0, excess = 0.0, factor[4] = {0.0, 0.0, 0.0, 0.0};
+            if (polynomial) {
+                for (int i = 0; i < salt->ion_count; ++i) {
+                    const double x = -salt->ions[i].valence * p;
+                    rho += salt->ions[i].number_density * salt->ions[i].valence * exp_5(x);
+                    excess += salt->ions[i].number_density * exp_minus_one_6(x);
+                }
+                rho_phi += rho * p;
+                pressure += excess;
+                continue;
+            }
             for (int i = 0; i < salt->ion_count; ++i) {
                 const int j = reuse[i];
                 const double boltzmann = j < 0           ? exp(-salt->ions[i].valence * p)

@@ -58,9 +58,16 @@ typedef struct ionic_energy {
     double total;        /* their sum: the nonlinear correction to the grid energy */
 } ionic_energy;
 
-/* Nonlinear PB ionic terms with the full Boltzmann densities of the ions. */
+/* Nonlinear PB ionic terms of the equation the solve used: polynomial 0, the full Boltzmann
+ * densities of the ions; 1, DelPhi's truncated series (each ion's e^(-z phi) by its Taylor
+ * polynomial: the charge density to phi^5, as the solver's source, and the osmotic excess, its
+ * integral, to phi^6), whose terms are the energy of that equation. */
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
-                  ionic_energy *out);
+                  int polynomial, ionic_energy *out);
+
+/* Whether the salts' ions all have one valence magnitude (z:z salts of one z): the charge
+ * density is then -2 n z sinh(z phi), which Newton's method solves exactly by default. */
+int salt_symmetric(const salt_model *salt);
 
 /* Potential (kT/e) at each position (trilinear interpolation); NaN outside the grid.
  * Returns the number of positions outside. */
