@@ -164,21 +164,41 @@ int charge_table_read(const char *path, atom_table *table, io_notes *notes, io_e
     return read_table(path, 1, table, notes, err);
 }
 
-const table_entry *atom_table_find(const atom_table *table, const atom *a) {
-    const table_entry *best = NULL;
-    int best_score = -1;
+/* The first entry whose fields are exactly these (names and chain case-blind): a blank
+ * residue (""), number (TABLE_ANY_RESNUM) or chain (' ') asks for an entry that leaves that
+ * field blank. */
+static const table_entry *find_exact(const atom_table *table, const char *name,
+                                     const char *residue, int resnum, char chain) {
+    const char want_chain = (char)toupper((unsigned char)chain);
     for (size_t i = 0; i < table->count; i++) {
         const table_entry *e = &table->entries[i];
-        if (!io_iequal(e->atom, a->name)) continue;
-        if (e->residue[0] && !io_iequal(e->residue, a->residue)) continue;
-        if (e->resnum != TABLE_ANY_RESNUM && e->resnum != a->residue_number) continue;
-        if (e->chain != ' ' && e->chain != a->chain) continue;
-        int score = (e->resnum != TABLE_ANY_RESNUM ? 4 : 0) + (e->residue[0] ? 2 : 0) +
-                    (e->chain != ' ' ? 1 : 0);
-        if (score > best_score) {
-            best = e;
-            best_score = score;
-        }
+        if (!io_iequal(e->atom, name) || !io_iequal(e->residue, residue)) continue;
+        if (e->resnum != resnum) continue;
+        if ((char)toupper((unsigned char)e->chain) != want_chain) continue;
+        return e;
     }
-    return best;
+    return NULL;
+}
+
+const table_entry *radius_table_find(const atom_table *table, const atom *a) {
+    const table_entry *e;
+    if ((e = find_exact(table, a->name, a->residue, a->residue_number, a->chain))) return e;
+    if ((e = find_exact(table, a->name, a->residue, a->residue_number, ' '))) return e;
+    if ((e = find_exact(table, a->name, a->residue, TABLE_ANY_RESNUM, ' '))) return e;
+    if ((e = find_exact(table, a->name, "", TABLE_ANY_RESNUM, ' '))) return e;
+    const char element[2] = {a->name[0], '\0'}; /* CA takes C's entry */
+    return element[0] ? find_exact(table, element, "", TABLE_ANY_RESNUM, ' ') : NULL;
+}
+
+const table_entry *charge_table_find(const atom_table *table, const atom *a) {
+    const table_entry *e;
+    /* a chain's wildcard, "*" with residue and number blank, before anything else */
+    if ((e = find_exact(table, "*", "", TABLE_ANY_RESNUM, a->chain))) return e;
+    for (int level = 0; level < 8; ++level) {
+        const char *residue = level < 4 ? a->residue : "";
+        const int resnum = level % 4 < 2 ? a->residue_number : TABLE_ANY_RESNUM;
+        const char chain = level % 2 == 0 ? a->chain : ' ';
+        if ((e = find_exact(table, a->name, residue, resnum, chain))) return e;
+    }
+    return NULL;
 }

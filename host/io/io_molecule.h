@@ -63,7 +63,7 @@ int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_err
 
 /** Sites read from a file that gives no charges or radii (sites->positions_only: plain PDB
  *  lines) take them from the run's radius and charge tables, as DelPhi gives them: the best
- *  entry's value (atom_table_find), 0 without one.  A no-op for other site lists. */
+ *  entry's value (charge_table_find, radius_table_find), 0 without one.  A no-op for other site lists. */
 int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char *crg_path,
                                io_notes *notes, io_error *err);
 
@@ -104,11 +104,15 @@ int radius_table_read(const char *path, atom_table *table, io_notes *notes, io_e
 int charge_table_read(const char *path, atom_table *table, io_notes *notes, io_error *err);
 void atom_table_free(atom_table *table);
 
-/** The best entry for an atom, or NULL.  Matching: the atom name must be equal (case-blind);
- *  residue name, residue number and chain must be equal where the entry gives them (blank =
- *  wildcard).  Among matches the most specific wins, ranked by which fields it gives:
- *  residue number (4) + residue name (2) + chain (1), so a numbered entry beats a named one,
- *  which beats a chain-only or all-wildcard one; on a tie the first in the file wins. */
-const table_entry *atom_table_find(const atom_table *table, const atom *a);
+/** The entry for an atom, or NULL, searched as DelPhi searches, from the most specific key
+ *  down; each search wants an entry whose fields are exactly the key's (names and chain
+ *  case-blind; a blank in the key wants a blank field).  Radii: (atom, residue, number, chain),
+ *  (atom, residue, number), (atom, residue), (atom), then the atom name's first letter alone
+ *  (an element's entry: CA takes C's).  Charges: a chain's wildcard "*" (residue and number
+ *  blank, the atom's chain) first, then (atom, residue, number, chain), (atom, residue, number),
+ *  (atom, residue, chain), (atom, residue), (atom, number, chain), (atom, number), (atom, chain),
+ *  (atom). */
+const table_entry *radius_table_find(const atom_table *table, const atom *a);
+const table_entry *charge_table_find(const atom_table *table, const atom *a);
 
 #endif /* HOST_IO_MOLECULE_H */

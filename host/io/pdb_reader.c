@@ -162,7 +162,7 @@ static int pdb_line(void *ctx, const char *path, const char *line, size_t len, i
     pdb_tables *t = ctx;
     int rc = coordinates(path, line, len, lineno, a, err);
     if (rc) return rc;
-    const table_entry *r = atom_table_find(t->siz, a);
+    const table_entry *r = radius_table_find(t->siz, a);
     if (!r) {
         char chain[16] = "";
         if (a->chain != ' ') snprintf(chain, sizeof chain, " chain %c", a->chain);
@@ -171,7 +171,7 @@ static int pdb_line(void *ctx, const char *path, const char *line, size_t len, i
                        a->name, a->residue, a->residue_number, chain, t->siz->source);
     }
     a->radius = r->value;
-    const table_entry *q = atom_table_find(t->crg, a);
+    const table_entry *q = charge_table_find(t->crg, a);
     if (q)
         a->charge = q->value;
     else {
@@ -200,7 +200,7 @@ int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char
     size_t charged = 0, sized = 0;
     for (size_t i = 0; i < sites->count; ++i) {
         atom *a = &sites->atoms[i];
-        const table_entry *q = atom_table_find(&crg, a), *r = atom_table_find(&siz, a);
+        const table_entry *q = charge_table_find(&crg, a), *r = radius_table_find(&siz, a);
         a->charge = q ? q->value : 0.0;
         a->radius = r ? r->value : 0.0;
         charged += q != NULL, sized += r != NULL;

@@ -95,8 +95,9 @@ static void test_1ubq(void) {
     molecule_free(&mol);
 }
 
-/* Radius/charge tables and DelPhi's matching: blank fields are wildcards, the most specific
- * entry wins (residue number > residue name > chain), ties go to the first entry. */
+/* Radius/charge tables and DelPhi's matching: searched from the most specific key down, with
+ * DelPhi's orders (charges: residue name before residue number), a chain's "*" charge first,
+ * an element's radius last; the first of duplicates. */
 static void test_pdb_tables(void) {
     char pdb[2048] = "HEADER    test\nREMARK anything\n", line[128];
     const struct {
@@ -148,13 +149,37 @@ static void test_pdb_tables(void) {
         CHECK(a[1].radius == 1.9 && a[1].charge == 0.0);   /* CA ALA A: no charge entry */
         CHECK(a[2].radius == 1.55 && a[2].charge == -0.4); /* N GLY: wildcard */
         CHECK(a[3].radius == 1.7 && a[3].charge == 0.3);   /* CA GLY 2 B: number+name > chain */
-        CHECK(a[4].radius == 1.52 && a[4].charge == -0.5); /* O GLY 2: number > name */
+        CHECK(a[4].radius == 1.52 && a[4].charge == -0.6); /* O GLY 2: name > number */
         CHECK(a[5].radius == 1.3 && a[5].charge == 0.0);
         CHECK(a[0].x == 0.0 && a[3].y == -6.0 && a[5].z == 0.5 && a[5].residue_number == 3);
         CHECK(strcmp(a[5].record, "HETATM") == 0 && a[3].chain == 'B');
     }
     CHECK(notes_contain(&notes, "2 of 6 atoms have no entry in the charge file"));
     CHECK(notes_contain(&notes, "duplicate radius entry"));
+    molecule_free(&mol);
+
+    /* Element radii (CA takes C's entry, FE F's), a chain's "*" charge (before every other
+       entry, chain B's atoms only), a chain given in lower case. */
+    write_text("e.siz", "atom__res_radius_\nC         1.800\nN         1.600\nO         1.500\n"
+                        "F         1.200\n");
+    snprintf(crg, sizeof crg, "atom__resnumbc_charge_\n");
+#define CRG(atom, res, num, chain, q)                                                              \
+    snprintf(e, sizeof e, "%-6s%-3s%4s%c%8.4f\n", atom, res, num, chain, q);                       \
+    strcat(crg, e)
+    CRG("CA", "GLY", "2", ' ', 0.3);
+    CRG("*", "", "", 'B', 0.01);
+    CRG("N", "ALA", "1", 'a', 0.7);
+#undef CRG
+    write_text("e.crg", crg);
+    rc = molecule_read_pdb("t.pdb", "e.siz", "e.crg", &mol, &notes, &err);
+    CHECK_OK(rc, err);
+    if (rc == IO_OK && mol.count == 6) {
+        const atom *a = mol.atoms;
+        CHECK(a[0].radius == 1.6 && a[0].charge == 0.7); /* chain 'a' is A */
+        CHECK(a[1].radius == 1.8 && a[3].radius == 1.8 && a[4].radius == 1.5);
+        CHECK(a[3].charge == 0.01 && a[4].charge == 0.01); /* chain B's "*" before CA GLY 2 */
+        CHECK(a[5].radius == 1.2 && a[5].charge == 0.0);
+    }
     molecule_free(&mol);
 
     /* Long siz header form: number and chain columns. */
