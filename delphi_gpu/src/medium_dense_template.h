@@ -336,10 +336,14 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
             const long k = next[c]++;
             p->charge_index[c][k] = (int)(w / 2);
             p->charge_source[c][k] = DG_FOUR_PI * m->scale * charges[i].charge / d;
-            int boundary_here = 0;
+            /* DelPhi's count (cgbp): a charged point whose six faces differ, or with a face in
+               the solvent (epsilon_solvent; when that is not given, a point with salt). */
+            int boundary_here = 0, solvent_face = 0;
             for (int f = 1; f < 6; ++f)
                 boundary_here |= SFX(face_eps)(m, w, f) != SFX(face_eps)(m, w, 0);
-            not_interior += boundary_here || salt_here;
+            for (int f = 0; f < 6 && m->epsilon_solvent > 0.0; ++f)
+                solvent_face |= SFX(face_eps)(m, w, f) == (REAL)m->epsilon_solvent;
+            not_interior += boundary_here || (m->epsilon_solvent > 0.0 ? solvent_face : salt_here);
         }
     }
     p->charges_not_interior += not_interior;

@@ -209,8 +209,15 @@ int outputs_write(const run_settings *s, dg_calc calc, const calc_result *r, con
                                        s->bndcon,
                                        s->atpods,
                                        title};
+            size_t zeroed = 0;
             st = sites_write_delphi(s->frc_out_file, list, &values, settings_frc_columns(s),
-                                    s->frc_format, &info, err);
+                                    s->frc_format, &info, &zeroed, err);
+            if (st == IO_OK && zeroed)
+                log_warning(log,
+                            "%s: %zu values of sites outside the grid (or a field's neighbour "
+                            "past its faces) are written as 0.0000, as stock DelPhi writes them "
+                            "(the table format writes nan)",
+                            s->frc_out_file, zeroed);
         }
         free(field), free(atomic), free(force), free(total);
         if (st == IO_OK)

@@ -174,7 +174,7 @@ static void report_charges(io_log *log, const calc_result *r) {
     if ((size_t)r->counts.boundary_count != r->boundary_count)
         log_info(log, "boundary points      : %d in the solve (salt boundary included)",
                  r->counts.boundary_count);
-    log_info(log, "charges not interior : %d (charged points on the boundary or in salt)",
+    log_info(log, "charges not interior : %d (charged points on the boundary or in the solvent)",
              r->counts.charges_not_interior);
 }
 

@@ -167,8 +167,8 @@ int charge_table_read(const char *path, atom_table *table, io_notes *notes, io_e
 /* The first entry whose fields are exactly these (names and chain case-blind): a blank
  * residue (""), number (TABLE_ANY_RESNUM) or chain (' ') asks for an entry that leaves that
  * field blank. */
-static const table_entry *find_exact(const atom_table *table, const char *name,
-                                     const char *residue, int resnum, char chain) {
+static const table_entry *find_exact(const atom_table *table, const char *name, const char *residue,
+                                     int resnum, char chain) {
     const char want_chain = (char)toupper((unsigned char)chain);
     for (size_t i = 0; i < table->count; i++) {
         const table_entry *e = &table->entries[i];

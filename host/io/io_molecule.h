@@ -63,7 +63,8 @@ int molecule_read_sites(const char *path, molecule *mol, io_notes *notes, io_err
 
 /** Sites read from a file that gives no charges or radii (sites->positions_only: plain PDB
  *  lines) take them from the run's radius and charge tables, as DelPhi gives them: the best
- *  entry's value (charge_table_find, radius_table_find), 0 without one.  A no-op for other site lists. */
+ *  entry's value (charge_table_find, radius_table_find), 0 without one.  A no-op for other site
+ * lists. */
 int molecule_sites_from_tables(molecule *sites, const char *siz_path, const char *crg_path,
                                io_notes *notes, io_error *err);
 

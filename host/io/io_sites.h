@@ -90,8 +90,10 @@ typedef struct frc_run_info {
 
 /** DelPhi's layout (above): `columns` as frc_delphi_columns gives them; the values of every
  *  column past the potential must be in `values`.  format: FRC_DELPHI, _RC or _R.  Written
- *  atomically. */
+ *  atomically.  A value that is not finite (a site outside the grid) is written as 0.0000, as
+ *  stock DelPhi writes it; *zeroed (may be NULL) gets how many were. */
 int sites_write_delphi(const char *path, const molecule *sites, const site_values *values,
-                       unsigned columns, int format, const frc_run_info *info, io_error *err);
+                       unsigned columns, int format, const frc_run_info *info, size_t *zeroed,
+                       io_error *err);
 
 #endif /* HOST_IO_SITES_H */

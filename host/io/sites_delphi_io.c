@@ -69,8 +69,14 @@ static void place(char *line, int pos, const char *text) {
 }
 
 /* A value as Fortran's F10.4 writes it; one that does not fit in 10 characters (where Fortran
- * writes asterisks) in exponent form, still 10 characters with a leading blank. */
-static void put_value(FILE *fp, double v) {
+ * writes asterisks) in exponent form, still 10 characters with a leading blank.  A value the
+ * grid does not give (a site outside it, a field's neighbour past a face: NaN) is written as
+ * 0.0000, as stock DelPhi writes it, and counted in *zeroed. */
+static void put_value_counted(FILE *fp, double v, size_t *zeroed) {
+    if (!isfinite(v)) {
+        v = 0.0;
+        if (zeroed) ++*zeroed;
+    }
     char text[64];
     int n = snprintf(text, sizeof text, "%10.4f", v);
     if (n > 10) snprintf(text, sizeof text, " %9.2e", v);
@@ -97,10 +103,14 @@ static void put_descriptor(FILE *fp, const atom *a) {
     fputs(d, fp);
 }
 
-static void put_triple(FILE *fp, const double *v, size_t i) {
-    put_value(fp, v[3 * i]);
-    put_value(fp, v[3 * i + 1]);
-    put_value(fp, v[3 * i + 2]);
+static void put_value(FILE *fp, double v) {
+    put_value_counted(fp, v, NULL);
+}
+
+static void put_triple(FILE *fp, const double *v, size_t i, size_t *zeroed) {
+    put_value_counted(fp, v[3 * i], zeroed);
+    put_value_counted(fp, v[3 * i + 1], zeroed);
+    put_value_counted(fp, v[3 * i + 2], zeroed);
 }
 
 /* A line padded with blanks to 80 characters, as DelPhi writes its header. */
@@ -109,7 +119,9 @@ static void put_padded(FILE *fp, const char *text) {
 }
 
 int sites_write_delphi(const char *path, const molecule *sites, const site_values *v,
-                       unsigned columns, int format, const frc_run_info *info, io_error *err) {
+                       unsigned columns, int format, const frc_run_info *info, size_t *zeroed,
+                       io_error *err) {
+    if (zeroed) *zeroed = 0;
     if (!sites || !v || !info)
         return io_fail(err, IO_ERR_INPUT, path, 0, NULL, "no sites or no values to write");
     const double *needed[FRC_COL_COUNT] = {[FRC_COL_POTENTIAL] = v->potential,
@@ -191,9 +203,9 @@ int sites_write_delphi(const char *path, const molecule *sites, const site_value
         for (int c = FRC_COL_POTENTIAL; c < FRC_COL_COUNT; ++c) {
             if (!(columns & FRC_BIT(c))) continue;
             if (columns_spec[c].data_width == 30)
-                put_triple(fp, needed[c], i);
+                put_triple(fp, needed[c], i, zeroed);
             else
-                put_value(fp, needed[c][i]);
+                put_value_counted(fp, needed[c][i], zeroed);
         }
         /* a site outside the grid (potential NaN) adds nothing, as in DelPhi */
         if ((columns & FRC_BIT(FRC_COL_POTENTIAL)) && isfinite(v->potential[i]))

@@ -341,7 +341,7 @@ DG_DECLARE_DENSE_MEDIUM(double, d) /* dg_dense_medium_d */
 typedef struct dg_sparse_counts {
     int boundary_count_odd, boundary_count;
     int charge_count_odd, charge_count;
-    int charges_not_interior; /**< charged points that are boundary or salt points (DelPhi cgbp) */
+    int charges_not_interior; /**< charged points not inside the solute: six faces not all equal, or one in the solvent (epsilon_solvent; salt points when it is 0): DelPhi's cgbp */
 } dg_sparse_counts;
 
 /* ---------------------------------------------------------------------------------------------

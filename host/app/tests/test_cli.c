@@ -139,6 +139,21 @@ int main(void) {
     CHECK(frc && strstr(frc, "RFx RFy RFz") && strstr(frc, "\nATOM        2 B"));
     free(frc);
     pipeline_free(p);
+    /* A site outside the grid in DelPhi's frc layout: 0.0000, as stock DelPhi writes it (never
+       nan), with a warning. */
+    write_text("far.pdb", "ATOM      1  O   HOH W   1       1.000   1.000   1.000  1.00  0.00\n"
+                          "ATOM      2  O   HOH W   2     500.000   1.000   1.000  1.00  0.00\n");
+    CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
+                      "acenter(4.5,0,0)", "--set", "site(a,p,f)", "--set",
+                      "in(frc,file=\"far.pdb\")", "--frc", "far.frc", "--quiet", NULL) == EXIT_OK);
+    frc = read_file("far.frc");
+    CHECK(frc && !strstr(frc, "nan") && strstr(frc, "    0.0000    0.0000    0.0000    0.0000"));
+    free(frc);
+    int zeroed_warnings = 0;
+    for (int i = 0; i < p->log.said.count; ++i)
+        zeroed_warnings += strstr(p->log.said.text[i], "are written as 0.0000") != NULL;
+    CHECK(zeroed_warnings == 1);
+    pipeline_free(p);
     CHECK(run_program(p, 0, "--pqr", "two.pqr", "--gsize", "33", "--scale", "1", "--set",
                       "acenter(4.5,0,0)", "--set", "site(q,p,tf)", "--frc", "total.frc", "--quiet",
                       "--frc-format", "table", NULL) == EXIT_OK);
