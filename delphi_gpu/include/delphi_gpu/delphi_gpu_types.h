@@ -341,7 +341,9 @@ DG_DECLARE_DENSE_MEDIUM(double, d) /* dg_dense_medium_d */
 typedef struct dg_sparse_counts {
     int boundary_count_odd, boundary_count;
     int charge_count_odd, charge_count;
-    int charges_not_interior; /**< charged points not inside the solute: six faces not all equal, or one in the solvent (epsilon_solvent; salt points when it is 0): DelPhi's cgbp */
+    /** charged points not inside the solute (DelPhi's cgbp): six faces not all equal, or one
+        at epsilon_solvent (when that is 0: a point with mobile ions) */
+    int charges_not_interior;
 } dg_sparse_counts;
 
 /* ---------------------------------------------------------------------------------------------
