@@ -341,8 +341,9 @@ static int SFX(derive_prepared)(const SFX(dg_dense_medium) * m, dg_prepared *p, 
             int boundary_here = 0, solvent_face = 0;
             for (int f = 1; f < 6; ++f)
                 boundary_here |= SFX(face_eps)(m, w, f) != SFX(face_eps)(m, w, 0);
-            for (int f = 0; f < 6 && m->epsilon_solvent > 0.0; ++f)
-                solvent_face |= SFX(face_eps)(m, w, f) == (REAL)m->epsilon_solvent;
+            for (int f = 0; f < 6 && m->epsilon_solvent > 0.0; ++f) /* as the salt rule, 1e-6 */
+                solvent_face |=
+                    fabs(SFX(face_eps)(m, w, f) - m->epsilon_solvent) <= 1e-6 * m->epsilon_solvent;
             not_interior += boundary_here || (m->epsilon_solvent > 0.0 ? solvent_face : salt_here);
         }
     }

@@ -55,6 +55,12 @@ static int choose_term(dg_solver s, dg_newton_term *t) {
     return DG_OK;
 }
 
+int dg_newton_exact_term(dg_solver s) {
+    if (s->options.nonlinear_method != DG_NONLINEAR_NEWTON) return 0;
+    dg_newton_term t;
+    return choose_term(s, &t) == DG_OK && t.exact;
+}
+
 const dg_newton_ops *dg_newton_ops_of(const dg_backend_ops *backend) {
     return backend == &dg_cpu_backend_ops ? &dg_cpu_newton_ops : dg_cuda_newton();
 }

@@ -51,7 +51,10 @@ typedef struct dg_prepared {
     double chi[4];
 
     /* For DelPhi's automatic iteration scaling and qfact. */
-    int charges_not_interior; /* charged points that are boundary or salt points */
+    int charges_not_interior; /* charged points not inside the solute: a dense medium's by
+                                 DelPhi's rule (faces not all equal, or one at the solvent's
+                                 permittivity); a sparse one's, which has no permittivities,
+                                 boundary or salt points */
     int net_charge_known;
     double net_charge; /* e */
 

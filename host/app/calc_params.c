@@ -17,6 +17,9 @@ void calc_options_from_settings(const run_settings *s, dg_options *o) {
     o->solver = s->solver;
     o->periodic = s->periodic;
     o->spectral_radius = s->relfac_given ? s->relfac : 0.0;
+    /* relfac 0, DelPhi's spectral radius 0: its omega 2 / (1 + sqrt(1 - 0)) = 1, Gauss-Seidel
+       (the library's spectral radius 0 means "estimate it") */
+    if (s->relfac_given && s->relfac == 0.0) o->omega = 1.0;
     /* linit switches DelPhi's automatic mode off (autoc= turns it back on); in automatic mode
        the iteration count is the estimate and, with a criterion, the solve goes on until it is
        met (docs/SOLVER.md, "Convergence checks"). */

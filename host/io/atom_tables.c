@@ -6,7 +6,8 @@
  *                                           radius 15-22
  *   crg (header read, not interpreted):     atom 1-6, residue 7-9, number 10-13, chain 14,
  *                                           charge 15-22
- * Blank residue, number or chain fields are wildcards.  Tabs are refused (columns would shift). */
+ * Entries are matched by DelPhi's search orders (radius_table_find, charge_table_find); chains
+ * case-blind.  Tabs are refused (columns would shift). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@ static int push_entry(atom_table *t, const table_entry *e, size_t *cap, io_error
 
 static int same_key(const table_entry *a, const table_entry *b) {
     return io_iequal(a->atom, b->atom) && io_iequal(a->residue, b->residue) &&
-           a->resnum == b->resnum && a->chain == b->chain;
+           a->resnum == b->resnum &&
+           toupper((unsigned char)a->chain) == toupper((unsigned char)b->chain);
 }
 
 /* Parse one entry line.  long_form: number and chain columns present. */

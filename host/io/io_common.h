@@ -44,7 +44,7 @@ int io_fail(io_error *err, int status, const char *file, int line, const char *f
 enum io_note_level { IO_NOTE_INFO = 0, IO_NOTE_WARNING = 1 };
 
 #define IO_NOTES_MAX 64
-#define IO_NOTE_MAX  512
+#define IO_NOTE_MAX  3072 /* two full paths and the text around them */
 
 typedef struct io_notes {
     int count;   /* notes stored */

@@ -34,8 +34,8 @@ int temp_files_add(const char *temp_path, const char *final_path, io_error *err)
             slot_state[i] = SLOT_OPEN;
             return IO_OK;
         }
-    return io_fail(err, IO_ERR_MEMORY, final_path, 0, NULL,
-                   "more than %d output files open at once", TEMP_SLOTS);
+    return io_fail(err, IO_ERR_INPUT, final_path, 0, NULL, "more than %d output files open at once",
+                   TEMP_SLOTS);
 }
 
 void temp_files_forget(const char *temp_path) {

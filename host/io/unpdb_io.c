@@ -89,7 +89,7 @@ static int next_record(unf_file *f, uint32_t want, uint32_t want2, const char *w
     unsigned char marker[4];
     *at_end = 0;
     if (f->record == INT_MAX)
-        return io_fail(err, IO_ERR_MEMORY, f->path, f->record, NULL,
+        return io_fail(err, IO_ERR_INPUT, f->path, f->record, NULL,
                        "record %d: too many atoms for memory (more than %d records)", f->record,
                        INT_MAX - 1);
     f->record++;
@@ -325,7 +325,7 @@ static int read_unpdb(unf_file *f, molecule *mol, io_error *err) {
     const long long bytes = io_bytes_left(f->fp);
     const long long per_atom = first == UNPDB_HEADER ? UNPDB_DATOM4 + 8 : (long long)first + 8;
     if (bytes > 0 && bytes / per_atom >= INT_MAX - 4)
-        return io_fail(err, IO_ERR_MEMORY, f->path, 1, NULL,
+        return io_fail(err, IO_ERR_INPUT, f->path, 1, NULL,
                        "record 1: too many atoms for memory: the file's %lld bytes would hold "
                        "%lld atom records (at most %d)",
                        bytes + 4, bytes / per_atom, INT_MAX - 5);

@@ -10,6 +10,7 @@
 
 #include "boundary.h"
 #include "mg/mg.h"
+#include "newton.h"
 #include "periodic_images.h"
 #include "pb_solve.h"
 #include "physics_constants.h"
@@ -423,13 +424,11 @@ static int stage_energies(dg_calc c) {
         r->energy_total_reaction_field = r->energy_self_reaction + r->rf.energy;
     }
     if (r->nonlinear) {
-        /* the terms of the equation solved: DelPhi's series unless Newton's exact sinh ran */
-        const dg_options *o = &s->solver;
-        const int polynomial =
-            o->nonlinear_method == DG_NONLINEAR_DELPHI ||
-            o->nonlinear_term == DG_NONLINEAR_TERM_POLYNOMIAL ||
-            (o->nonlinear_term == DG_NONLINEAR_TERM_AUTO && !salt_symmetric(&r->salt));
-        energy_ionic(&r->phi, r->medium.ion_accessible, &r->salt, polynomial, &r->ionic);
+        /* the terms of the equation solved: DelPhi's series unless Newton's exact sinh ran (the
+           solver's own decision, from its medium's series) */
+        const int polynomial = !dg_newton_exact_term(c->solver);
+        energy_ionic(&r->phi, r->medium.ion_accessible, &r->salt, polynomial, s->solver.periodic,
+                     &r->ionic);
         r->ionic_computed = 1;
     }
     if (c->site_xyz) {

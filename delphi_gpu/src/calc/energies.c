@@ -90,12 +90,6 @@ double energy_coulombic(const calc_molecule *mol, double eps_in, double temperat
     return energy_coulombic_on(NULL, mol, eps_in, temperature, coincident, msg, sizeof msg);
 }
 
-int salt_symmetric(const salt_model *salt) {
-    for (int i = 1; i < salt->ion_count; ++i)
-        if (abs(salt->ions[i].valence) != abs(salt->ions[0].valence)) return 0;
-    return salt->ion_count > 0;
-}
-
 /* e^x - 1 to x^6 (taylor 6) or e^x to x^5 (taylor 5), Horner's form. */
 static double exp_minus_one_6(double x) {
     return x * (1.0 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120 + x / 720)))));
@@ -104,8 +98,19 @@ static double exp_5(double x) {
     return 1.0 + x * (1.0 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x / 120))));
 }
 
+/* The quadrature weight of the 0-based point w of an n^3 grid: 1/2 per coordinate on a face
+ * of a non-periodic axis (the trapezoid rule over the box, as stock DelPhi weights its faces,
+ * edges and corners), 0 on a face of a periodic one (an image of an interior point). */
+static double face_weight(size_t w, int n, unsigned periodic) {
+    const size_t at[3] = {w % (size_t)n, w / (size_t)n % (size_t)n, w / ((size_t)n * n)};
+    double weight = 1.0;
+    for (int a = 0; a < 3; ++a)
+        if (at[a] == 0 || at[a] == (size_t)n - 1) weight *= (periodic & (1u << a)) ? 0.0 : 0.5;
+    return weight;
+}
+
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
-                  int polynomial, ionic_energy *out) {
+                  int polynomial, unsigned periodic, ionic_energy *out) {
     out->rho_phi_half = out->osmotic = out->total = 0.0;
     if (!ion_accessible || salt->ion_count == 0) return;
     const size_t points = (size_t)phi->n * phi->n * phi->n;
@@ -133,6 +138,8 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
         const size_t end = begin + per_chunk < points ? begin + per_chunk : points;
         for (size_t w = begin; w < end; ++w) {
             if (!ion_accessible[w]) continue;
+            const double weight = face_weight(w, phi->n, periodic);
+            if (weight == 0.0) continue;
             const double p = phi_get(phi, w);
             double rho = 0.0, excess = 0.0, factor[4] = {0.0, 0.0, 0.0, 0.0};
             if (polynomial) {
@@ -141,8 +148,8 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
                     rho += salt->ions[i].number_density * salt->ions[i].valence * exp_5(x);
                     excess += salt->ions[i].number_density * exp_minus_one_6(x);
                 }
-                rho_phi += rho * p;
-                pressure += excess;
+                rho_phi += weight * rho * p;
+                pressure += weight * excess;
                 continue;
             }
             for (int i = 0; i < salt->ion_count; ++i) {
@@ -154,8 +161,8 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
                 rho += salt->ions[i].number_density * salt->ions[i].valence * boltzmann;
                 excess += salt->ions[i].number_density * (boltzmann - 1.0);
             }
-            rho_phi += rho * p;
-            pressure += excess;
+            rho_phi += weight * rho * p;
+            pressure += weight * excess;
         }
         chunk_rho_phi[c] = rho_phi, chunk_pressure[c] = pressure;
     }

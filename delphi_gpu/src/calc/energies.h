@@ -61,13 +61,12 @@ typedef struct ionic_energy {
 /* Nonlinear PB ionic terms of the equation the solve used: polynomial 0, the full Boltzmann
  * densities of the ions; 1, DelPhi's truncated series (each ion's e^(-z phi) by its Taylor
  * polynomial: the charge density to phi^5, as the solver's source, and the osmotic excess, its
- * integral, to phi^6), whose terms are the energy of that equation. */
+ * integral, to phi^6), whose terms are the energy of that equation.  Summed over the
+ * ion-accessible points by the trapezoid rule: a point on a face of a non-periodic axis weighs
+ * 1/2 per such coordinate (as stock DelPhi), one on a face of a periodic axis (dg_periodic_axis
+ * bits) nothing (an image of an interior point). */
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
-                  int polynomial, ionic_energy *out);
-
-/* Whether the salts' ions all have one valence magnitude (z:z salts of one z): the charge
- * density is then -2 n z sinh(z phi), which Newton's method solves exactly by default. */
-int salt_symmetric(const salt_model *salt);
+                  int polynomial, unsigned periodic, ionic_energy *out);
 
 /* Potential (kT/e) at each position (trilinear interpolation); NaN outside the grid.
  * Returns the number of positions outside. */

@@ -30,7 +30,12 @@ int main(void) {
     s.relfac = 0.99, s.relfac_given = 1, s.relpar = 0.5, s.relpar_given = 1;
     s.backend = DG_BACKEND_CPU, s.precision = DG_PRECISION_FLOAT, s.threads = 3;
     calc_options_from_settings(&s, &o);
-    CHECK(o.spectral_radius == 0.99 && o.relpar == 0.5);
+    CHECK(o.spectral_radius == 0.99 && o.relpar == 0.5 && o.omega == 0.0);
+    /* relfac 0 is DelPhi's spectral radius 0: omega 1 (the library's 0 would estimate it) */
+    s.relfac = 0.0;
+    calc_options_from_settings(&s, &o);
+    CHECK(o.omega == 1.0);
+    s.relfac = 0.99;
     CHECK(o.backend == DG_BACKEND_CPU && o.precision == DG_PRECISION_FLOAT && o.num_threads == 3);
     /* nonit <= 20 becomes 30 blocks, as DelPhi; larger values stay. */
     s.nonit = 10;

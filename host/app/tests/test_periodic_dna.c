@@ -151,8 +151,8 @@ int main(void) {
        z periodic, zero x and y faces 24 A out, 5.5 Debye lengths at 0.5 M); ions kept beyond
        b = 3 + 2 (ionrad) A.  The nonlinear effect, (grid energy + ionic terms) by Newton's method
        minus the linear run's grid energy, against the cell model's, within a quarter of how much
-       moving b by half a grid spacing changes it (measured: -13.873 against -13.818 kT; DelPhi's
-       polynomial gives -12.730 kT, outside). */
+       moving b by half a grid spacing changes it (measured: -14.046 against -13.818 kT; DelPhi's
+       polynomial -13.783 against its own cell model's -13.558). */
     const double length = 47.5, lambda = -0.59, spacing = 0.5;
     FILE *rod = fopen("rod.pqr", "w");
     CHECK(rod != NULL);
