@@ -250,7 +250,45 @@ static void check_media(const double eps_of_media[4]) {
         free(face[a]), free(eps[a]);
 }
 
+/* A charge wholly in the solvent (six faces of medium 0) at a permittivity float cannot hold
+ * (78.54), beside a solute block: not interior (DelPhi's count), in float and double media
+ * alike (float's compared its rounded permittivity exactly and missed it). */
+static void solvent_charge_in_both_precisions(void) {
+    enum { M = 9 };
+    static unsigned char faces[M * M * M];
+    for (int z = 1; z < 4; ++z)
+        for (int y = 1; y < 4; ++y)
+            for (int x = 1; x < 4; ++x)
+                faces[idx3(M, M, x, y, z)] = 1;
+    const double permittivity[2] = {78.54, 2.0};
+    long at = idx3(M, M, 6, 6, 6);
+    const float qf = 1.0f;
+    const double qd = 1.0;
+    dg_dense_medium_f f = {0};
+    dg_dense_medium_d d = {0};
+    f.nx = f.ny = f.nz = d.nx = d.ny = d.nz = M;
+    f.scale = d.scale = 1.0;
+    f.medium_x = f.medium_y = f.medium_z = d.medium_x = d.medium_y = d.medium_z = faces;
+    f.medium_epsilon = d.medium_epsilon = permittivity;
+    f.medium_count = d.medium_count = 2;
+    f.charge_list_index = d.charge_list_index = &at;
+    f.charge_list_value = &qf, d.charge_list_value = &qd;
+    f.charge_list_count = d.charge_list_count = 1;
+    f.epsilon_solvent = d.epsilon_solvent = 78.54;
+    dg_sparse_counts in_float, in_double;
+    char msg[256];
+    CHECK(dg_sparse_counts_f(&f, &in_float, msg, sizeof msg) == DG_OK, "%s", msg);
+    CHECK(dg_sparse_counts_d(&d, &in_double, msg, sizeof msg) == DG_OK, "%s", msg);
+    CHECK(in_float.charge_count == 1 && in_float.charges_not_interior == 1,
+          "float medium: %d charged, %d not interior", in_float.charge_count,
+          in_float.charges_not_interior);
+    CHECK(in_double.charge_count == 1 && in_double.charges_not_interior == 1,
+          "double medium: %d charged, %d not interior", in_double.charge_count,
+          in_double.charges_not_interior);
+}
+
 int main(void) {
+    solvent_charge_in_both_precisions();
     /* Media 0 and 3 both at the solvent's permittivity (the salt test by a table), only medium
        0 (by one byte comparison), none (every mobile-ion point is a boundary point). */
     const double cases[3][4] = {
