@@ -154,8 +154,11 @@ typedef struct dg_calc_energies {
     double reaction_field;       /**< corrected reaction field (DelPhi's "corrected") */
     double self_reaction;        /**< self reaction field of the atoms */
     double total_reaction_field; /**< reaction_field + self_reaction */
-    double ionic_rho_phi;        /**< nonlinear: -1/2 sum rho_ion phi h^3 */
-    double ionic_osmotic;        /**< nonlinear: osmotic term */
+    double ionic_rho_phi;        /**< nonlinear: -1/2 sum rho_ion phi h^3 (the trapezoid rule
+                                      over the ion-accessible points; the solved equation's
+                                      densities: DelPhi's series, or Boltzmann's for Newton's
+                                      exact sinh) */
+    double ionic_osmotic;        /**< nonlinear: osmotic term, likewise */
     double ionic_total;          /**< their sum */
     double grid_reference;       /**< two-run: grid energy of the reference solve */
     double solvation_two_run;    /**< two-run: grid - grid_reference */
