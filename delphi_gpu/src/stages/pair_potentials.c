@@ -24,8 +24,10 @@ typedef struct pair_sources {
 } pair_sources;
 
 /* x86-64 builds with GCC carry an AVX2 variant of the lane loops next to the baseline one,
- * chosen at load time (the results are the same: only the vector width differs). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+ * chosen at load time (the results are the same: only the vector width differs).  Not under
+ * ThreadSanitizer, whose instrumented library crashes resolving the clones' ifunc at load. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&       \
+    !defined(__SANITIZE_THREAD__)
 #define DG_PAIR_CLONES __attribute__((target_clones("avx2", "default"), noinline))
 #else
 #define DG_PAIR_CLONES
