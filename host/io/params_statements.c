@@ -50,8 +50,8 @@ static int get_int(param_context *ctx, const char *name, const char *value, long
                    long *out) {
     long v = 0;
     if (io_parse_int(value, &v) != 0) {
-        double big =
-            0.0; /* an integer too large for io_parse_int is out of range, not "no integer" */
+        /* an integer too large for io_parse_int is out of range, not "no integer" */
+        double big = 0.0;
         if (io_parse_real(value, &big) == 0 && big == floor(big))
             return io_fail(ctx->err, IO_ERR_INPUT, ctx->origin, ctx->line, name,
                            "value %s is out of range (%ld to %ld)", value, lo, hi);

@@ -98,15 +98,23 @@ static double exp_5(double x) {
     return 1.0 + x * (1.0 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x / 120))));
 }
 
-/* The quadrature weight of the 0-based point w of an n^3 grid: 1/2 per coordinate on a face
- * of a non-periodic axis (the trapezoid rule over the box, as stock DelPhi weights its faces,
- * edges and corners), 0 on a face of a periodic one (an image of an interior point). */
-static double face_weight(size_t w, int n, unsigned periodic) {
-    const size_t at[3] = {w % (size_t)n, w / (size_t)n % (size_t)n, w / ((size_t)n * n)};
+/* The quadrature weight of the point at[] (0-based x, y, z) of an n^3 grid: 1/2 per coordinate
+ * on a face of a non-periodic axis (the trapezoid rule over the box, as stock DelPhi weights
+ * its faces, edges and corners), 0 on a face of a periodic one (an image of an interior
+ * point). */
+static double face_weight(const int at[3], int n, unsigned periodic) {
     double weight = 1.0;
     for (int a = 0; a < 3; ++a)
-        if (at[a] == 0 || at[a] == (size_t)n - 1) weight *= (periodic & (1u << a)) ? 0.0 : 0.5;
+        if (at[a] == 0 || at[a] == n - 1) weight *= (periodic & (1u << a)) ? 0.0 : 0.5;
     return weight;
+}
+
+/* at[] to the next point in x-fastest order. */
+static void next_point(int at[3], int n) {
+    if (++at[0] < n) return;
+    at[0] = 0;
+    if (++at[1] < n) return;
+    at[1] = 0, ++at[2];
 }
 
 void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const salt_model *salt,
@@ -136,9 +144,11 @@ void energy_ionic(const phi_map *phi, const unsigned char *ion_accessible, const
         double rho_phi = 0.0, pressure = 0.0;
         const size_t begin = (size_t)c * per_chunk;
         const size_t end = begin + per_chunk < points ? begin + per_chunk : points;
-        for (size_t w = begin; w < end; ++w) {
+        const size_t n = (size_t)phi->n;
+        int at[3] = {(int)(begin % n), (int)(begin / n % n), (int)(begin / (n * n))};
+        for (size_t w = begin; w < end; ++w, next_point(at, phi->n)) {
             if (!ion_accessible[w]) continue;
-            const double weight = face_weight(w, phi->n, periodic);
+            const double weight = face_weight(at, phi->n, periodic);
             if (weight == 0.0) continue;
             const double p = phi_get(phi, w);
             double rho = 0.0, excess = 0.0, factor[4] = {0.0, 0.0, 0.0, 0.0};
